@@ -1,0 +1,1 @@
+//! The Android entry point around hoard-app.

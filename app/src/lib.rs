@@ -1,0 +1,1 @@
+//! The Hoard app: screens shared by the desktop binary and Android.

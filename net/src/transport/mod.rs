@@ -1,0 +1,1 @@
+//! The iroh transport (being written).

@@ -1,0 +1,170 @@
+//! The one interface every game implements, after OpenSpiel's `State`, adapted to
+//! hidden information with no referee.
+
+use serde::{Serialize, de::DeserializeOwned};
+use std::fmt::Debug;
+
+/// A seat at the table, counted from 0 in the order of the session's start.
+pub type Seat = u8;
+
+/// What the game waits for next.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Pending {
+    /// One seat's open input.
+    Turn { seat: Seat },
+    /// Several seats decide at once; `seal` says who may see an input and when.
+    Together { seats: Vec<Seat>, seal: Seal },
+    /// A shared random number from the beacon: a 32-byte draw that no seat could
+    /// predict or steer. The game expands it with [`crate::rng`].
+    Chance,
+    /// The game is over.
+    Over(Outcome),
+}
+
+/// How the inputs of a [`Pending::Together`] step are shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Seal {
+    /// Each input is seen as soon as it is made (simultaneous, but nothing to hide).
+    Open,
+    /// No input is seen before every input of the step is committed; then all are opened.
+    UntilAll,
+    /// Committed now, opened only at the audit: a private decision that changes only
+    /// its owner's private state (GreedQuest's Room 11 keep-or-discard). The public
+    /// state advances without seeing it.
+    UntilAudit,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Outcome {
+    /// Every seat that won (more than one on a tie the rules let stand).
+    pub winners: Vec<Seat>,
+    /// Per-seat final scores, by seat, where the game keeps score; empty otherwise.
+    pub scores: Vec<i32>,
+}
+
+/// One seat's part of a completed [`Pending::Together`] or [`Pending::Turn`] step.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Play<I> {
+    /// The input itself.
+    Open(I),
+    /// A [`Seal::UntilAudit`] input as everyone but its owner holds it: known to be
+    /// committed, its content unknown until the audit.
+    Closed,
+}
+
+/// A completed step, as the protocol hands it to the engine.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Step<I> {
+    /// The beacon draw a [`Pending::Chance`] waited for.
+    Chance([u8; 32]),
+    /// Every awaited seat's input, in ascending seat order, exactly the seats
+    /// [`Game::pending`] named.
+    Inputs(Vec<(Seat, Play<I>)>),
+}
+
+impl<I> Step<I> {
+    /// A single seat's open input: the shape of every [`Pending::Turn`] step.
+    pub fn turn(seat: Seat, input: I) -> Self {
+        Step::Inputs(vec![(seat, Play::Open(input))])
+    }
+}
+
+/// Why a step or a configuration was refused, in the players' terms.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
+pub enum RuleError {
+    #[error("this game cannot be set up that way: {0}")]
+    BadConfig(String),
+    #[error("the game is over; no more moves")]
+    GameOver,
+    #[error("the game waits for {expected}, not for this step")]
+    WrongStep { expected: String },
+    #[error("seat {seat} made a move that is not allowed: {why}")]
+    Illegal { seat: Seat, why: String },
+    #[error("seat {seat}'s private state contradicts the move: {why}")]
+    PrivateMismatch { seat: Seat, why: String },
+}
+
+impl RuleError {
+    /// The seat whose input caused the error, when one did.
+    pub fn seat(&self) -> Option<Seat> {
+        match self {
+            RuleError::Illegal { seat, .. } | RuleError::PrivateMismatch { seat, .. } => Some(*seat),
+            _ => None,
+        }
+    }
+}
+
+/// A game's rules. Implementations are unit structs; all state lives in the
+/// associated types, so the same engine serves every device, the bots and the audit.
+///
+/// Determinism is part of the contract: the same `Config` and the same steps give the
+/// same `Public` bytes on every platform, whichever private sides are present.
+pub trait Game: 'static {
+    /// Short stable name used on the wire and on disk ("greedquest").
+    const NAME: &'static str;
+
+    type Config: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What every device sees, identical byte for byte everywhere.
+    type Public: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What only one seat knows; others rebuild it only at the audit.
+    type Private: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What a seat submits.
+    type Input: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// What happened, in order, for the game log and the screen.
+    type Event: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+
+    /// The seat counts this game can be played with.
+    fn seat_range() -> std::ops::RangeInclusive<u8>;
+
+    /// The table before the first step.
+    fn setup(config: &Self::Config) -> Result<Self::Public, RuleError>;
+
+    /// A seat's private side before the first step. `secret` is the seat's own
+    /// 32-byte secret, committed before any beacon draw (the protocol supplies it);
+    /// games without hidden state ignore it.
+    fn private(config: &Self::Config, seat: Seat, secret: [u8; 32]) -> Self::Private;
+
+    /// What the game waits for.
+    fn pending(public: &Self::Public) -> Pending;
+
+    /// Everything `seat` may submit now. With its private side the list is exact;
+    /// without it, it is what the public state allows.
+    fn legal_inputs(
+        public: &Self::Public,
+        private: Option<&Self::Private>,
+        seat: Seat,
+    ) -> Vec<Self::Input>;
+
+    /// The checks every device can make on receipt of one seat's input, before the
+    /// step is complete: wrong seat, wrong kind of input, a card no longer in the game.
+    fn check_input(public: &Self::Public, seat: Seat, input: &Self::Input) -> Result<(), RuleError>;
+
+    /// Applies a completed step. `privates` is indexed by seat (it may be shorter, or
+    /// hold `None`, for the seats whose private side the caller does not have); each
+    /// present private side moves in step with the public state, and a play that
+    /// contradicts it is an error naming the seat. On error nothing changes.
+    fn apply(
+        public: &mut Self::Public,
+        privates: &mut [Option<Self::Private>],
+        step: &Step<Self::Input>,
+    ) -> Result<Vec<Self::Event>, RuleError>;
+
+    /// A sensible input for `seat` now, chosen with `rng`: the game's bot.
+    fn bot_input(
+        public: &Self::Public,
+        private: Option<&Self::Private>,
+        seat: Seat,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Option<Self::Input>;
+
+    /// One line of the game log in plain words; `name` gives a seat's player name.
+    fn narrate(event: &Self::Event, name: &dyn Fn(Seat) -> String) -> String;
+}
+
+/// The hash every device publishes after each step: BLAKE3 of the postcard bytes.
+pub fn public_hash<T: Serialize>(public: &T) -> [u8; 32] {
+    // Serialising plain data into a Vec cannot fail; an empty buffer would still hash.
+    let bytes = postcard::to_stdvec(public).unwrap_or_default();
+    *blake3::hash(&bytes).as_bytes()
+}

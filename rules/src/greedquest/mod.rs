@@ -1,0 +1,1 @@
+//! GreedQuest (being written).

@@ -1,0 +1,1 @@
+//! Sprawl (being written).
