@@ -9,6 +9,7 @@
 
 mod game;
 pub mod greedquest;
+pub mod play;
 pub mod rng;
 pub mod sprawl;
 
