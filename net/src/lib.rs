@@ -1,2 +1,20 @@
-//! The protocol core, store and iroh transport (see DESIGN.md, "net").
+//! Hoard's protocol: a sans-IO fair-play core (signed log, sealed plays, beacon, audit),
+//! its store on disk, a fault simulator, and the iroh transport.
+//!
+//! [`core::Core`] is the state machine one device runs for one seat at one session; the
+//! transport and the simulator are thin loops around it. See DESIGN.md, "net".
+pub mod audit;
+pub mod beacon;
+pub mod core;
+pub mod error;
+pub mod identity;
+pub mod log;
+pub mod seal;
 pub mod transport;
+pub mod wire;
+
+pub use crate::audit::{Fault, SitOut, Verdict};
+pub use crate::core::{Core, CoreConfig, Event, Persist, Saved, SecretRecord, SeatStatus, Time, Transmit};
+pub use crate::error::{NetError, Result};
+pub use crate::identity::{PublicKey, SecretKey, SeatSpec, SessionId, Start};
+pub use crate::wire::{Basis, VoteAction};

@@ -1,0 +1,207 @@
+//! The audit at the end of a game: with every seat's secrets revealed, replay the whole log
+//! with every private side present and check every play, then say "verified" or name the
+//! seat, the step and what was wrong.
+
+use crate::identity::{SessionId, Start};
+use crate::log::{PlayRecord, StepRecord};
+use crate::seal;
+use crate::wire::{Accept, Hash, Reveal};
+use hoard_rules::{Game, Play, Seat, Step, public_hash};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// What a game's rules let a skipped seat do at an input step: the input it "makes" by
+/// sitting out, or `None` if the game cannot go on without it there. The same function on
+/// every device (it is part of the game's rules, not a device setting).
+pub type SitOut<G> = fn(&<G as Game>::Public, Seat) -> Option<<G as Game>::Input>;
+
+/// A proven fault, in plain words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fault {
+    /// The seat at fault, when one is.
+    pub seat: Option<Seat>,
+    /// The step where it happened, when it is tied to one.
+    pub step: Option<u32>,
+    /// What was wrong, naming the player.
+    pub what: String,
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.what)
+    }
+}
+
+/// The end of the audit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    /// Every play of every seat that revealed its secrets was checked against its private
+    /// side and was legal. `unchecked` lists seats the table removed before they revealed.
+    Verified { unchecked: Vec<Seat> },
+    /// Something was wrong: the first fault found.
+    Fault(Fault),
+}
+
+impl Verdict {
+    pub fn is_verified(&self) -> bool {
+        matches!(self, Verdict::Verified { .. })
+    }
+}
+
+/// Everything the audit needs, all of it public once the game is over.
+pub struct AuditInput<'a, G: Game> {
+    pub session: &'a SessionId,
+    pub start: &'a Start,
+    pub config: &'a G::Config,
+    /// Every seat's accept, by seat.
+    pub accepts: &'a [Accept],
+    /// The completed log.
+    pub records: &'a [StepRecord],
+    /// Every seat's reveal, by seat; `None` for a seat removed without revealing.
+    pub reveals: &'a [Option<Reveal>],
+    pub sit_out: Option<SitOut<G>>,
+    /// The state hash every device reached live; the replay must reach it too.
+    pub final_state: Hash,
+}
+
+fn who(start: &Start, seat: Seat) -> String {
+    format!("{} (seat {seat})", start.name(seat))
+}
+
+/// Runs the audit.
+pub fn audit<G: Game>(input: &AuditInput<'_, G>) -> Verdict {
+    match replay(input) {
+        Ok(()) => Verdict::Verified {
+            unchecked: (0..input.start.seat_count() as Seat)
+                .filter(|s| input.reveals.get(*s as usize).is_none_or(|r| r.is_none()))
+                .collect(),
+        },
+        Err(fault) => Verdict::Fault(fault),
+    }
+}
+
+fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
+    let start = input.start;
+    let seats = start.seat_count();
+    let fault = |seat: Option<Seat>, step: Option<u32>, what: String| Fault { seat, step, what };
+
+    // Secrets first: each must be the one committed before any draw.
+    let mut privates: Vec<Option<G::Private>> = vec![None; seats];
+    let mut openings: BTreeMap<(Seat, u32), Vec<(Hash, Vec<u8>)>> = BTreeMap::new();
+    for seat in 0..seats as Seat {
+        let Some(reveal) = input.reveals.get(seat as usize).and_then(|r| r.as_ref()) else {
+            continue;
+        };
+        let Some(accept) = input.accepts.get(seat as usize) else {
+            return Err(fault(Some(seat), None, format!("{} never accepted", who(start, seat))));
+        };
+        if seal::secret_commitment(input.session, seat, &reveal.secret) != accept.secret {
+            return Err(fault(
+                Some(seat),
+                None,
+                format!(
+                    "{} revealed a secret that is not the one committed when the game began, \
+                     so its deck could have been stacked",
+                    who(start, seat)
+                ),
+            ));
+        }
+        privates[seat as usize] = Some(G::private(input.config, seat, reveal.secret));
+        for o in &reveal.sealed {
+            openings
+                .entry((seat, o.step))
+                .or_default()
+                .push((o.salt, o.input.clone()));
+        }
+    }
+
+    let mut public = G::setup(input.config)
+        .map_err(|e| fault(None, None, format!("the game could not be set up again: {e}")))?;
+    for (n, record) in input.records.iter().enumerate() {
+        let n = n as u32;
+        let step = match record {
+            StepRecord::Chance { draw, .. } => Step::Chance(*draw),
+            StepRecord::Inputs(plays) => {
+                let mut out = Vec::with_capacity(plays.len());
+                for (seat, play) in plays {
+                    let seat = *seat;
+                    let decode = |bytes: &[u8]| {
+                        postcard::from_bytes::<G::Input>(bytes).map_err(|_| {
+                            fault(
+                                Some(seat),
+                                Some(n),
+                                format!("{} made a move at step {n} that cannot be read", who(start, seat)),
+                            )
+                        })
+                    };
+                    let p = match play {
+                        PlayRecord::Open(bytes) | PlayRecord::Opened { input: bytes, .. } => {
+                            Play::Open(decode(bytes)?)
+                        }
+                        PlayRecord::SatOut => match input.sit_out.and_then(|f| f(&public, seat)) {
+                            Some(i) => Play::Open(i),
+                            None => {
+                                return Err(fault(
+                                    Some(seat),
+                                    Some(n),
+                                    format!(
+                                        "the log skips {} at step {n}, which this game cannot do",
+                                        who(start, seat)
+                                    ),
+                                ));
+                            }
+                        },
+                        PlayRecord::Closed { commitment } => {
+                            if privates[seat as usize].is_none() {
+                                Play::Closed
+                            } else {
+                                let opened = openings.get(&(seat, n)).and_then(|list| {
+                                    list.iter().find(|(salt, bytes)| {
+                                        seal::commitment(input.session, n, seat, salt, bytes) == *commitment
+                                    })
+                                });
+                                let Some((_, bytes)) = opened else {
+                                    return Err(fault(
+                                        Some(seat),
+                                        Some(n),
+                                        format!(
+                                            "{} did not open the choice it sealed at step {n}",
+                                            who(start, seat)
+                                        ),
+                                    ));
+                                };
+                                let i = decode(bytes)?;
+                                G::check_input(&public, seat, &i).map_err(|e| {
+                                    fault(
+                                        Some(seat),
+                                        Some(n),
+                                        format!("{} at step {n}: {e}", who(start, seat)),
+                                    )
+                                })?;
+                                Play::Open(i)
+                            }
+                        }
+                    };
+                    out.push((seat, p));
+                }
+                Step::Inputs(out)
+            }
+        };
+        if let Err(e) = G::apply(&mut public, &mut privates, &step) {
+            let seat = e.seat();
+            let what = match seat {
+                Some(s) => format!("{} at step {n}: {e}", who(start, s)),
+                None => format!("step {n} does not replay: {e}"),
+            };
+            return Err(fault(seat, Some(n), what));
+        }
+    }
+    if public_hash(&public) != input.final_state {
+        return Err(fault(
+            None,
+            None,
+            "replaying the log with every hand shown does not reach the table everyone saw".into(),
+        ));
+    }
+    Ok(())
+}

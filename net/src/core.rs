@@ -1,0 +1,1869 @@
+//! The protocol core: one device's seat at one game session, as a plain state machine.
+//!
+//! No sockets, no clock, no disk. The driver (the iroh loop, the offline table, the
+//! simulator) feeds it messages and the time, and carries out what it asks for:
+//!
+//! ```text
+//!   Core::new(start, key, entropy, now, config)    a new session: signs this seat's accept
+//!   Core::resume(saved, key, entropy, now, config) rebuild from what the store kept
+//!   core.handle_message(now, from, bytes)          bytes from a peer (its iroh key)
+//!   core.peer_connected(now, peer)                 a (re)connection: swap log heads
+//!   core.handle_timeout(now)                       when poll_timeout's time has come
+//!   core.submit(now, input) / core.vote(..)        this seat's move / an away vote
+//!   core.poll_persist()   -> Persist               write durably, in order, BEFORE ...
+//!   core.poll_transmit()  -> Transmit              ... sending these
+//!   core.poll_timeout()   -> Option<Time>          when to call handle_timeout
+//!   core.poll_event()     -> Event<G>              what happened, for the screen
+//! ```
+//!
+//! After any call, drain `poll_persist` and make every record durable (the store fsyncs)
+//! before draining `poll_transmit`: a seat must never have sent what it could forget in a
+//! crash (a sealed play's salt, a signed move), or it could be made to contradict itself.
+//!
+//! Read access for the screen: [`Core::public`], [`Core::private`], [`Core::pending`],
+//! [`Core::my_move`], [`Core::seat_status`], [`Core::events_log`], [`Core::verdict`].
+//!
+//! How the table agrees with no leader: the engine's `pending` says what step `n` waits for;
+//! every device collects the signed messages for step `n` made on the same log ("basis"),
+//! and completes the step the moment the same set is in, so every device builds the same
+//! log. Sealed steps are commit–reveal; every message is echoed once to every peer, so a
+//! seat that signs two versions of one message is caught with both signatures. A seat that
+//! does not deliver is shown as away; when every other seat votes to skip (or remove) it,
+//! the step goes on without it and the log records that.
+
+use crate::audit::{self, AuditInput, Fault, SitOut, Verdict};
+use crate::beacon::{self, Chain};
+use crate::error::{NetError, Result};
+use crate::identity::{PublicKey, SecretKey, SessionId, Start};
+use crate::log::{self, PlayRecord, StepRecord};
+use crate::seal;
+use crate::wire::{
+    Accept, AuditOpening, Basis, Body, Hash, Hello, Kind, Link, MAX_INPUT, Reveal, Signed, VoteAction,
+    Wire,
+};
+use hoard_rules::{Game, Pending, Play, Seal, Seat, Step, public_hash};
+use rand_chacha::ChaCha20Rng;
+use rand_core::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+/// Messages further ahead of the table than this many steps are refused (they come again
+/// with the next sync), so a peer cannot fill memory with far-future messages.
+pub const WINDOW: u32 = 4096;
+
+/// A point in time, in milliseconds on the driver's monotonic clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Time(pub u64);
+
+impl Time {
+    pub fn from_millis(ms: u64) -> Time {
+        Time(ms)
+    }
+    pub fn as_millis(self) -> u64 {
+        self.0
+    }
+    /// This time plus `ms` milliseconds.
+    pub fn plus(self, ms: u64) -> Time {
+        Time(self.0.saturating_add(ms))
+    }
+}
+
+/// How a core behaves. Every device at a table must use the same `sit_out`.
+pub struct CoreConfig<G: Game> {
+    /// A seat that owes the table something for this long is shown as away (ms).
+    pub away_after: u64,
+    /// When the table has not moved for this long, ask every peer for what we lack (ms).
+    pub resync_after: u64,
+    /// Links in this device's beacon chain.
+    pub chain_len: u32,
+    /// How a skipped seat sits out an input step; `None`: skipping is possible only at
+    /// beacon draws and at the audit (by removing the seat).
+    pub sit_out: Option<SitOut<G>>,
+}
+
+impl<G: Game> Clone for CoreConfig<G> {
+    fn clone(&self) -> Self {
+        CoreConfig {
+            away_after: self.away_after,
+            resync_after: self.resync_after,
+            chain_len: self.chain_len,
+            sit_out: self.sit_out,
+        }
+    }
+}
+
+impl<G: Game> Default for CoreConfig<G> {
+    fn default() -> Self {
+        CoreConfig {
+            away_after: 30_000,
+            resync_after: 1_500,
+            chain_len: beacon::DEFAULT_CHAIN_LEN,
+            sit_out: None,
+        }
+    }
+}
+
+/// Bytes to send to one peer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transmit {
+    pub to: PublicKey,
+    pub bytes: Vec<u8>,
+}
+
+/// A secret this device must keep across restarts (the store's secrets file).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SecretRecord {
+    /// The seat's game secret and beacon chain seed, made before its accept is signed.
+    Keys {
+        secret: Hash,
+        chain_seed: Hash,
+        chain_len: u32,
+    },
+    /// A sealed input and its salt, written before its commitment is sent.
+    Sealed {
+        step: u32,
+        log: Hash,
+        salt: Hash,
+        input: Vec<u8>,
+    },
+}
+
+/// A record the store must make durable before the transmits that follow it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Persist {
+    /// A message (ours or a peer's), canonical wire bytes, for the session's log file.
+    Message(Vec<u8>),
+    /// A secret, for the session's secrets file.
+    Secret(SecretRecord),
+}
+
+/// What a store kept of a session: enough for [`Core::resume`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Saved {
+    pub start: Option<Start>,
+    pub messages: Vec<Vec<u8>>,
+    pub secrets: Vec<SecretRecord>,
+}
+
+/// Proof that a seat cheated, checkable by anyone holding the start.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Proof {
+    /// Two different messages signed by one seat for the same slot on the same log: for
+    /// a sealed step, different commitments shown to different peers.
+    Equivocation { first: Signed, second: Signed },
+    /// A signed opening that does not match the same seat's signed commitment.
+    BadOpening { commit: Signed, open: Signed },
+}
+
+impl Proof {
+    /// Checks the proof against the start and says what it proves; `None` if it proves
+    /// nothing (bad signatures, messages that do not conflict).
+    pub fn check(&self, start: &Start) -> Option<Fault> {
+        let session = start.session();
+        let (a, b) = match self {
+            Proof::Equivocation { first, second } => (first, second),
+            Proof::BadOpening { commit, open } => (commit, open),
+        };
+        let key = &start.seats.get(a.seat as usize)?.key;
+        let same = a.session == session && b.session == session && a.seat == b.seat && a.step == b.step;
+        if !same || a.basis.log != b.basis.log || !a.verify(key) || !b.verify(key) {
+            return None;
+        }
+        let who = format!("{} (seat {})", start.name(a.seat), a.seat);
+        match self {
+            Proof::Equivocation { .. } => {
+                (a.kind() == b.kind() && a != b).then(|| Fault {
+                    seat: Some(a.seat),
+                    step: Some(a.step),
+                    what: match a.kind() {
+                        Kind::Commit => format!(
+                            "{who} showed different sealed plays to different players at step {}",
+                            a.step
+                        ),
+                        _ => format!("{who} signed two different versions of one message at step {}", a.step),
+                    },
+                })
+            }
+            Proof::BadOpening { .. } => match (&a.body, &b.body) {
+                (Body::Commit(c), Body::Open { salt, input })
+                    if seal::commitment(&session, a.step, a.seat, salt, input) != *c =>
+                {
+                    Some(Fault {
+                        seat: Some(a.seat),
+                        step: Some(a.step),
+                        what: format!(
+                            "{who} opened a play that does not match its sealed play at step {}",
+                            a.step
+                        ),
+                    })
+                }
+                _ => None,
+            },
+        }
+    }
+}
+
+/// Two devices on the same log whose public states differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    pub seat: Seat,
+    pub step: u32,
+    pub ours: Hash,
+    pub theirs: Hash,
+}
+
+/// What happened, for the screen and the game log; `E` is the game's event type.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event<E> {
+    /// Every seat has accepted: the game is on.
+    Began,
+    /// A step completed; the engine's events for it.
+    Stepped { step: u32, events: Vec<E> },
+    /// A seat's sealed play is in (its content stays hidden).
+    Committed { step: u32, seat: Seat },
+    /// A seat has owed the table something for too long.
+    Away { seat: Seat },
+    /// An away seat delivered.
+    Back { seat: Seat },
+    /// A seat voted about an away seat.
+    Voted {
+        step: u32,
+        voter: Seat,
+        target: Seat,
+        action: VoteAction,
+    },
+    /// The table skipped a seat at a step.
+    Skipped { step: u32, seat: Seat },
+    /// The table removed a seat from this step on.
+    Removed { step: u32, seat: Seat },
+    /// This device had gone ahead on a step the table had meanwhile voted to skip it in;
+    /// it went back to that step and caught up with the table.
+    Rewound { step: u32 },
+    /// A seat's public state differs from ours on the same log: a determinism failure.
+    Diverged(Divergence),
+    /// A proven fault: the game stops here.
+    Halted(Fault),
+    /// The audit is done.
+    Audited(Verdict),
+}
+
+/// What the screen shows about one seat.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SeatStatus {
+    /// The table waits for something from this seat.
+    pub owed: bool,
+    /// Since when it has been waited for.
+    pub owed_since: Option<Time>,
+    /// Waited for longer than `away_after`.
+    pub away: bool,
+    /// Its sealed play (or move) for the current step is in.
+    pub committed: bool,
+    /// Removed by the table.
+    pub removed: bool,
+}
+
+/// A message held by the core: decoded, and its canonical bytes for resending.
+struct Held {
+    wire: Wire,
+    bytes: Vec<u8>,
+}
+
+/// The state of the game itself, rebuilt from the log whenever needed.
+struct GameState<G: Game> {
+    public: G::Public,
+    /// Indexed by seat; only this device's own seat is `Some`.
+    privates: Vec<Option<G::Private>>,
+    records: Vec<StepRecord>,
+    /// `bases[n]` is the basis of step `n`; one longer than `records`.
+    bases: Vec<Basis>,
+    /// The engine's events, by step.
+    events: Vec<(u32, G::Event)>,
+    /// Per seat: the last verified beacon link and its index.
+    links: Vec<(u32, Hash)>,
+    /// Beacon draws made so far.
+    draws: u32,
+    /// Seats removed, and the step from which.
+    removed: BTreeMap<Seat, u32>,
+    /// Steps at which seats were skipped (including removals).
+    skipped: BTreeSet<(u32, Seat)>,
+}
+
+/// Messages of one step on our log, sorted by kind.
+struct View<G: Game> {
+    inputs: BTreeMap<Seat, (Vec<u8>, G::Input)>,
+    commits: BTreeMap<Seat, Hash>,
+    opens: BTreeMap<Seat, (Vec<u8>, G::Input)>,
+    links: BTreeMap<Seat, Hash>,
+    /// target -> voter -> action
+    votes: BTreeMap<Seat, BTreeMap<Seat, VoteAction>>,
+    reveals: BTreeMap<Seat, Reveal>,
+}
+
+impl<G: Game> Default for View<G> {
+    fn default() -> Self {
+        View {
+            inputs: BTreeMap::new(),
+            commits: BTreeMap::new(),
+            opens: BTreeMap::new(),
+            links: BTreeMap::new(),
+            votes: BTreeMap::new(),
+            reveals: BTreeMap::new(),
+        }
+    }
+}
+
+/// Where a message came from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// Made here: persist and send to every peer.
+    Own,
+    /// From a peer: persist and echo to the others.
+    Peer(Seat),
+    /// From our own store at resume: already persisted and sent.
+    Store,
+}
+
+/// The result of trying to complete the current step.
+enum Progress {
+    /// The step completed (or we sent something): look again.
+    Again,
+    /// Waiting for these seats.
+    Waiting(BTreeSet<Seat>),
+}
+
+/// One device's seat at one session. See the module docs for how to drive it.
+pub struct Core<G: Game> {
+    cfg: CoreConfig<G>,
+    start: Start,
+    session: SessionId,
+    config: G::Config,
+    key: SecretKey,
+    me: Seat,
+    keys: Vec<PublicKey>,
+
+    secret: Hash,
+    chain: Chain,
+    /// Our sealed inputs by (step, log): salt and input bytes.
+    sealed: BTreeMap<(u32, Hash), (Hash, Vec<u8>)>,
+    rng: ChaCha20Rng,
+
+    msgs: BTreeMap<Hash, Held>,
+    by_step: BTreeMap<u32, Vec<Hash>>,
+    /// (seat, step, kind, log) -> message id: one message per slot and log.
+    slots: BTreeMap<(Seat, u32, Kind, Hash), Hash>,
+    accepts: Vec<Option<Accept>>,
+
+    game: Option<GameState<G>>,
+    owed_since: Vec<Option<Time>>,
+    away: Vec<bool>,
+    quiet_since: Time,
+    heads_sent: BTreeSet<u32>,
+    diverged: BTreeSet<(Seat, u32)>,
+    divergences: Vec<Divergence>,
+    proofs: Vec<Proof>,
+    halted: Option<Fault>,
+    verdict: Option<Verdict>,
+
+    persists: VecDeque<Persist>,
+    transmits: VecDeque<Transmit>,
+    events: VecDeque<Event<G::Event>>,
+}
+
+fn random_hash(rng: &mut ChaCha20Rng) -> Hash {
+    let mut h = [0u8; 32];
+    rng.fill_bytes(&mut h);
+    h
+}
+
+fn encode<T: Serialize>(value: &T) -> Vec<u8> {
+    postcard::to_stdvec(value).unwrap_or_default()
+}
+
+impl<G: Game> Core<G> {
+    /// Takes `key`'s seat in the session `start` proposes: makes this seat's game secret and
+    /// beacon chain from `entropy` (32 fresh random bytes from the OS) and signs its accept.
+    pub fn new(
+        start: Start,
+        key: SecretKey,
+        entropy: Hash,
+        now: Time,
+        cfg: CoreConfig<G>,
+    ) -> Result<Core<G>> {
+        let mut rng = ChaCha20Rng::from_seed(blake3::derive_key("hoard v1 device entropy", &entropy));
+        let keys = SecretRecord::Keys {
+            secret: random_hash(&mut rng),
+            chain_seed: random_hash(&mut rng),
+            chain_len: cfg.chain_len.clamp(1, beacon::MAX_CHAIN_LEN),
+        };
+        let mut core = Core::blank(start, key, rng, keys.clone(), now, cfg)?;
+        core.persists.push_back(Persist::Secret(keys));
+        core.sign_accept();
+        core.advance(now);
+        Ok(core)
+    }
+
+    /// Rebuilds a core from its store after a restart. `entropy` seeds salts for new sealed
+    /// plays; everything already committed comes from `saved`.
+    pub fn resume(
+        saved: Saved,
+        key: SecretKey,
+        entropy: Hash,
+        now: Time,
+        cfg: CoreConfig<G>,
+    ) -> Result<Core<G>> {
+        let start = saved
+            .start
+            .ok_or_else(|| NetError::Corrupt("the game's start is missing".into()))?;
+        let mut rng = ChaCha20Rng::from_seed(blake3::derive_key("hoard v1 device entropy", &entropy));
+        let keys = saved
+            .secrets
+            .iter()
+            .find(|r| matches!(r, SecretRecord::Keys { .. }))
+            .cloned();
+        let fresh_keys = keys.is_none();
+        let keys = keys.unwrap_or_else(|| SecretRecord::Keys {
+            secret: random_hash(&mut rng),
+            chain_seed: random_hash(&mut rng),
+            chain_len: cfg.chain_len.clamp(1, beacon::MAX_CHAIN_LEN),
+        });
+        let mut core = Core::blank(start, key, rng, keys.clone(), now, cfg)?;
+        if fresh_keys {
+            core.persists.push_back(Persist::Secret(keys));
+        }
+        for record in saved.secrets {
+            if let SecretRecord::Sealed {
+                step,
+                log,
+                salt,
+                input,
+            } = record
+            {
+                core.sealed.insert((step, log), (salt, input));
+            }
+        }
+        for bytes in &saved.messages {
+            let wire = Wire::decode(bytes)
+                .map_err(|e| NetError::Corrupt(format!("a saved message could not be read: {e}")))?;
+            // A saved message that no longer checks out is dropped, as it would be from a peer.
+            let _ = core.ingest(now, wire, Origin::Store);
+        }
+        if core.accepts[core.me as usize].is_none() {
+            core.sign_accept();
+        }
+        core.advance(now);
+        core.hello_all(true);
+        Ok(core)
+    }
+
+    fn blank(
+        start: Start,
+        key: SecretKey,
+        rng: ChaCha20Rng,
+        keys: SecretRecord,
+        now: Time,
+        cfg: CoreConfig<G>,
+    ) -> Result<Core<G>> {
+        let config = start.check::<G>()?;
+        let me = start.seat_of(&key.public()).ok_or(NetError::NotSeated)?;
+        let SecretRecord::Keys {
+            secret,
+            chain_seed,
+            chain_len,
+        } = keys
+        else {
+            return Err(NetError::Corrupt("the seat's keys are missing".into()));
+        };
+        let n = start.seat_count();
+        let session = start.session();
+        Ok(Core {
+            keys: start.seats.iter().map(|s| s.key).collect(),
+            cfg,
+            session,
+            config,
+            key,
+            me,
+            secret,
+            chain: Chain::new(chain_seed, chain_len.clamp(1, beacon::MAX_CHAIN_LEN)),
+            sealed: BTreeMap::new(),
+            rng,
+            msgs: BTreeMap::new(),
+            by_step: BTreeMap::new(),
+            slots: BTreeMap::new(),
+            accepts: vec![None; n],
+            game: None,
+            owed_since: vec![None; n],
+            away: vec![false; n],
+            quiet_since: now,
+            heads_sent: BTreeSet::new(),
+            diverged: BTreeSet::new(),
+            divergences: Vec::new(),
+            proofs: Vec::new(),
+            halted: None,
+            verdict: None,
+            persists: VecDeque::new(),
+            transmits: VecDeque::new(),
+            events: VecDeque::new(),
+            start,
+        })
+    }
+
+    // ----- driver input -------------------------------------------------------------
+
+    /// Bytes from peer `from` (the authenticated iroh key of the connection). An error
+    /// means the message was refused and dropped; the core is unharmed.
+    pub fn handle_message(&mut self, now: Time, from: PublicKey, bytes: &[u8]) -> Result<()> {
+        let peer = self.start.seat_of(&from).ok_or(NetError::UnseatedPeer)?;
+        if peer == self.me {
+            return Ok(());
+        }
+        let wire = Wire::decode(bytes)?;
+        if wire.session() != &self.session {
+            return Err(NetError::WrongSession);
+        }
+        let result = match wire {
+            Wire::Hello(hello) => {
+                self.answer_hello(peer, &hello);
+                Ok(())
+            }
+            other => self.ingest(now, other, Origin::Peer(peer)),
+        };
+        self.advance(now);
+        result
+    }
+
+    /// A connection to `peer` is (re)established: swap log heads so each side sends what
+    /// the other lacks.
+    pub fn peer_connected(&mut self, _now: Time, peer: PublicKey) {
+        if let Some(seat) = self.start.seat_of(&peer)
+            && seat != self.me
+        {
+            let hello = self.hello(true);
+            self.transmits.push_back(Transmit {
+                to: self.keys[seat as usize],
+                bytes: hello,
+            });
+        }
+    }
+
+    /// Time has passed: mark away seats and, if the table has been quiet, resync.
+    pub fn handle_timeout(&mut self, now: Time) {
+        self.advance(now);
+        if self.unfinished() && now >= self.quiet_since.plus(self.cfg.resync_after) {
+            self.hello_all(true);
+            self.quiet_since = now;
+        }
+    }
+
+    /// This seat's move for the current step.
+    pub fn submit(&mut self, now: Time, input: G::Input) -> Result<()> {
+        if let Some(f) = &self.halted {
+            return Err(NetError::Halted(f.what.clone()));
+        }
+        let Some(gs) = &self.game else {
+            return Err(NetError::NotYourMove("the game has not begun".into()));
+        };
+        let n = gs.records.len() as u32;
+        let pending = G::pending(&gs.public);
+        let seal = match &pending {
+            Pending::Turn { seat } if *seat == self.me => None,
+            Pending::Together { seats, seal } if seats.contains(&self.me) => Some(*seal),
+            Pending::Over(_) => return Err(NetError::Rules(hoard_rules::RuleError::GameOver)),
+            _ => return Err(NetError::NotYourMove("the table is not waiting for you".into())),
+        };
+        if gs.removed.contains_key(&self.me) {
+            return Err(NetError::NotYourMove("the table removed you from this game".into()));
+        }
+        if !self.my_move() {
+            return Err(NetError::NotYourMove("you have already played this step".into()));
+        }
+        G::check_input(&gs.public, self.me, &input)?;
+        if let Some(private) = gs.privates.get(self.me as usize).and_then(|p| p.as_ref())
+            && !G::legal_inputs(&gs.public, Some(private), self.me).contains(&input)
+        {
+            return Err(NetError::Rules(hoard_rules::RuleError::Illegal {
+                seat: self.me,
+                why: "your hand does not allow that move".into(),
+            }));
+        }
+        let bytes = encode(&input);
+        let basis = gs.bases[n as usize];
+        let body = match seal {
+            None | Some(Seal::Open) => Body::Input(bytes),
+            Some(Seal::UntilAll | Seal::UntilAudit) => {
+                let salt = random_hash(&mut self.rng);
+                let commitment = seal::commitment(&self.session, n, self.me, &salt, &bytes);
+                // The salt and input reach the disk before the commitment can leave.
+                self.persists.push_back(Persist::Secret(SecretRecord::Sealed {
+                    step: n,
+                    log: basis.log,
+                    salt,
+                    input: bytes.clone(),
+                }));
+                self.sealed.insert((n, basis.log), (salt, bytes));
+                Body::Commit(commitment)
+            }
+        };
+        self.sign_and_send(n, basis, body);
+        self.advance(now);
+        Ok(())
+    }
+
+    /// This seat's vote to skip or remove an away seat at the current step.
+    pub fn vote(&mut self, now: Time, target: Seat, action: VoteAction) -> Result<()> {
+        if let Some(f) = &self.halted {
+            return Err(NetError::Halted(f.what.clone()));
+        }
+        let Some(gs) = &self.game else {
+            return Err(NetError::BadVote("the game has not begun".into()));
+        };
+        let name = self.start.name(target);
+        if target == self.me || target as usize >= self.keys.len() {
+            return Err(NetError::BadVote("choose another seat".into()));
+        }
+        if gs.removed.contains_key(&target) {
+            return Err(NetError::BadVote(format!("{name} has already been removed")));
+        }
+        if gs.removed.contains_key(&self.me) {
+            return Err(NetError::BadVote("the table removed you from this game".into()));
+        }
+        if !self.away[target as usize] {
+            return Err(NetError::BadVote(format!("the table is not waiting for {name}")));
+        }
+        let n = gs.records.len() as u32;
+        match G::pending(&gs.public) {
+            Pending::Over(_) if action == VoteAction::Skip => {
+                return Err(NetError::BadVote(format!(
+                    "the game is over: {name} can only be removed, to finish the audit without them"
+                )));
+            }
+            Pending::Turn { .. } | Pending::Together { .. }
+                if self.cfg.sit_out.and_then(|f| f(&gs.public, target)).is_none() =>
+            {
+                return Err(NetError::BadVote(format!(
+                    "this game cannot go on without {name} at this point; wait for them"
+                )));
+            }
+            _ => {}
+        }
+        let basis = gs.bases[n as usize];
+        let slot = (self.me, n, Kind::Vote(target), basis.log);
+        if !self.slots.contains_key(&slot) {
+            self.sign_and_send(n, basis, Body::Vote { target, action });
+        }
+        self.advance(now);
+        Ok(())
+    }
+
+    // ----- driver output ------------------------------------------------------------
+
+    /// The next record to make durable. Drain these before [`Core::poll_transmit`].
+    pub fn poll_persist(&mut self) -> Option<Persist> {
+        self.persists.pop_front()
+    }
+
+    /// The next message to send.
+    pub fn poll_transmit(&mut self) -> Option<Transmit> {
+        self.transmits.pop_front()
+    }
+
+    /// When [`Core::handle_timeout`] should next be called.
+    pub fn poll_timeout(&self) -> Option<Time> {
+        let mut next: Option<Time> = None;
+        let mut consider = |t: Time| next = Some(next.map_or(t, |n: Time| n.min(t)));
+        if self.unfinished() {
+            consider(self.quiet_since.plus(self.cfg.resync_after));
+            for (seat, since) in self.owed_since.iter().enumerate() {
+                if let Some(since) = since
+                    && !self.away[seat]
+                {
+                    consider(since.plus(self.cfg.away_after));
+                }
+            }
+        }
+        next
+    }
+
+    /// The next thing that happened.
+    pub fn poll_event(&mut self) -> Option<Event<G::Event>> {
+        self.events.pop_front()
+    }
+
+    // ----- read access ----------------------------------------------------------------
+
+    pub fn session(&self) -> SessionId {
+        self.session
+    }
+    pub fn start(&self) -> &Start {
+        &self.start
+    }
+    pub fn config(&self) -> &G::Config {
+        &self.config
+    }
+    /// This device's seat.
+    pub fn my_seat(&self) -> Seat {
+        self.me
+    }
+    /// Whether every seat has accepted.
+    pub fn began(&self) -> bool {
+        self.game.is_some()
+    }
+    /// The number of completed steps (the step the table waits on).
+    pub fn step(&self) -> u32 {
+        self.game.as_ref().map_or(0, |g| g.records.len() as u32)
+    }
+    pub fn public(&self) -> Option<&G::Public> {
+        self.game.as_ref().map(|g| &g.public)
+    }
+    /// This seat's private side (its hand).
+    pub fn private(&self) -> Option<&G::Private> {
+        self.game
+            .as_ref()
+            .and_then(|g| g.privates.get(self.me as usize))
+            .and_then(|p| p.as_ref())
+    }
+    pub fn pending(&self) -> Option<Pending> {
+        self.game.as_ref().map(|g| G::pending(&g.public))
+    }
+    /// The completed steps.
+    pub fn records(&self) -> &[StepRecord] {
+        self.game.as_ref().map_or(&[], |g| &g.records)
+    }
+    /// The engine's events so far, by step, oldest first.
+    pub fn events_log(&self) -> &[(u32, G::Event)] {
+        self.game.as_ref().map_or(&[], |g| &g.events)
+    }
+    /// The basis of the current step: the log hash and the public state hash.
+    pub fn basis(&self) -> Basis {
+        self.game
+            .as_ref()
+            .and_then(|g| g.bases.last().copied())
+            .unwrap_or_default()
+    }
+    /// [`public_hash`] of the current public state.
+    pub fn state_hash(&self) -> Hash {
+        self.basis().state
+    }
+    pub fn verdict(&self) -> Option<&Verdict> {
+        self.verdict.as_ref()
+    }
+    pub fn halted(&self) -> Option<&Fault> {
+        self.halted.as_ref()
+    }
+    pub fn proofs(&self) -> &[Proof] {
+        &self.proofs
+    }
+    pub fn divergences(&self) -> &[Divergence] {
+        &self.divergences
+    }
+    /// Seats removed by the table.
+    pub fn removed(&self) -> Vec<Seat> {
+        self.game
+            .as_ref()
+            .map_or(Vec::new(), |g| g.removed.keys().copied().collect())
+    }
+
+    /// Whether the table waits for a move from this seat that it has not made yet.
+    pub fn my_move(&self) -> bool {
+        let Some(gs) = &self.game else { return false };
+        if self.halted.is_some() || gs.removed.contains_key(&self.me) {
+            return false;
+        }
+        let n = gs.records.len() as u32;
+        let kind = match G::pending(&gs.public) {
+            Pending::Turn { seat } if seat == self.me => Kind::Input,
+            Pending::Together { seats, seal } if seats.contains(&self.me) => match seal {
+                Seal::Open => Kind::Input,
+                _ => Kind::Commit,
+            },
+            _ => return false,
+        };
+        if gs.skipped.contains(&(n, self.me)) {
+            return false;
+        }
+        let log = gs.bases[n as usize].log;
+        !self.slots.contains_key(&(self.me, n, kind, log))
+    }
+
+    /// What the screen shows about a seat.
+    pub fn seat_status(&self, seat: Seat) -> SeatStatus {
+        let i = seat as usize;
+        let Some(gs) = &self.game else {
+            return SeatStatus {
+                owed: self.owed_since.get(i).is_some_and(|o| o.is_some()),
+                owed_since: self.owed_since.get(i).copied().flatten(),
+                away: self.away.get(i).copied().unwrap_or(false),
+                committed: self.accepts.get(i).is_some_and(|a| a.is_some()),
+                removed: false,
+            };
+        };
+        let n = gs.records.len() as u32;
+        let log = gs.bases[n as usize].log;
+        let committed = [Kind::Input, Kind::Commit]
+            .iter()
+            .any(|k| self.slots.contains_key(&(seat, n, *k, log)));
+        SeatStatus {
+            owed: self.owed_since.get(i).is_some_and(|o| o.is_some()),
+            owed_since: self.owed_since.get(i).copied().flatten(),
+            away: self.away.get(i).copied().unwrap_or(false),
+            committed,
+            removed: gs.removed.contains_key(&seat),
+        }
+    }
+
+    // ----- messages in ----------------------------------------------------------------
+
+    fn unfinished(&self) -> bool {
+        self.halted.is_none() && self.verdict.is_none()
+    }
+
+    fn name(&self, seat: Seat) -> String {
+        format!("{} (seat {seat})", self.start.name(seat))
+    }
+
+    fn sign_accept(&mut self) {
+        let accept = Accept {
+            chain_head: self.chain.head(),
+            chain_len: self.chain.len(),
+            secret: seal::secret_commitment(&self.session, self.me, &self.secret),
+        };
+        self.sign_and_send(0, Basis::default(), Body::Accept(accept));
+    }
+
+    fn sign_and_send(&mut self, step: u32, basis: Basis, body: Body) {
+        let msg = Signed::sign(&self.key, self.session, self.me, step, basis, body);
+        // Our own message passes every check a peer's would.
+        let _ = self.ingest(self.quiet_since, Wire::Signed(msg), Origin::Own);
+    }
+
+    fn send_link(&mut self, step: u32, link: Hash) {
+        let msg = Link {
+            session: self.session,
+            seat: self.me,
+            step,
+            link,
+        };
+        let _ = self.ingest(self.quiet_since, Wire::Link(msg), Origin::Own);
+    }
+
+    /// Checks a signed message or link and adds it to what we hold.
+    fn ingest(&mut self, now: Time, wire: Wire, origin: Origin) -> Result<()> {
+        let bytes = wire.encode();
+        let id = Wire::id_of(&bytes);
+        if self.msgs.contains_key(&id) {
+            return Ok(());
+        }
+        let (seat, step) = match &wire {
+            Wire::Signed(s) => (s.seat, s.step),
+            Wire::Link(l) => (l.seat, l.step),
+            Wire::Hello(_) => return Ok(()),
+        };
+        if wire.session() != &self.session {
+            return Err(NetError::WrongSession);
+        }
+        let Some(key) = self.keys.get(seat as usize).copied() else {
+            return Err(NetError::NoSuchSeat { seat });
+        };
+        let at = self.step();
+        if step > at.saturating_add(WINDOW) {
+            return Err(NetError::TooFarAhead {
+                seat,
+                name: self.start.name(seat),
+                step,
+                at,
+            });
+        }
+        if let Wire::Signed(s) = &wire {
+            if origin != Origin::Own && !s.verify(&key) {
+                return Err(NetError::BadSignature {
+                    seat,
+                    name: self.start.name(seat),
+                });
+            }
+            let too_big = match &s.body {
+                Body::Input(b) | Body::Open { input: b, .. } => b.len() > MAX_INPUT,
+                Body::Accept(a) => a.chain_len == 0 || a.chain_len > beacon::MAX_CHAIN_LEN,
+                Body::Reveal(r) => r.sealed.iter().any(|o| o.input.len() > MAX_INPUT),
+                _ => false,
+            };
+            if too_big || (s.kind() == Kind::Accept) != (step == 0 && s.basis == Basis::default()) {
+                return Err(NetError::Malformed(format!(
+                    "a message from {} does not fit its kind",
+                    self.name(seat)
+                )));
+            }
+        }
+
+        // Keep it, write it down, pass it on.
+        match origin {
+            Origin::Own => {
+                self.persists.push_back(Persist::Message(bytes.clone()));
+                for (i, k) in self.keys.iter().enumerate() {
+                    if i != self.me as usize {
+                        self.transmits.push_back(Transmit {
+                            to: *k,
+                            bytes: bytes.clone(),
+                        });
+                    }
+                }
+            }
+            Origin::Peer(from) => {
+                self.persists.push_back(Persist::Message(bytes.clone()));
+                for (i, k) in self.keys.iter().enumerate() {
+                    let i = i as Seat;
+                    if i != self.me && i != from && i != seat {
+                        self.transmits.push_back(Transmit {
+                            to: *k,
+                            bytes: bytes.clone(),
+                        });
+                    }
+                }
+            }
+            Origin::Store => {}
+        }
+        self.msgs.insert(id, Held { wire, bytes });
+        self.by_step.entry(step).or_default().push(id);
+        if origin != Origin::Store {
+            self.quiet_since = self.quiet_since.max(now);
+        }
+
+        let Some(Held {
+            wire: Wire::Signed(s),
+            ..
+        }) = self.msgs.get(&id)
+        else {
+            return Ok(());
+        };
+        let s = s.clone();
+        let slot = (s.seat, s.step, s.kind(), s.basis.log);
+        if let Some(other) = self.slots.get(&slot).copied() {
+            if let Some(Held {
+                wire: Wire::Signed(first),
+                ..
+            }) = self.msgs.get(&other)
+                && first != &s
+            {
+                let proof = Proof::Equivocation {
+                    first: first.clone(),
+                    second: s,
+                };
+                self.prove(proof);
+            }
+            return Ok(());
+        }
+        self.slots.insert(slot, id);
+
+        match &s.body {
+            Body::Accept(a) => {
+                self.accepts[s.seat as usize] = Some(a.clone());
+            }
+            Body::Commit(_) => {
+                if self.game.as_ref().is_some_and(|g| {
+                    g.records.len() as u32 == s.step && g.bases[s.step as usize] == s.basis
+                }) {
+                    self.events.push_back(Event::Committed {
+                        step: s.step,
+                        seat: s.seat,
+                    });
+                }
+            }
+            Body::Vote { target, action } => {
+                self.events.push_back(Event::Voted {
+                    step: s.step,
+                    voter: s.seat,
+                    target: *target,
+                    action: *action,
+                });
+                self.vote_arrived(s.step, s.basis);
+            }
+            _ => {}
+        }
+        self.check_divergence(&s);
+        Ok(())
+    }
+
+    /// A vote for a step we may already have passed: tell the voters how that step ended,
+    /// and, if the table's vote overrides how we completed it, go back.
+    fn vote_arrived(&mut self, step: u32, basis: Basis) {
+        let Some(gs) = &self.game else { return };
+        let done = gs.records.len() as u32;
+        if step >= done || gs.bases[step as usize] != basis {
+            return;
+        }
+        self.send_head(step + 1);
+        let Some(public) = self.public_at(step) else { return };
+        let view = self.view(step, &G::pending(&public));
+        let Some(gs) = &self.game else { return };
+        let removed = removed_before(&gs.removed, step);
+        let (skips, _) = quorum(&view.votes, &removed, self.keys.len());
+        let StepRecord::Inputs(plays) = &gs.records[step as usize] else {
+            // A chance step records its contributors.
+            if let StepRecord::Chance { from, .. } = &gs.records[step as usize]
+                && skips.iter().any(|s| from.contains(s))
+            {
+                self.rewind(step);
+            }
+            return;
+        };
+        if plays
+            .iter()
+            .any(|(seat, p)| skips.contains(seat) && *p != PlayRecord::SatOut)
+        {
+            self.rewind(step);
+        }
+    }
+
+    /// The public state before step `n` (by replay when `n` is in the past).
+    fn public_at(&self, n: u32) -> Option<G::Public> {
+        let gs = self.game.as_ref()?;
+        if n as usize == gs.records.len() {
+            return Some(gs.public.clone());
+        }
+        let mut public = G::setup(&self.config).ok()?;
+        let mut none: Vec<Option<G::Private>> = Vec::new();
+        for (i, record) in gs.records.iter().enumerate().take(n as usize) {
+            let step = self.step_of(i as u32, record, &public, false);
+            G::apply(&mut public, &mut none, &step).ok()?;
+        }
+        Some(public)
+    }
+
+    fn send_head(&mut self, step: u32) {
+        let Some(gs) = &self.game else { return };
+        if self.heads_sent.contains(&step) || step as usize >= gs.bases.len() {
+            return;
+        }
+        let basis = gs.bases[step as usize];
+        self.heads_sent.insert(step);
+        self.sign_and_send(step, basis, Body::Head);
+    }
+
+    fn check_divergence(&mut self, s: &Signed) {
+        let Some(gs) = &self.game else { return };
+        if s.kind() == Kind::Accept || s.seat == self.me {
+            return;
+        }
+        let Some(ours) = gs.bases.get(s.step as usize) else {
+            return;
+        };
+        if ours.log == s.basis.log && ours.state != s.basis.state && self.diverged.insert((s.seat, s.step)) {
+            let d = Divergence {
+                seat: s.seat,
+                step: s.step,
+                ours: ours.state,
+                theirs: s.basis.state,
+            };
+            self.divergences.push(d.clone());
+            self.events.push_back(Event::Diverged(d));
+        }
+    }
+
+    fn prove(&mut self, proof: Proof) {
+        if let Some(fault) = proof.check(&self.start) {
+            self.proofs.push(proof);
+            self.halt(fault);
+        }
+    }
+
+    fn halt(&mut self, fault: Fault) {
+        if self.halted.is_some() {
+            return;
+        }
+        self.halted = Some(fault.clone());
+        self.events.push_back(Event::Halted(fault.clone()));
+        if self.verdict.is_none() {
+            self.verdict = Some(Verdict::Fault(fault.clone()));
+            self.events.push_back(Event::Audited(Verdict::Fault(fault)));
+        }
+    }
+
+    // ----- sync -------------------------------------------------------------------------
+
+    fn hello(&self, reply: bool) -> Vec<u8> {
+        let step = self.step();
+        let have = self
+            .by_step
+            .get(&step)
+            .map_or(Vec::new(), |ids| ids.clone());
+        Wire::Hello(Hello {
+            session: self.session,
+            step,
+            have,
+            reply,
+        })
+        .encode()
+    }
+
+    fn hello_all(&mut self, reply: bool) {
+        let bytes = self.hello(reply);
+        for (i, k) in self.keys.iter().enumerate() {
+            if i != self.me as usize {
+                self.transmits.push_back(Transmit {
+                    to: *k,
+                    bytes: bytes.clone(),
+                });
+            }
+        }
+    }
+
+    fn answer_hello(&mut self, peer: Seat, hello: &Hello) {
+        let to = self.keys[peer as usize];
+        let have: BTreeSet<&Hash> = hello.have.iter().collect();
+        let mut out = Vec::new();
+        for (step, ids) in self.by_step.range(hello.step..) {
+            for id in ids {
+                if *step == hello.step && have.contains(id) {
+                    continue;
+                }
+                if let Some(held) = self.msgs.get(id) {
+                    out.push(held.bytes.clone());
+                }
+            }
+        }
+        for bytes in out {
+            self.transmits.push_back(Transmit { to, bytes });
+        }
+        if hello.reply {
+            let bytes = self.hello(false);
+            self.transmits.push_back(Transmit { to, bytes });
+        }
+    }
+
+    // ----- the step machine -------------------------------------------------------------
+
+    /// Completes every step that can be completed, does this seat's duties (beacon links,
+    /// openings, reveals), and updates who is away.
+    fn advance(&mut self, now: Time) {
+        let mut owed = BTreeSet::new();
+        while self.halted.is_none() {
+            if self.game.is_none() {
+                if self.accepts.iter().all(|a| a.is_some()) {
+                    self.begin(now);
+                    continue;
+                }
+                owed = (0..self.keys.len() as Seat)
+                    .filter(|s| self.accepts[*s as usize].is_none())
+                    .collect();
+                break;
+            }
+            match self.try_step(now) {
+                Ok(Progress::Again) => continue,
+                Ok(Progress::Waiting(w)) => {
+                    owed = w;
+                    break;
+                }
+                Err(fault) => {
+                    self.halt(fault);
+                    break;
+                }
+            }
+        }
+        if !self.unfinished() {
+            owed.clear();
+        }
+        for seat in 0..self.keys.len() {
+            let is_owed = owed.contains(&(seat as Seat));
+            match (is_owed, self.owed_since[seat]) {
+                (true, None) => self.owed_since[seat] = Some(now),
+                (false, Some(_)) => {
+                    self.owed_since[seat] = None;
+                    if self.away[seat] {
+                        self.away[seat] = false;
+                        self.events.push_back(Event::Back { seat: seat as Seat });
+                    }
+                }
+                _ => {}
+            }
+            if let Some(since) = self.owed_since[seat]
+                && !self.away[seat]
+                && now >= since.plus(self.cfg.away_after)
+            {
+                self.away[seat] = true;
+                self.events.push_back(Event::Away { seat: seat as Seat });
+            }
+        }
+    }
+
+    fn begin(&mut self, now: Time) {
+        let n = self.keys.len();
+        let public = match G::setup(&self.config) {
+            Ok(p) => p,
+            Err(e) => {
+                self.halt(Fault {
+                    seat: None,
+                    step: None,
+                    what: format!("the game could not be set up: {e}"),
+                });
+                return;
+            }
+        };
+        let mut privates = vec![None; n];
+        privates[self.me as usize] = Some(G::private(&self.config, self.me, self.secret));
+        let links = self
+            .accepts
+            .iter()
+            .map(|a| (0, a.as_ref().map_or([0; 32], |a| a.chain_head)))
+            .collect();
+        let basis = Basis {
+            log: log::genesis(&self.session),
+            state: public_hash(&public),
+        };
+        self.game = Some(GameState {
+            public,
+            privates,
+            records: Vec::new(),
+            bases: vec![basis],
+            events: Vec::new(),
+            links,
+            draws: 0,
+            removed: BTreeMap::new(),
+            skipped: BTreeSet::new(),
+        });
+        self.quiet_since = self.quiet_since.max(now);
+        self.events.push_back(Event::Began);
+        self.recheck_divergence(0);
+    }
+
+    fn recheck_divergence(&mut self, step: u32) {
+        let msgs: Vec<Signed> = self
+            .by_step
+            .get(&step)
+            .into_iter()
+            .flatten()
+            .filter_map(|id| match self.msgs.get(id).map(|h| &h.wire) {
+                Some(Wire::Signed(s)) => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+        for s in msgs {
+            self.check_divergence(&s);
+        }
+    }
+
+    /// Sorts the messages of step `n` on our log into a view, checking each as it goes.
+    /// Returns the view; a signed message that proves a fault halts the game.
+    fn view(&mut self, n: u32, pending: &Pending) -> View<G> {
+        let mut view = View::default();
+        let Some(gs) = &self.game else { return view };
+        let Some(basis) = gs.bases.get(n as usize).copied() else {
+            return view;
+        };
+        let removed = removed_before(&gs.removed, n);
+        let public_now = n as usize == gs.records.len();
+        let (awaited, seal): (Vec<Seat>, Option<Seal>) = match pending {
+            Pending::Turn { seat } => (vec![*seat], None),
+            Pending::Together { seats, seal } => (seats.clone(), Some(*seal)),
+            _ => (Vec::new(), None),
+        };
+        let mut faults: Vec<Fault> = Vec::new();
+        let mut proofs: Vec<Proof> = Vec::new();
+        let mut commit_msgs: BTreeMap<Seat, Signed> = BTreeMap::new();
+        let mut open_msgs: Vec<Signed> = Vec::new();
+        let draw_k = gs.draws + 1;
+        for id in self.by_step.get(&n).into_iter().flatten() {
+            let Some(held) = self.msgs.get(id) else { continue };
+            match &held.wire {
+                Wire::Link(l) => {
+                    if matches!(pending, Pending::Chance)
+                        && public_now
+                        && !view.links.contains_key(&l.seat)
+                        && !removed.contains(&l.seat)
+                    {
+                        let (known_k, known) = gs.links[l.seat as usize];
+                        let len = self.accepts[l.seat as usize].as_ref().map_or(0, |a| a.chain_len);
+                        if beacon::verify_link(known_k, &known, draw_k, &l.link, len) {
+                            view.links.insert(l.seat, l.link);
+                        }
+                    }
+                }
+                Wire::Signed(s) => {
+                    if s.basis != basis || removed.contains(&s.seat) {
+                        continue;
+                    }
+                    let who = format!("{} (seat {})", self.start.name(s.seat), s.seat);
+                    match &s.body {
+                        Body::Input(bytes) if seal.is_none() || seal == Some(Seal::Open) => {
+                            if !awaited.contains(&s.seat) {
+                                continue;
+                            }
+                            match postcard::from_bytes::<G::Input>(bytes) {
+                                Ok(input) => {
+                                    if public_now
+                                        && let Err(e) = G::check_input(&gs.public, s.seat, &input)
+                                    {
+                                        faults.push(Fault {
+                                            seat: Some(s.seat),
+                                            step: Some(n),
+                                            what: format!("{who} signed a move the rules forbid at step {n}: {e}"),
+                                        });
+                                        continue;
+                                    }
+                                    view.inputs.insert(s.seat, (bytes.clone(), input));
+                                }
+                                Err(_) => faults.push(Fault {
+                                    seat: Some(s.seat),
+                                    step: Some(n),
+                                    what: format!("{who} signed a move that cannot be read at step {n}"),
+                                }),
+                            }
+                        }
+                        Body::Commit(c)
+                            if matches!(seal, Some(Seal::UntilAll | Seal::UntilAudit))
+                                && awaited.contains(&s.seat) =>
+                        {
+                            view.commits.insert(s.seat, *c);
+                            commit_msgs.insert(s.seat, s.clone());
+                        }
+                        Body::Open { .. } if seal == Some(Seal::UntilAll) && awaited.contains(&s.seat) => {
+                            open_msgs.push(s.clone());
+                        }
+                        Body::Vote { target, action } => {
+                            view.votes.entry(*target).or_default().insert(s.seat, *action);
+                        }
+                        Body::Reveal(r) if matches!(pending, Pending::Over(_)) => {
+                            view.reveals.insert(s.seat, r.clone());
+                        }
+                        _ => {}
+                    }
+                }
+                Wire::Hello(_) => {}
+            }
+        }
+        for open in open_msgs {
+            let Body::Open { salt, input } = &open.body else { continue };
+            let Some(commit) = commit_msgs.get(&open.seat) else {
+                continue;
+            };
+            let who = format!("{} (seat {})", self.start.name(open.seat), open.seat);
+            if seal::commitment(&self.session, n, open.seat, salt, input) != view.commits[&open.seat] {
+                proofs.push(Proof::BadOpening {
+                    commit: commit.clone(),
+                    open: open.clone(),
+                });
+                continue;
+            }
+            match postcard::from_bytes::<G::Input>(input) {
+                Ok(i) => {
+                    if public_now && let Err(e) = G::check_input(&gs.public, open.seat, &i) {
+                        faults.push(Fault {
+                            seat: Some(open.seat),
+                            step: Some(n),
+                            what: format!("{who} sealed a play the rules forbid at step {n}: {e}"),
+                        });
+                        continue;
+                    }
+                    view.opens.insert(open.seat, (input.clone(), i));
+                }
+                Err(_) => faults.push(Fault {
+                    seat: Some(open.seat),
+                    step: Some(n),
+                    what: format!("{who} sealed a play that cannot be read at step {n}"),
+                }),
+            }
+        }
+        for proof in proofs {
+            self.prove(proof);
+        }
+        if let Some(f) = faults.into_iter().next() {
+            self.halt(f);
+        }
+        view
+    }
+
+    /// Tries to complete the current step.
+    fn try_step(&mut self, now: Time) -> Result<Progress, Fault> {
+        let Some(gs) = &self.game else {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        };
+        let n = gs.records.len() as u32;
+        let basis = gs.bases[n as usize];
+        let pending = G::pending(&gs.public);
+        let view = self.view(n, &pending);
+        if self.halted.is_some() {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        }
+        let Some(gs) = &self.game else {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        };
+        let all: Vec<Seat> = (0..self.keys.len() as Seat).collect();
+        let removed = removed_before(&gs.removed, n);
+        let (skips, removals) = quorum(&view.votes, &removed, self.keys.len());
+        let me = self.me;
+        let i_am_in = !removed.contains(&me);
+
+        if let Pending::Over(_) = pending {
+            return self.over(n, basis, &view, &removed, &removals);
+        }
+
+        let awaited: Vec<Seat> = match &pending {
+            Pending::Turn { seat } => vec![*seat],
+            Pending::Together { seats, .. } => seats.clone(),
+            Pending::Chance => all
+                .iter()
+                .copied()
+                .filter(|s| self.accepts[*s as usize].as_ref().is_some_and(|a| a.chain_len > gs.draws))
+                .collect(),
+            Pending::Over(_) => Vec::new(),
+        };
+        let active: Vec<Seat> = awaited
+            .iter()
+            .copied()
+            .filter(|s| !removed.contains(s) && !skips.contains(s))
+            .collect();
+        // Seats I voted to skip: I hold the step for the vote unless it is shown to have
+        // ended with their move.
+        let my_votes: BTreeSet<Seat> = view
+            .votes
+            .iter()
+            .filter(|(t, voters)| voters.contains_key(&me) && !skips.contains(t))
+            .map(|(t, _)| *t)
+            .collect();
+
+        // This seat's duties first.
+        match &pending {
+            Pending::Chance if i_am_in && active.contains(&me) && !view.links.contains_key(&me) => {
+                if let Some(x) = self.chain.link(gs.draws + 1) {
+                    self.send_link(n, x);
+                    return Ok(Progress::Again);
+                }
+            }
+            Pending::Together {
+                seal: Seal::UntilAll,
+                ..
+            } if i_am_in
+                && active.contains(&me)
+                && view.commits.contains_key(&me)
+                && !view.opens.contains_key(&me)
+                && active.iter().all(|s| view.commits.contains_key(s)) =>
+            {
+                let Some((salt, input)) = self.sealed.get(&(n, basis.log)).cloned() else {
+                    return Err(Fault {
+                        seat: Some(me),
+                        step: Some(n),
+                        what: "this device lost its own sealed play and cannot open it".into(),
+                    });
+                };
+                self.sign_and_send(n, basis, Body::Open { salt, input });
+                return Ok(Progress::Again);
+            }
+            _ => {}
+        }
+
+        let Some(gs) = &self.game else {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        };
+        // What is still missing, and from whom.
+        let owed: BTreeSet<Seat> = match &pending {
+            Pending::Chance => active.iter().copied().filter(|s| !view.links.contains_key(s)).collect(),
+            Pending::Turn { .. }
+            | Pending::Together {
+                seal: Seal::Open, ..
+            } => active.iter().copied().filter(|s| !view.inputs.contains_key(s)).collect(),
+            Pending::Together {
+                seal: Seal::UntilAudit,
+                ..
+            } => active.iter().copied().filter(|s| !view.commits.contains_key(s)).collect(),
+            Pending::Together {
+                seal: Seal::UntilAll,
+                ..
+            } => {
+                let uncommitted: BTreeSet<Seat> =
+                    active.iter().copied().filter(|s| !view.commits.contains_key(s)).collect();
+                if uncommitted.is_empty() {
+                    active.iter().copied().filter(|s| !view.opens.contains_key(s)).collect()
+                } else {
+                    uncommitted
+                }
+            }
+            Pending::Over(_) => BTreeSet::new(),
+        };
+        if !owed.is_empty() {
+            return Ok(Progress::Waiting(owed));
+        }
+
+        // Everything is in: the step's record, and the step the engine sees.
+        let sit_out = |seat: Seat| self.cfg.sit_out.and_then(|f| f(&gs.public, seat));
+        let (record, step) = match &pending {
+            Pending::Chance => {
+                let links: Vec<(Seat, Hash)> = active.iter().map(|s| (*s, view.links[s])).collect();
+                let draw = beacon::draw(&self.session, gs.draws + 1, &links);
+                (
+                    StepRecord::Chance {
+                        draw,
+                        from: active.clone(),
+                    },
+                    Step::Chance(draw),
+                )
+            }
+            Pending::Turn { .. } | Pending::Together { .. } => {
+                let seal = match &pending {
+                    Pending::Together { seal, .. } => *seal,
+                    _ => Seal::Open,
+                };
+                let mut plays = Vec::with_capacity(awaited.len());
+                let mut rec = Vec::with_capacity(awaited.len());
+                let mut sorted = awaited.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                for seat in sorted {
+                    if !active.contains(&seat) {
+                        let Some(input) = sit_out(seat) else {
+                            // The game cannot express it; the table waits for the seat.
+                            return Ok(Progress::Waiting([seat].into()));
+                        };
+                        plays.push((seat, Play::Open(input)));
+                        rec.push((seat, PlayRecord::SatOut));
+                        continue;
+                    }
+                    match seal {
+                        Seal::Open => {
+                            let (bytes, input) = view.inputs[&seat].clone();
+                            plays.push((seat, Play::Open(input)));
+                            rec.push((seat, PlayRecord::Open(bytes)));
+                        }
+                        Seal::UntilAll => {
+                            let (bytes, input) = view.opens[&seat].clone();
+                            plays.push((seat, Play::Open(input)));
+                            rec.push((
+                                seat,
+                                PlayRecord::Opened {
+                                    commitment: view.commits[&seat],
+                                    input: bytes,
+                                },
+                            ));
+                        }
+                        Seal::UntilAudit => {
+                            let commitment = view.commits[&seat];
+                            let play = if seat == me {
+                                match self
+                                    .sealed
+                                    .get(&(n, basis.log))
+                                    .and_then(|(_, b)| postcard::from_bytes::<G::Input>(b).ok())
+                                {
+                                    Some(i) => Play::Open(i),
+                                    None => {
+                                        return Err(Fault {
+                                            seat: Some(me),
+                                            step: Some(n),
+                                            what: "this device lost its own sealed choice".into(),
+                                        });
+                                    }
+                                }
+                            } else {
+                                Play::Closed
+                            };
+                            plays.push((seat, play));
+                            rec.push((seat, PlayRecord::Closed { commitment }));
+                        }
+                    }
+                }
+                (StepRecord::Inputs(rec), Step::Inputs(plays))
+            }
+            Pending::Over(_) => return Ok(Progress::Waiting(BTreeSet::new())),
+        };
+
+        // A seat I voted to skip delivered: go on with its move only once some other seat
+        // shows it completed the step that way (so the vote can no longer pass).
+        if !my_votes.is_empty() && my_votes.iter().any(|t| active.contains(t)) {
+            let next_log = log::extend(&basis.log, &record);
+            let shown = self.by_step.get(&(n + 1)).into_iter().flatten().any(|id| {
+                matches!(self.msgs.get(id).map(|h| &h.wire),
+                    Some(Wire::Signed(s)) if s.basis.log == next_log && !my_votes.contains(&s.seat))
+            });
+            if !shown {
+                return Ok(Progress::Waiting(BTreeSet::new()));
+            }
+        }
+
+        self.apply(now, n, record, step, &skips, &removals)?;
+        Ok(Progress::Again)
+    }
+
+    fn apply(
+        &mut self,
+        now: Time,
+        n: u32,
+        record: StepRecord,
+        step: Step<G::Input>,
+        skips: &BTreeSet<Seat>,
+        removals: &BTreeSet<Seat>,
+    ) -> Result<(), Fault> {
+        // The links that made a draw become each seat's last known link.
+        let links: Vec<(Seat, Hash)> = match &record {
+            StepRecord::Chance { from, .. } => from
+                .iter()
+                .filter_map(|s| self.chain_link_seen(n, *s).map(|x| (*s, x)))
+                .collect(),
+            StepRecord::Inputs(_) => Vec::new(),
+        };
+        let start = &self.start;
+        let Some(gs) = &mut self.game else { return Ok(()) };
+        let events = G::apply(&mut gs.public, &mut gs.privates, &step).map_err(|e| {
+            let what = match e.seat() {
+                Some(s) => format!("{} (seat {s}) at step {n}: {e}", start.name(s)),
+                None => format!("step {n} could not be played: {e}"),
+            };
+            Fault {
+                seat: e.seat(),
+                step: Some(n),
+                what,
+            }
+        })?;
+        if let StepRecord::Chance { .. } = &record {
+            gs.draws += 1;
+            for (s, x) in links {
+                gs.links[s as usize] = (gs.draws, x);
+            }
+        }
+        let basis = log::next_basis(&gs.bases[n as usize], &record, public_hash(&gs.public));
+        gs.records.push(record);
+        gs.bases.push(basis);
+        for e in &events {
+            gs.events.push((n, e.clone()));
+        }
+        let mut out = Vec::new();
+        for seat in skips {
+            gs.skipped.insert((n, *seat));
+            out.push(Event::Skipped { step: n, seat: *seat });
+        }
+        for seat in removals {
+            gs.removed.entry(*seat).or_insert(n);
+            out.push(Event::Removed { step: n, seat: *seat });
+        }
+        self.events.push_back(Event::Stepped { step: n, events });
+        self.events.extend(out);
+        self.quiet_since = self.quiet_since.max(now);
+        // A vote raced this step: tell everyone how it ended here.
+        let voted = self
+            .by_step
+            .get(&n)
+            .into_iter()
+            .flatten()
+            .any(|id| matches!(self.msgs.get(id).map(|h| &h.wire), Some(Wire::Signed(s)) if matches!(s.body, Body::Vote { .. })));
+        if voted {
+            self.send_head(n + 1);
+        }
+        self.recheck_divergence(n + 1);
+        Ok(())
+    }
+
+    /// The number of draws made before step `n` (on our log).
+    fn step_draws(&self, n: u32) -> u32 {
+        self.game.as_ref().map_or(0, |g| {
+            g.records
+                .iter()
+                .take(n as usize)
+                .filter(|r| matches!(r, StepRecord::Chance { .. }))
+                .count() as u32
+        })
+    }
+
+    /// The verified link seat `s` gave for the draw at step `n`.
+    fn chain_link_seen(&self, n: u32, s: Seat) -> Option<Hash> {
+        let gs = self.game.as_ref()?;
+        let k = self.step_draws(n) + 1;
+        let (known_k, known) = gs.links[s as usize];
+        let len = self.accepts[s as usize].as_ref()?.chain_len;
+        self.by_step.get(&n)?.iter().find_map(|id| match self.msgs.get(id).map(|h| &h.wire) {
+            Some(Wire::Link(l)) if l.seat == s && beacon::verify_link(known_k, &known, k, &l.link, len) => {
+                Some(l.link)
+            }
+            _ => None,
+        })
+    }
+
+    /// The game is over: reveal, collect every reveal, audit.
+    fn over(
+        &mut self,
+        n: u32,
+        basis: Basis,
+        view: &View<G>,
+        removed: &BTreeSet<Seat>,
+        removals: &BTreeSet<Seat>,
+    ) -> Result<Progress, Fault> {
+        if self.verdict.is_some() {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        }
+        let me = self.me;
+        if !removed.contains(&me) && !view.reveals.contains_key(&me) {
+            let Some(gs) = &self.game else {
+                return Ok(Progress::Waiting(BTreeSet::new()));
+            };
+            let mut sealed = Vec::new();
+            for (i, record) in gs.records.iter().enumerate() {
+                if let StepRecord::Inputs(plays) = record
+                    && plays
+                        .iter()
+                        .any(|(s, p)| *s == me && matches!(p, PlayRecord::Closed { .. }))
+                    && let Some((salt, input)) = self.sealed.get(&(i as u32, gs.bases[i].log))
+                {
+                    sealed.push(AuditOpening {
+                        step: i as u32,
+                        salt: *salt,
+                        input: input.clone(),
+                    });
+                }
+            }
+            let reveal = Reveal {
+                secret: self.secret,
+                sealed,
+            };
+            self.sign_and_send(n, basis, Body::Reveal(reveal));
+            return Ok(Progress::Again);
+        }
+        let gone: BTreeSet<Seat> = removed.union(removals).copied().collect();
+        let owed: BTreeSet<Seat> = (0..self.keys.len() as Seat)
+            .filter(|s| !gone.contains(s) && !view.reveals.contains_key(s))
+            .collect();
+        if !owed.is_empty() {
+            return Ok(Progress::Waiting(owed));
+        }
+        let Some(gs) = &self.game else {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        };
+        let accepts: Vec<Accept> = self.accepts.iter().flatten().cloned().collect();
+        let reveals: Vec<Option<Reveal>> = (0..self.keys.len() as Seat)
+            .map(|s| view.reveals.get(&s).cloned())
+            .collect();
+        let verdict = audit::audit::<G>(&AuditInput {
+            session: &self.session,
+            start: &self.start,
+            config: &self.config,
+            accepts: &accepts,
+            records: &gs.records,
+            reveals: &reveals,
+            sit_out: self.cfg.sit_out,
+            final_state: basis.state,
+        });
+        for seat in removals {
+            if let Some(gs) = &mut self.game
+                && !gs.removed.contains_key(seat)
+            {
+                gs.removed.insert(*seat, n);
+                self.events.push_back(Event::Removed { step: n, seat: *seat });
+            }
+        }
+        self.verdict = Some(verdict.clone());
+        self.events.push_back(Event::Audited(verdict));
+        Ok(Progress::Waiting(BTreeSet::new()))
+    }
+
+    /// The engine's view of a recorded step. With `own` the owner's sealed choices are
+    /// passed open (to move its own private side), as they were live.
+    fn step_of(&self, n: u32, record: &StepRecord, public: &G::Public, own: bool) -> Step<G::Input> {
+        match record {
+            StepRecord::Chance { draw, .. } => Step::Chance(*draw),
+            StepRecord::Inputs(plays) => Step::Inputs(
+                plays
+                    .iter()
+                    .map(|(seat, p)| {
+                        let decoded = |b: &[u8]| postcard::from_bytes::<G::Input>(b).ok();
+                        let play = match p {
+                            PlayRecord::Open(b) | PlayRecord::Opened { input: b, .. } => {
+                                decoded(b).map_or(Play::Closed, Play::Open)
+                            }
+                            PlayRecord::Closed { .. } if own && *seat == self.me => self
+                                .game
+                                .as_ref()
+                                .and_then(|g| g.bases.get(n as usize))
+                                .and_then(|b| self.sealed.get(&(n, b.log)))
+                                .and_then(|(_, b)| decoded(b))
+                                .map_or(Play::Closed, Play::Open),
+                            PlayRecord::Closed { .. } => Play::Closed,
+                            PlayRecord::SatOut => self
+                                .cfg
+                                .sit_out
+                                .and_then(|f| f(public, *seat))
+                                .map_or(Play::Closed, Play::Open),
+                        };
+                        (*seat, play)
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Goes back to just before step `n` and replays the log up to it: the table voted to
+    /// skip a seat in a step this device had completed with that seat's move.
+    fn rewind(&mut self, n: u32) {
+        let Some(gs) = &self.game else { return };
+        let records: Vec<StepRecord> = gs.records.iter().take(n as usize).cloned().collect();
+        let removed_keep: BTreeMap<Seat, u32> =
+            gs.removed.iter().filter(|(_, at)| **at < n).map(|(s, a)| (*s, *a)).collect();
+        let skipped_keep: BTreeSet<(u32, Seat)> =
+            gs.skipped.iter().filter(|(at, _)| *at < n).copied().collect();
+        self.heads_sent.retain(|s| *s <= n);
+        self.game = None;
+        self.begin(self.quiet_since);
+        let Some(gs) = &mut self.game else { return };
+        gs.removed = removed_keep;
+        gs.skipped = skipped_keep;
+        // Drop the Began event begin() queued: the game did not begin again.
+        if matches!(self.events.back(), Some(Event::Began)) {
+            self.events.pop_back();
+        }
+        for (i, record) in records.into_iter().enumerate() {
+            let i = i as u32;
+            let Some(gs) = &self.game else { return };
+            let step = self.step_of(i, &record, &gs.public, true);
+            if let StepRecord::Chance { from, .. } = &record {
+                for s in from {
+                    if let Some(x) = self.chain_link_seen(i, *s) {
+                        let k = self.step_draws(i) + 1;
+                        if let Some(gs) = &mut self.game {
+                            gs.links[*s as usize] = (k, x);
+                        }
+                    }
+                }
+            }
+            let Some(gs) = &mut self.game else { return };
+            if G::apply(&mut gs.public, &mut gs.privates, &step).is_err() {
+                self.halt(Fault {
+                    seat: None,
+                    step: Some(i),
+                    what: format!("step {i} no longer replays"),
+                });
+                return;
+            }
+            if matches!(record, StepRecord::Chance { .. }) {
+                gs.draws += 1;
+            }
+            let basis = log::next_basis(&gs.bases[i as usize], &record, public_hash(&gs.public));
+            gs.records.push(record);
+            gs.bases.push(basis);
+        }
+        // Events of replayed steps stay as they were; later ones are gone.
+        self.events.push_back(Event::Rewound { step: n });
+    }
+}
+
+/// Seats removed at a step before `n`.
+fn removed_before(removed: &BTreeMap<Seat, u32>, n: u32) -> BTreeSet<Seat> {
+    removed.iter().filter(|(_, at)| **at < n).map(|(s, _)| *s).collect()
+}
+
+/// Which seats the table's votes skip at a step, and which of them it removes: a seat is
+/// skipped when every other seat still at the table voted against it.
+fn quorum(
+    votes: &BTreeMap<Seat, BTreeMap<Seat, VoteAction>>,
+    removed: &BTreeSet<Seat>,
+    seats: usize,
+) -> (BTreeSet<Seat>, BTreeSet<Seat>) {
+    let mut skips = BTreeSet::new();
+    let mut removals = BTreeSet::new();
+    for (target, voters) in votes {
+        if removed.contains(target) {
+            continue;
+        }
+        let electorate: Vec<Seat> = (0..seats as Seat)
+            .filter(|s| s != target && !removed.contains(s))
+            .collect();
+        if electorate.is_empty() || !electorate.iter().all(|s| voters.contains_key(s)) {
+            continue;
+        }
+        skips.insert(*target);
+        if electorate.iter().all(|s| voters.get(s) == Some(&VoteAction::Remove)) {
+            removals.insert(*target);
+        }
+    }
+    (skips, removals)
+}

@@ -1,0 +1,53 @@
+//! The log: the ordered list of completed steps every device builds from the same signed
+//! messages, and the hash chain over it that each message's basis names.
+
+use crate::identity::SessionId;
+use crate::wire::{Basis, Hash};
+use hoard_rules::Seat;
+use serde::{Deserialize, Serialize};
+
+/// One seat's part of a completed input step, as the log keeps it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlayRecord {
+    /// An open input (postcard bytes).
+    Open(Vec<u8>),
+    /// A sealed input, opened once every commitment of the step was in.
+    Opened { commitment: Hash, input: Vec<u8> },
+    /// A decision sealed until the audit: only its commitment is known.
+    Closed { commitment: Hash },
+    /// The table skipped the seat (or had removed it): it sits out this step.
+    SatOut,
+}
+
+/// A completed step.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StepRecord {
+    /// A beacon draw, with the seats whose links made it.
+    Chance { draw: Hash, from: Vec<Seat> },
+    /// Every awaited seat's part, in ascending seat order.
+    Inputs(Vec<(Seat, PlayRecord)>),
+}
+
+/// The log hash before the first step.
+pub fn genesis(session: &SessionId) -> Hash {
+    let mut h = blake3::Hasher::new_derive_key("hoard v1 log");
+    h.update(&session.0);
+    *h.finalize().as_bytes()
+}
+
+/// The log hash after `record`, given the log hash before it.
+pub fn extend(log: &Hash, record: &StepRecord) -> Hash {
+    let bytes = postcard::to_stdvec(record).unwrap_or_default();
+    let mut h = blake3::Hasher::new_derive_key("hoard v1 log");
+    h.update(log);
+    h.update(&bytes);
+    *h.finalize().as_bytes()
+}
+
+/// The basis of the step after `record`.
+pub fn next_basis(before: &Basis, record: &StepRecord, state_after: Hash) -> Basis {
+    Basis {
+        log: extend(&before.log, record),
+        state: state_after,
+    }
+}
