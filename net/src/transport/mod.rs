@@ -1,1 +1,39 @@
-//! The iroh transport (being written).
+//! The iroh transport: one QUIC endpoint per device on the local network, the open tables it
+//! advertises and sees, join tickets, and a full mesh of framed, reconnecting peer links.
+//!
+//! Nothing here knows the rules or the protocol core: it moves opaque frames between
+//! devices. [`crate::handle`] puts the protocol on top.
+//!
+//! - [`endpoint`]: binding the endpoint (identity key, ALPN `hoard/1`, LAN-first settings).
+//! - [`table`]: the table card advertised over mDNS ([`table::TableInfo`]).
+//! - [`ticket`]: join codes to paste or show as a QR code.
+//! - [`discovery`]: the list of open tables on the LAN.
+//! - [`frame`]: length-prefixed frames on QUIC streams.
+//! - [`mesh`]: one link per peer device, with an outbox, keep-alive and reconnection.
+
+pub mod discovery;
+pub mod endpoint;
+pub mod frame;
+pub mod mesh;
+pub mod table;
+pub mod ticket;
+
+pub use endpoint::{ALPN, EndpointOptions, NetMode, bind_endpoint};
+pub use table::{PROTOCOL_VERSION, TableId, TableInfo};
+
+/// Why the transport could not do something, in words a player can act on.
+#[derive(Debug, thiserror::Error)]
+pub enum TransportError {
+    #[error("the network could not be started: {0}")]
+    Bind(String),
+    #[error("that join code is not valid: {0}")]
+    BadTicket(String),
+    #[error("could not reach the table: {0}")]
+    Connect(String),
+    #[error("the connection broke: {0}")]
+    Link(String),
+    #[error("a message was too large ({0} bytes)")]
+    TooLarge(usize),
+    #[error("table discovery on the local network could not start: {0}")]
+    Discovery(String),
+}

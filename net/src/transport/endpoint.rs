@@ -1,0 +1,128 @@
+//! Binding a device's iroh endpoint: its persisted key is the player's identity, it speaks
+//! ALPN `hoard/1`, and on the LAN it reaches for nothing on the internet (no relay, no
+//! port mapping, no DNS fallback), so starting with only loopback never stalls.
+
+use super::TransportError;
+use iroh::address_lookup::UserData;
+use iroh::dns::{DnsResolver, FallbackMode};
+use iroh::endpoint::{NetReportConfig, PortmapperConfig, QuicTransportConfig, presets};
+use iroh::{Endpoint, RelayMode, SecretKey};
+use iroh_mdns_address_lookup::MdnsAddressLookup;
+use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::time::Duration;
+
+/// The application protocol every Hoard connection speaks.
+pub const ALPN: &[u8] = b"hoard/1";
+
+/// How often an idle connection proves it is alive. The same on every device.
+pub const KEEP_ALIVE: Duration = Duration::from_millis(750);
+/// A peer silent for this long is gone: its link drops and reconnection starts. Short,
+/// because at a table a vanished phone should show as away within seconds.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(4);
+/// The longest a dial may take before it is abandoned (a dead address would otherwise
+/// wait out the QUIC handshake timeout).
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Where the device plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetMode {
+    /// The local network: direct addresses only, tables advertised and found over mDNS.
+    Lan,
+    /// Loopback only (127.0.0.1), no mDNS: several devices on one machine, joined by
+    /// ticket. For tests and benchmarks; nothing leaves the machine.
+    Loopback,
+    /// Over the internet through iroh's public relays (opt-in), plus everything `Lan` does.
+    Relay,
+}
+
+/// How to bind one endpoint.
+#[derive(Clone, Debug)]
+pub struct EndpointOptions {
+    pub mode: NetMode,
+    /// Run mDNS: advertise this device and list the tables of others.
+    pub mdns: bool,
+}
+
+impl EndpointOptions {
+    pub fn new(mode: NetMode) -> EndpointOptions {
+        EndpointOptions {
+            mode,
+            mdns: mode != NetMode::Loopback,
+        }
+    }
+}
+
+/// The QUIC settings every Hoard device uses: keep-alive and idle timeout tuned so a
+/// vanished peer is noticed in seconds, not the default half minute.
+pub fn transport_config() -> QuicTransportConfig {
+    let idle = IDLE_TIMEOUT.try_into().map(Some).unwrap_or(None);
+    QuicTransportConfig::builder()
+        .keep_alive_interval(KEEP_ALIVE)
+        .default_path_keep_alive_interval(KEEP_ALIVE)
+        .max_idle_timeout(idle)
+        .default_path_max_idle_timeout(IDLE_TIMEOUT)
+        .build()
+}
+
+/// A bound endpoint and, on the LAN, its mDNS service.
+pub struct Bound {
+    pub endpoint: Endpoint,
+    pub mdns: Option<MdnsAddressLookup>,
+}
+
+/// Binds the device's endpoint with `key` as its identity. Must run inside a tokio runtime.
+pub async fn bind_endpoint(
+    key: SecretKey,
+    options: &EndpointOptions,
+) -> Result<Bound, TransportError> {
+    let bind = |e: String| TransportError::Bind(e);
+    // System nameservers only, never public fallbacks: on a LAN with no internet a DNS
+    // lookup must fail fast rather than wait on servers it cannot reach.
+    let dns = DnsResolver::builder()
+        .with_system_defaults()
+        .with_fallback_mode(FallbackMode::Never)
+        .build();
+    let mut builder = Endpoint::builder(presets::Minimal)
+        .secret_key(key)
+        .alpns(vec![ALPN.to_vec()])
+        .transport_config(transport_config())
+        .dns_resolver(dns)
+        .portmapper_config(PortmapperConfig::Disabled);
+    builder = match options.mode {
+        NetMode::Lan => builder
+            .relay_mode(RelayMode::Disabled)
+            .net_report_config(NetReportConfig::minimal()),
+        NetMode::Loopback => builder
+            .relay_mode(RelayMode::Disabled)
+            .net_report_config(NetReportConfig::minimal())
+            .clear_ip_transports()
+            .bind_addr(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
+            .map_err(|e| bind(e.to_string()))?,
+        NetMode::Relay => builder.relay_mode(RelayMode::Default),
+    };
+    let endpoint = builder.bind().await.map_err(|e| bind(e.to_string()))?;
+    let mdns = if options.mdns {
+        let service = MdnsAddressLookup::builder()
+            .service_name("hoard")
+            .build(endpoint.id())
+            .map_err(|e| TransportError::Discovery(e.to_string()))?;
+        endpoint
+            .address_lookup()
+            .map_err(|e| TransportError::Discovery(e.to_string()))?
+            .add(service.clone());
+        Some(service)
+    } else {
+        None
+    };
+    Ok(Bound { endpoint, mdns })
+}
+
+/// Publishes (or, with `None`, withdraws) this device's table card in mDNS.
+pub fn advertise(endpoint: &Endpoint, card: Option<UserData>) {
+    endpoint.set_user_data_for_address_lookup(card);
+}
+
+/// Whether an address is one a loopback-only device may use.
+pub fn is_loopback(addr: &SocketAddr) -> bool {
+    addr.ip().is_loopback() || addr.ip() == Ipv6Addr::LOCALHOST
+}
