@@ -1,1 +1,181 @@
-//! A generic local driver that plays a game to its end (being written).
+//! A local driver that plays any [`Game`] to its end by answering what it waits for — beacon
+//! draws from a seed, every seat's input from a policy (the game's bot by default) — and
+//! replays recorded steps as a device holding only some private sides would. Tests,
+//! benchmarks and the headless app use it; the protocol plays the same steps over the wire.
+
+use crate::{Game, Outcome, Pending, Play, RuleError, Seal, Seat, Step, rng};
+use rand_chacha::ChaCha8Rng;
+
+/// A game played out locally.
+#[derive(Clone, Debug)]
+pub struct Played<G: Game> {
+    pub public: G::Public,
+    /// Every seat's private side, as it ended.
+    pub privates: Vec<Option<G::Private>>,
+    /// Every completed step, in order: enough to replay the game.
+    pub steps: Vec<Step<G::Input>>,
+    /// How many events the steps produced.
+    pub events: usize,
+    /// `None` if the step limit came first.
+    pub outcome: Option<Outcome>,
+}
+
+/// A seat's choice of input: what the game's bot or a test policy answers.
+pub type Policy<'a, G> = dyn FnMut(
+        &<G as Game>::Public,
+        Option<&<G as Game>::Private>,
+        Seat,
+        &mut ChaCha8Rng,
+    ) -> Option<<G as Game>::Input>
+    + 'a;
+
+/// The `k`-th beacon draw of a local game seeded with `seed` (a stand-in for the protocol's
+/// beacon: unpredictable to no one, but the same for the same seed).
+pub fn local_draw(seed: &[u8; 32], k: u64) -> [u8; 32] {
+    let mut hasher = blake3::Hasher::new_derive_key("hoard v1 local beacon");
+    hasher.update(seed);
+    hasher.update(&k.to_le_bytes());
+    *hasher.finalize().as_bytes()
+}
+
+/// Plays a game with the game's bot in every seat, for at most `max_steps` steps.
+/// `secrets` holds one secret per seat.
+pub fn play_out<G: Game>(
+    config: &G::Config,
+    secrets: &[[u8; 32]],
+    seed: &[u8; 32],
+    max_steps: usize,
+) -> Result<Played<G>, RuleError> {
+    play_out_with::<G>(
+        config,
+        secrets,
+        seed,
+        max_steps,
+        &mut G::bot_input,
+        &mut |_, _, _| {},
+    )
+}
+
+/// Plays a game asking `policy` for every seat's input and showing `observe` each step
+/// (the table after it, the step, its events). Each seat's policy gets its own random
+/// stream, derived from `seed` and the seat. The driver holds every private side, so a
+/// [`Seal::UntilAudit`] input is passed opened to all of them.
+pub fn play_out_with<G: Game>(
+    config: &G::Config,
+    secrets: &[[u8; 32]],
+    seed: &[u8; 32],
+    max_steps: usize,
+    policy: &mut Policy<'_, G>,
+    observe: &mut dyn FnMut(&G::Public, &Step<G::Input>, &[G::Event]),
+) -> Result<Played<G>, RuleError> {
+    let mut public = G::setup(config)?;
+    let mut privates: Vec<Option<G::Private>> = secrets
+        .iter()
+        .enumerate()
+        .map(|(seat, secret)| Some(G::private(config, seat as Seat, *secret)))
+        .collect();
+    let mut rngs: Vec<ChaCha8Rng> = (0..secrets.len())
+        .map(|seat| rng::from_seed(seed, &format!("seat {seat} policy")))
+        .collect();
+    let mut draws = 0u64;
+    let mut steps = Vec::new();
+    let mut events = 0usize;
+    for _ in 0..max_steps {
+        let pending = G::pending(&public);
+        let mut ask = |seat: Seat| -> Result<(Seat, Play<G::Input>), RuleError> {
+            let private = privates.get(usize::from(seat)).and_then(Option::as_ref);
+            let rng = rngs
+                .get_mut(usize::from(seat))
+                .ok_or_else(|| RuleError::Illegal {
+                    seat,
+                    why: "the game asks a seat that has no secret here".to_string(),
+                })?;
+            let input = policy(&public, private, seat, rng).ok_or_else(|| RuleError::Illegal {
+                seat,
+                why: "its policy found no move when the game asked for one".to_string(),
+            })?;
+            Ok((seat, Play::Open(input)))
+        };
+        let step = match pending {
+            Pending::Over(outcome) => {
+                return Ok(Played {
+                    public,
+                    privates,
+                    steps,
+                    events,
+                    outcome: Some(outcome),
+                });
+            }
+            Pending::Chance => {
+                draws += 1;
+                Step::Chance(local_draw(seed, draws - 1))
+            }
+            Pending::Turn { seat } => Step::Inputs(vec![ask(seat)?]),
+            Pending::Together { seats, .. } => {
+                Step::Inputs(seats.iter().map(|s| ask(*s)).collect::<Result<_, _>>()?)
+            }
+        };
+        let happened = G::apply(&mut public, &mut privates, &step)?;
+        events += happened.len();
+        observe(&public, &step, &happened);
+        steps.push(step);
+    }
+    let outcome = match G::pending(&public) {
+        Pending::Over(outcome) => Some(outcome),
+        _ => None,
+    };
+    Ok(Played {
+        public,
+        privates,
+        steps,
+        events,
+        outcome,
+    })
+}
+
+/// `step` as a device holding only the private sides `privates` receives it: every
+/// [`Seal::UntilAudit`] input of a seat whose private side is absent stays closed.
+pub fn as_received<G: Game>(
+    public: &G::Public,
+    privates: &[Option<G::Private>],
+    step: &Step<G::Input>,
+) -> Step<G::Input> {
+    let sealed = matches!(
+        G::pending(public),
+        Pending::Together {
+            seal: Seal::UntilAudit,
+            ..
+        }
+    );
+    match step {
+        Step::Inputs(inputs) if sealed => Step::Inputs(
+            inputs
+                .iter()
+                .map(|(seat, play)| {
+                    let held = privates
+                        .get(usize::from(*seat))
+                        .is_some_and(Option::is_some);
+                    (*seat, if held { play.clone() } else { Play::Closed })
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Replays recorded steps from the start, with the private sides given (indexed by seat,
+/// `None` where absent), as a device holding those would. Calls `observe` after each step.
+pub fn replay<G: Game>(
+    config: &G::Config,
+    mut privates: Vec<Option<G::Private>>,
+    steps: &[Step<G::Input>],
+    observe: &mut dyn FnMut(&G::Public, &[Option<G::Private>], &[G::Event]),
+) -> Result<(G::Public, Vec<Option<G::Private>>), RuleError> {
+    let mut public = G::setup(config)?;
+    for step in steps {
+        let received = as_received::<G>(&public, &privates, step);
+        let events = G::apply(&mut public, &mut privates, &received)?;
+        observe(&public, &privates, &events);
+    }
+    Ok((public, privates))
+}
