@@ -1,0 +1,152 @@
+//! Shared helpers for the Sprawl tests: a small driver that plays games with bots, and a
+//! table builder that plays scripted moves.
+#![allow(dead_code)]
+
+use hoard_rules::sprawl::{Config, Dir, Input, Public, Sprawl, Square, Strength, choose};
+use hoard_rules::{Game, Outcome, Pending, Play, Seat, Step, rng};
+
+/// A beacon draw for tests: fixed by the game's seed and the draw's number.
+pub fn draw(seed: u64, k: u64) -> [u8; 32] {
+    let mut d = [0u8; 32];
+    d[..8].copy_from_slice(&seed.to_le_bytes());
+    d[8..16].copy_from_slice(&k.to_le_bytes());
+    d
+}
+
+/// A finished game: its steps in order and the final table.
+pub struct Played {
+    pub steps: Vec<Step<Input>>,
+    pub end: Public,
+    pub outcome: Outcome,
+}
+
+/// Plays a game to its end with one bot per seat; panics if it runs past `limit` steps.
+pub fn play(config: &Config, seed: u64, bots: &[Strength], limit: usize) -> Played {
+    let mut p = Sprawl::setup(config).expect("a valid config");
+    let mut rng = rng::from_seed(&draw(seed, u64::MAX), "test bots");
+    let mut steps = Vec::new();
+    let mut draws = 0;
+    loop {
+        assert!(
+            steps.len() < limit,
+            "seed {seed}: no end after {limit} steps"
+        );
+        let step = match Sprawl::pending(&p) {
+            Pending::Over(outcome) => {
+                return Played {
+                    steps,
+                    end: p,
+                    outcome,
+                };
+            }
+            Pending::Chance => {
+                draws += 1;
+                Step::Chance(draw(seed, draws))
+            }
+            Pending::Turn { seat } => {
+                let input = choose(&p, seat, bots[usize::from(seat)], &mut rng)
+                    .expect("a seat asked to move has a move");
+                Step::turn(seat, input)
+            }
+            Pending::Together { seats, .. } => Step::Inputs(
+                seats
+                    .iter()
+                    .map(|&s| {
+                        let input = choose(&p, s, bots[usize::from(s)], &mut rng)
+                            .expect("a seat asked to answer has an answer");
+                        (s, Play::Open(input))
+                    })
+                    .collect(),
+            ),
+        };
+        Sprawl::apply(&mut p, &mut [], &step).expect("bots play legal moves");
+        steps.push(step);
+    }
+}
+
+/// Replays steps from the start, returning the table after each.
+pub fn replay(config: &Config, steps: &[Step<Input>]) -> Vec<[u8; 32]> {
+    let mut p = Sprawl::setup(config).expect("a valid config");
+    steps
+        .iter()
+        .map(|s| {
+            Sprawl::apply(&mut p, &mut [], s).expect("a recorded step replays");
+            hoard_rules::public_hash(&p)
+        })
+        .collect()
+}
+
+/// "C4" as a square.
+pub fn sq(name: &str) -> Square {
+    Square::parse(name).expect("a square name")
+}
+
+/// A table where seat 0 goes first, driven by scripted moves.
+pub struct Table {
+    pub p: Public,
+}
+
+impl Table {
+    /// A fresh table whose first-player draw picks seat 0.
+    pub fn new(config: Config) -> Self {
+        let mut p = Sprawl::setup(&config).expect("a valid config");
+        let seats = u32::from(config.seats);
+        let d = (0..)
+            .map(|k| draw(7, k))
+            .find(|d| rng::below(&mut rng::from_seed(d, "first player"), seats) == 0)
+            .expect("some draw picks seat 0");
+        Sprawl::apply(&mut p, &mut [], &Step::Chance(d)).expect("first player");
+        Table { p }
+    }
+
+    pub fn turn(&self) -> Seat {
+        match Sprawl::pending(&self.p) {
+            Pending::Turn { seat } => seat,
+            other => panic!("expected a turn, the game waits for {other:?}"),
+        }
+    }
+
+    /// The seat to move makes `input`; panics with the reason if it is refused.
+    pub fn play(&mut self, input: Input) -> Vec<hoard_rules::sprawl::Event> {
+        let seat = self.turn();
+        Sprawl::apply(&mut self.p, &mut [], &Step::turn(seat, input))
+            .unwrap_or_else(|e| panic!("{input:?} refused: {e}"))
+    }
+
+    /// The seat to move tries `input`; the refusal's reason, or `None` if it was played.
+    pub fn try_play(&mut self, input: Input) -> Option<String> {
+        let seat = self.turn();
+        Sprawl::apply(&mut self.p, &mut [], &Step::turn(seat, input))
+            .err()
+            .map(|e| e.to_string())
+    }
+
+    pub fn legal(&self) -> Vec<Input> {
+        Sprawl::legal_inputs(&self.p, None, self.turn())
+    }
+}
+
+pub fn place(at: &str, size: u8) -> Input {
+    Input::Place { at: sq(at), size }
+}
+
+pub fn build(at: &str) -> Input {
+    Input::Build { at: sq(at) }
+}
+
+pub fn branch(from: &str, at: &str, dir: Dir, size: u8) -> Input {
+    Input::Branch {
+        from: sq(from),
+        at: sq(at),
+        dir,
+        size,
+    }
+}
+
+pub fn spore(at: &str, size: u8) -> Input {
+    Input::Spore {
+        at: sq(at),
+        size,
+        builds: 0,
+    }
+}
