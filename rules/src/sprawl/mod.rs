@@ -43,8 +43,8 @@
 //!   branch off it). Branches keep their owners; the length limit follows the root tower.
 //! - **The end.** "When one player has no more valid moves, the game ends at the beginning
 //!   of that player's next turn": the game ends when the seat about to move has no valid
-//!   move. A seat whose towers are all neutralized is therefore out, and the others finish
-//!   the round first — the designer's "one final round" after an elimination.
+//!   move. A seat whose towers are all neutralized is therefore out, and the game ends when
+//!   its turn comes round — the designer's "one final round" after an elimination.
 //! - **Tie-breaks** (designer): most pips in opponents' towers neutralized, then most such
 //!   towers — credited to the seat whose branch made the tower fall — then most spaces
 //!   controlled (squares holding its towers and branches after the neutralized pieces go

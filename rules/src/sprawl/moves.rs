@@ -284,33 +284,24 @@ impl<'a> View<'a> {
         n
     }
 
-    fn build_allowed(&self, seat: Seat, at: Square, targets: &[u8]) -> Result<(), String> {
-        let Some(t) = self.board().tower(at) else {
-            return Err(format!("there is no tower at {at} to build on"));
-        };
+    /// Whether `seat` may build on `at`; `targets` are its [`View::target_counts`].
+    fn build_allowed(&self, seat: Seat, at: Square, targets: &[u8]) -> Result<(), NoBuild> {
+        let t = self.board().tower(at).ok_or(NoBuild::NoTower)?;
         if self.tower_dead(at) {
-            return Err(format!(
-                "the tower at {at} is neutralized and cannot be built on"
-            ));
+            return Err(NoBuild::Neutralized);
         }
         if t.top() == 1 {
-            return Err(format!(
-                "the tower at {at} is capped with a 1; nothing is smaller"
-            ));
+            return Err(NoBuild::CappedWithOne);
         }
-        let size = t.top() - 1;
-        if !self.p.stash(seat).has(size) {
-            return Err(format!("a build on {at} needs a {size} and none is left"));
+        if !self.p.stash(seat).has(t.top() - 1) {
+            return Err(NoBuild::NoneLeft(t.top() - 1));
         }
         if t.controller() != seat {
-            let targeted = targets[self.board().index(at)] > 0;
             if !self.p.config.sprawlgami {
-                return Err(format!("the tower at {at} is not yours"));
+                return Err(NoBuild::NotYours);
             }
-            if !targeted {
-                return Err(format!(
-                    "the tower at {at} is not yours and no live branch point of yours targets it"
-                ));
+            if targets[self.board().index(at)] == 0 {
+                return Err(NoBuild::NotTargeted);
             }
         }
         Ok(())
@@ -367,6 +358,7 @@ impl<'a> View<'a> {
             Input::Build { at } => {
                 on_board(at)?;
                 self.build_allowed(seat, at, &self.target_counts(seat))
+                    .map_err(|why| why.say(at))
             }
             Input::Branch {
                 from,
@@ -435,7 +427,7 @@ impl<'a> View<'a> {
                 }
                 if builds > self.max_builds(seat, size, count) {
                     return Err(format!(
-                        "{count} of your branch points target {at}; a {size} there can take at most {} builds from your stash",
+                        "{count} of your live branch points target {at}, so with your stash a {size} spored there can take at most {} build(s)",
                         self.max_builds(seat, size, count)
                     ));
                 }
@@ -502,6 +494,38 @@ impl<'a> View<'a> {
                 }
                 Ok(())
             }
+        }
+    }
+}
+
+/// Why a build is refused, put into words only when someone asks.
+#[derive(Clone, Copy)]
+enum NoBuild {
+    NoTower,
+    Neutralized,
+    CappedWithOne,
+    NoneLeft(u8),
+    NotYours,
+    NotTargeted,
+}
+
+impl NoBuild {
+    fn say(self, at: Square) -> String {
+        match self {
+            NoBuild::NoTower => format!("there is no tower at {at} to build on"),
+            NoBuild::Neutralized => {
+                format!("the tower at {at} is neutralized and cannot be built on")
+            }
+            NoBuild::CappedWithOne => {
+                format!("the tower at {at} is capped with a 1; no piece is smaller")
+            }
+            NoBuild::NoneLeft(size) => {
+                format!("a build on {at} needs a {size} and none is left in the stash")
+            }
+            NoBuild::NotYours => format!("the tower at {at} is not yours"),
+            NoBuild::NotTargeted => format!(
+                "the tower at {at} is not yours and no branch point of yours on a live tower targets it"
+            ),
         }
     }
 }

@@ -150,3 +150,47 @@ pub fn spore(at: &str, size: u8) -> Input {
         builds: 0,
     }
 }
+
+/// A table in mid-game, every starting tower notionally placed and nothing on the board:
+/// tests arrange the pieces they need with [`tower`] and [`lay`], then move.
+pub fn arranged(config: Config) -> Public {
+    let mut p = Sprawl::setup(&config).expect("a valid config");
+    p.started = vec![true; usize::from(config.seats)];
+    p.first = Some(0);
+    p.phase = hoard_rules::sprawl::Phase::Turn { seat: 0 };
+    p
+}
+
+/// Stands a tower at `at` for `owner`, pieces from the bottom, out of its stash.
+pub fn tower(p: &mut Public, at: &str, owner: Seat, sizes: &[u8]) {
+    for &size in sizes {
+        p.board.raise(sq(at), owner, size);
+        p.stashes[usize::from(owner)].counts[usize::from(size - 1)] -= 1;
+    }
+}
+
+/// Lays a branch for `owner` out of its stash.
+pub fn lay(p: &mut Public, owner: Seat, from: &str, at: &str, dir: Dir, size: u8) {
+    p.board.lay(owner, sq(from), sq(at), dir, size);
+    p.stashes[usize::from(owner)].counts[usize::from(size - 1)] -= 1;
+}
+
+/// Makes it `seat`'s turn.
+pub fn turn_of(p: &mut Public, seat: Seat) {
+    p.phase = hoard_rules::sprawl::Phase::Turn { seat };
+}
+
+/// `seat` makes `input` on the table as it stands; the refusal in words if refused.
+pub fn try_move(
+    p: &mut Public,
+    seat: Seat,
+    input: Input,
+) -> Result<Vec<hoard_rules::sprawl::Event>, String> {
+    Sprawl::apply(p, &mut [], &Step::turn(seat, input)).map_err(|e| e.to_string())
+}
+
+/// The legal moves of `seat` (its turn made first).
+pub fn legal_for(p: &mut Public, seat: Seat) -> Vec<Input> {
+    turn_of(p, seat);
+    Sprawl::legal_inputs(p, None, seat)
+}
