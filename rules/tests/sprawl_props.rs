@@ -22,11 +22,7 @@ fn config_from(seats: u8, flags: u8) -> Config {
 
 /// Every seat's pieces, on the board and in the stash, by size: always five of each.
 fn assert_pieces_kept(p: &Public) {
-    let n = usize::from(p.seats());
-    let mut count = vec![[0u8; 3]; n];
-    for s in 0..n {
-        count[s] = p.stashes[s].counts;
-    }
+    let mut count: Vec<[u8; 3]> = p.stashes.iter().map(|st| st.counts).collect();
     for cell in &p.board.cells {
         match cell {
             Cell::Tower(t) => {
@@ -162,7 +158,7 @@ fn check_against_probes(
                 let dir = Dir::ALL[rng::below(probe, 4) as usize];
                 let other = square(probe);
                 match legal[rng::below(probe, legal.len() as u32) as usize] {
-                    Input::Branch { from, at, .. } if size % 2 == 0 => Input::Branch {
+                    Input::Branch { from, at, .. } if size.is_multiple_of(2) => Input::Branch {
                         from,
                         at,
                         dir,
