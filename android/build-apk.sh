@@ -225,7 +225,7 @@ if [[ ! -x "$apk_dir/gradlew" ]]; then
     # matter: the wrapper pins the version this project is tested with.
     scratch="$(mktemp -d)"
     trap 'rm -rf "$scratch"' EXIT
-    touch "$scratch/settings.gradle.kts"
+    touch "$scratch/settings.gradle" # Groovy: read by old and new Gradle alike
     gradle -q -p "$scratch" wrapper --gradle-version "$GRADLE_VERSION"
     cp -R "$scratch/gradlew" "$scratch/gradlew.bat" "$scratch/gradle" "$apk_dir/"
 fi

@@ -1,1 +1,22 @@
-//! The Android entry point around hoard-app.
+//! Hoard on Android: the NativeActivity entry point that runs hoard-app's screens on a phone.
+//!
+//! Android loads `libhoard_android.so` (named in `apk/src/main/AndroidManifest.xml`) and calls
+//! `android_main` on a thread of its own. Every screen comes from `hoard_app::run`; this crate
+//! only supplies what differs on a phone: where the data lives, the phone layout, the screen kept
+//! on, the Wi-Fi multicast lock that local discovery needs, logging to logcat, and a clean end of
+//! the process when the app closes.
+//!
+//! The parts that do not need Android (the run options, logcat message splitting) build and are
+//! tested on any host; the JNI and android-activity calls are compiled for Android only.
+
+mod error;
+pub mod logcat;
+mod options;
+
+#[cfg(target_os = "android")]
+mod entry;
+#[cfg(target_os = "android")]
+mod multicast;
+
+pub use error::AndroidError;
+pub use options::{UI_STATE_FILE, run_options};
