@@ -1,1 +1,473 @@
-//! Headless subcommands of the `hoard` binary (being written).
+//! Headless subcommands of the `hoard` binary: host or join a table and let bots play it
+//! through the same handle (and so the same protocol) as the screens, then print the
+//! result as one parseable line. A killed process restarted with the same `--data-dir`
+//! resumes its unfinished game.
+//!
+//! ```text
+//! hoard host --game greedquest [--bots N] [--seats N] [--variant V] [--name NAME]
+//!            [--table NAME] [--data-dir DIR] [--loopback | --offline | --relay] [--timeout S]
+//! hoard join <ticket> --bot [--name NAME] [--data-dir DIR] [--loopback | --relay] [--timeout S]
+//! hoard tables [--wait S]          list the open tables on this network
+//! ```
+//!
+//! Standard output carries machine-readable lines only:
+//! `TICKET <code>`, `SESSION <id>` and finally
+//! `RESULT session=<hex> step=<n> state=<hex> audit=verified winners=<seats>` (or
+//! `audit=fault seat=<s> step=<n> what=<words>`, or `audit=halted what=<words>`).
+//! Exit status: 0 verified, 2 a fault or a halted game, 1 anything else (with a message on
+//! standard error).
+
+use hoard_net::handle::{
+    AuditVerdict, Command, Event, GameSetup, GameView, Handle, HandleConfig, LobbyView, Network,
+};
+use hoard_rules::greedquest::{self, Attrition, Length};
+use hoard_rules::sprawl;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Runs a headless subcommand; `args` excludes the program name.
+pub fn run<I, S>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = S>,
+    S: Into<String>,
+{
+    let args: Vec<String> = args.into_iter().map(Into::into).collect();
+    match parse(&args).and_then(execute) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("hoard: {message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+const HELP: &str = "\
+hoard host --game greedquest|sprawl [--bots N] [--seats N] [--variant V] [--name NAME]
+           [--table NAME] [--data-dir DIR] [--loopback|--offline|--relay] [--timeout SECS]
+    Open a table, print its join code (TICKET ...), wait for --seats players (default:
+    you and the bots), start, let bots play every seat of this device, print RESULT.
+    GreedQuest variants (comma-separated): short, shortest, my-room, survival, uniqueness.
+hoard join <ticket> --bot [--name NAME] [--data-dir DIR] [--loopback|--relay] [--timeout SECS]
+    Sit at a table by its join code and let a bot play the seat; print RESULT.
+hoard tables [--wait SECS]
+    List the open tables on this network.
+With --data-dir holding an unfinished game, host and join resume it instead.";
+
+#[derive(Debug, Clone, PartialEq)]
+enum Mode {
+    Host {
+        setup: GameSetup,
+        bots: u8,
+        seats: Option<u8>,
+        table: String,
+    },
+    Join {
+        ticket: String,
+    },
+    Tables {
+        wait: Duration,
+    },
+    Help,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Options {
+    mode: Mode,
+    name: Option<String>,
+    data_dir: Option<PathBuf>,
+    network: Network,
+    timeout: Duration,
+    /// After the result, keep serving peers this long so they can finish their audit.
+    linger: Duration,
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let Some(sub) = args.first() else {
+        return Err(format!("which subcommand?\n{HELP}"));
+    };
+    let mut game = None;
+    let mut variants = Vec::new();
+    let mut bots = 0u8;
+    let mut seats = None;
+    let mut table = None;
+    let mut ticket = None;
+    let mut bot = false;
+    let mut wait = Duration::from_secs(3);
+    let mut opts = Options {
+        mode: Mode::Help,
+        name: None,
+        data_dir: None,
+        network: Network::Lan,
+        timeout: Duration::from_secs(600),
+        linger: Duration::from_millis(1500),
+    };
+    let mut it = args[1..].iter();
+    let number = |flag: &str, v: Option<&String>| -> Result<u64, String> {
+        v.ok_or(format!("{flag} needs a number"))?
+            .parse::<u64>()
+            .map_err(|_| format!("{flag} needs a number"))
+    };
+    while let Some(arg) = it.next() {
+        match arg.as_str() {
+            "--game" => game = Some(it.next().ok_or("--game needs a name")?.clone()),
+            "--variant" => variants.extend(
+                it.next()
+                    .ok_or("--variant needs a name")?
+                    .split(',')
+                    .map(|v| v.trim().to_lowercase()),
+            ),
+            "--bots" => {
+                bots = u8::try_from(number("--bots", it.next())?).map_err(|_| "too many bots")?
+            }
+            "--seats" => {
+                seats = Some(
+                    u8::try_from(number("--seats", it.next())?).map_err(|_| "too many seats")?,
+                )
+            }
+            "--table" => table = Some(it.next().ok_or("--table needs a name")?.clone()),
+            "--name" => opts.name = Some(it.next().ok_or("--name needs a name")?.clone()),
+            "--data-dir" => {
+                opts.data_dir = Some(PathBuf::from(it.next().ok_or("--data-dir needs a folder")?))
+            }
+            "--loopback" => opts.network = Network::Loopback,
+            "--offline" => opts.network = Network::Offline,
+            "--relay" => opts.network = Network::Relay,
+            "--lan" => opts.network = Network::Lan,
+            "--timeout" => opts.timeout = Duration::from_secs(number("--timeout", it.next())?),
+            "--linger-ms" => opts.linger = Duration::from_millis(number("--linger-ms", it.next())?),
+            "--wait" => wait = Duration::from_secs(number("--wait", it.next())?),
+            "--bot" => bot = true,
+            "-h" | "--help" => {
+                return Ok(Options {
+                    mode: Mode::Help,
+                    ..opts
+                });
+            }
+            other if !other.starts_with('-') && sub == "join" && ticket.is_none() => {
+                ticket = Some(other.to_string())
+            }
+            other => return Err(format!("unknown option {other:?}\n{HELP}")),
+        }
+    }
+    opts.mode = match sub.as_str() {
+        "host" => {
+            let game = game.ok_or("host needs --game greedquest or --game sprawl")?;
+            let setup = setup_for(&game, &variants, 1 + bots)?;
+            if let Some(n) = seats
+                && n < 1 + bots
+            {
+                return Err(format!(
+                    "--seats {n} leaves no room for you and {bots} bots"
+                ));
+            }
+            Mode::Host {
+                setup,
+                bots,
+                seats,
+                table: table.unwrap_or_default(),
+            }
+        }
+        "join" => {
+            if !bot {
+                return Err("headless join plays by bot: add --bot".into());
+            }
+            Mode::Join {
+                ticket: ticket.ok_or("join needs the table's join code")?,
+            }
+        }
+        "tables" => Mode::Tables { wait },
+        "help" | "-h" | "--help" => Mode::Help,
+        other => return Err(format!("unknown subcommand {other:?}\n{HELP}")),
+    };
+    Ok(opts)
+}
+
+fn setup_for(game: &str, variants: &[String], seats: u8) -> Result<GameSetup, String> {
+    match game.to_lowercase().as_str() {
+        "greedquest" => {
+            let mut c = greedquest::Config::new(seats);
+            for v in variants {
+                match v.as_str() {
+                    "short" => c.length = Length::Short,
+                    "shortest" => c.length = Length::Shortest,
+                    "my-room" => c.this_is_my_room = true,
+                    "survival" => c.attrition = Attrition::Survival,
+                    "uniqueness" => c.attrition = Attrition::Uniqueness,
+                    other => return Err(format!("GreedQuest has no variant {other:?}")),
+                }
+            }
+            Ok(GameSetup::GreedQuest(c))
+        }
+        "sprawl" => {
+            let mut c = sprawl::Config::new(seats);
+            for v in variants {
+                match v.as_str() {
+                    "counting-coup" => c.counting_coup = true,
+                    "sprawlgami" => c.sprawlgami = true,
+                    "overload" => c.overload = true,
+                    "superior-forces" => c.superior_forces = true,
+                    other => return Err(format!("Sprawl has no variant {other:?}")),
+                }
+            }
+            Ok(GameSetup::Sprawl(c))
+        }
+        other => Err(format!("unknown game {other:?} (greedquest or sprawl)")),
+    }
+}
+
+fn data_dir(opts: &Options) -> Result<PathBuf, String> {
+    match &opts.data_dir {
+        Some(d) => Ok(d.clone()),
+        None => crate::default_data_dir().map_err(|e| e.to_string()),
+    }
+}
+
+fn execute(opts: Options) -> Result<ExitCode, String> {
+    match &opts.mode {
+        Mode::Help => {
+            println!("{HELP}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Mode::Tables { wait } => tables(&opts, *wait),
+        Mode::Host { .. } | Mode::Join { .. } => play(&opts),
+    }
+}
+
+fn start(opts: &Options) -> Result<Handle, String> {
+    let dir = data_dir(opts)?;
+    Handle::start(HandleConfig::new(dir, opts.network)).map_err(|e| e.to_string())
+}
+
+fn tables(opts: &Options, wait: Duration) -> Result<ExitCode, String> {
+    let handle = start(opts)?;
+    let until = Instant::now() + wait;
+    let mut last = Vec::new();
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        if let Some(Event::Tables(list)) = handle.recv_timeout(left) {
+            last = list;
+        }
+    }
+    for t in &last {
+        println!(
+            "TABLE id={} game={} seats={}/{} version={} host={:?} name={:?}",
+            t.id.0, t.game, t.seats_taken, t.seats_total, t.version, t.host_name, t.name
+        );
+    }
+    handle.shutdown();
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Where a headless player is in the life of a table.
+enum Phase {
+    Lobby,
+    Playing,
+}
+
+fn play(opts: &Options) -> Result<ExitCode, String> {
+    let handle = start(opts)?;
+    let deadline = Instant::now() + opts.timeout;
+    // The first event tells whether an unfinished game waits on disk.
+    let unfinished = loop {
+        match next(&handle, deadline)? {
+            Event::Unfinished(list) => break list,
+            other => report(&other),
+        }
+    };
+    handle.send(Command::Autoplay { on: true });
+    if let Some(name) = &opts.name {
+        handle.send(Command::SetProfile {
+            name: name.clone(),
+            colour: [0x80, 0x80, 0x80],
+        });
+    }
+    let mut phase = Phase::Lobby;
+    let mut want_seats = 0u8;
+    if let Some(saved) = unfinished.first() {
+        eprintln!("resuming the unfinished game {}", saved.session);
+        handle.send(Command::Resume {
+            session: saved.session,
+        });
+        phase = Phase::Playing;
+    } else {
+        match &opts.mode {
+            Mode::Host {
+                setup,
+                bots,
+                seats,
+                table,
+            } => {
+                want_seats = seats.unwrap_or(1 + bots);
+                handle.send(Command::HostTable {
+                    name: table.clone(),
+                });
+                handle.send(Command::ChooseGame {
+                    setup: setup.clone(),
+                });
+                for _ in 0..*bots {
+                    handle.send(Command::AddBot);
+                }
+            }
+            Mode::Join { ticket } => {
+                handle.send(Command::JoinTicket {
+                    ticket: ticket.clone(),
+                });
+            }
+            _ => {}
+        }
+    }
+    let mut announced = None;
+    let mut started = false;
+    let mut readied = false;
+    loop {
+        let event = next(&handle, deadline)?;
+        match event {
+            Event::Ticket { ticket } => println!("TICKET {ticket}"),
+            Event::Lobby(lobby) => {
+                if lobby.host {
+                    if !started && ready_to_start(&lobby, want_seats) {
+                        started = true;
+                        handle.send(Command::Start);
+                    }
+                } else if !readied && lobby.seats.iter().any(|s| s.me) {
+                    readied = true;
+                    handle.send(Command::Ready { ready: true });
+                }
+            }
+            Event::Game(view) => {
+                if matches!(phase, Phase::Lobby) {
+                    phase = Phase::Playing;
+                }
+                if announced != Some(view.session) {
+                    announced = Some(view.session);
+                    println!("SESSION {}", view.session.to_hex());
+                }
+                if let Some(code) = finished(&view) {
+                    linger(&handle, opts.linger);
+                    handle.shutdown();
+                    return Ok(code);
+                }
+            }
+            Event::Error(e) if matches!(phase, Phase::Lobby) && !started => {
+                // Errors before the game are fatal for a headless player (bad ticket,
+                // table full); the host retries Start when the lobby changes.
+                if matches!(opts.mode, Mode::Join { .. }) {
+                    handle.shutdown();
+                    return Err(e);
+                }
+                eprintln!("error: {e}");
+            }
+            other => report(&other),
+        }
+    }
+}
+
+fn ready_to_start(lobby: &LobbyView, want: u8) -> bool {
+    lobby.can_start && lobby.seats.len() >= usize::from(want.max(1))
+}
+
+/// The result line once the game is over on this device, with its exit status.
+fn finished(view: &GameView) -> Option<ExitCode> {
+    let hex: String = view.state_hash.iter().map(|b| format!("{b:02x}")).collect();
+    let head = format!(
+        "RESULT session={} step={} state={hex}",
+        view.session.to_hex(),
+        view.step
+    );
+    if let Some(why) = &view.halted {
+        println!("{head} audit=halted what={why:?}");
+        return Some(ExitCode::from(2));
+    }
+    match view.audit.as_ref()? {
+        AuditVerdict::Verified => {
+            let winners: Vec<String> = view
+                .outcome
+                .iter()
+                .flat_map(|o| o.winners.iter().map(|w| w.to_string()))
+                .collect();
+            println!("{head} audit=verified winners={}", winners.join(","));
+            Some(ExitCode::SUCCESS)
+        }
+        AuditVerdict::Fault { seat, step, what } => {
+            let seat = seat.map_or("-".into(), |s| s.to_string());
+            let step = step.map_or("-".into(), |s| s.to_string());
+            println!("{head} audit=fault seat={seat} step={step} what={what:?}");
+            Some(ExitCode::from(2))
+        }
+    }
+}
+
+/// Keeps the device up a little after its own result, so peers still finishing their
+/// audit can take what they lack from it.
+fn linger(handle: &Handle, time: Duration) {
+    let until = Instant::now() + time;
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        if let Some(event) = handle.recv_timeout(left) {
+            report(&event);
+        }
+    }
+}
+
+fn next(handle: &Handle, deadline: Instant) -> Result<Event, String> {
+    loop {
+        let left = deadline
+            .checked_duration_since(Instant::now())
+            .ok_or("gave up: the game did not finish in time (--timeout)")?;
+        if let Some(event) = handle.recv_timeout(left.min(Duration::from_millis(500))) {
+            return Ok(event);
+        }
+    }
+}
+
+fn report(event: &Event) {
+    match event {
+        Event::Notice(n) => eprintln!("notice: {n}"),
+        Event::Error(e) => eprintln!("error: {e}"),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn host_options_become_a_table_setup() {
+        let o = parse(&args(
+            "host --game greedquest --bots 2 --seats 4 --variant short,my-room --loopback",
+        ))
+        .expect("valid");
+        assert_eq!(o.network, Network::Loopback);
+        let Mode::Host {
+            setup, bots, seats, ..
+        } = o.mode
+        else {
+            panic!("not host")
+        };
+        assert_eq!((bots, seats), (2, Some(4)));
+        let GameSetup::GreedQuest(c) = setup else {
+            panic!("not greedquest")
+        };
+        assert_eq!(c.length, Length::Short);
+        assert!(c.this_is_my_room);
+    }
+
+    #[test]
+    fn mistakes_are_explained() {
+        for (line, says) in [
+            ("host --bots 2", "--game"),
+            ("host --game chess", "unknown game"),
+            ("host --game greedquest --bots 2 --seats 2", "no room"),
+            ("join abc", "--bot"),
+            ("join --bot", "join code"),
+            ("dance", "unknown subcommand"),
+        ] {
+            let err = parse(&args(line)).expect_err(line);
+            assert!(err.contains(says), "{line}: {err}");
+        }
+    }
+}

@@ -6,10 +6,13 @@
 pub mod audit;
 pub mod beacon;
 pub mod core;
+pub mod device;
 pub mod error;
+pub mod handle;
 pub mod identity;
 pub mod log;
 pub mod seal;
+pub mod session;
 pub mod transport;
 pub mod wire;
 

@@ -41,6 +41,9 @@ pub struct EndpointOptions {
     pub mode: NetMode,
     /// Run mDNS: advertise this device and list the tables of others.
     pub mdns: bool,
+    /// The UDP port to bind (IPv4), so that a restarted device is found where it was;
+    /// `None` or a port now taken: any free port.
+    pub port: Option<u16>,
 }
 
 impl EndpointOptions {
@@ -48,6 +51,7 @@ impl EndpointOptions {
         EndpointOptions {
             mode,
             mdns: mode != NetMode::Loopback,
+            port: None,
         }
     }
 }
@@ -75,32 +79,16 @@ pub async fn bind_endpoint(
     key: SecretKey,
     options: &EndpointOptions,
 ) -> Result<Bound, TransportError> {
-    let bind = |e: String| TransportError::Bind(e);
-    // System nameservers only, never public fallbacks: on a LAN with no internet a DNS
-    // lookup must fail fast rather than wait on servers it cannot reach.
-    let dns = DnsResolver::builder()
-        .with_system_defaults()
-        .with_fallback_mode(FallbackMode::Never)
-        .build();
-    let mut builder = Endpoint::builder(presets::Minimal)
-        .secret_key(key)
-        .alpns(vec![ALPN.to_vec()])
-        .transport_config(transport_config())
-        .dns_resolver(dns)
-        .portmapper_config(PortmapperConfig::Disabled);
-    builder = match options.mode {
-        NetMode::Lan => builder
-            .relay_mode(RelayMode::Disabled)
-            .net_report_config(NetReportConfig::minimal()),
-        NetMode::Loopback => builder
-            .relay_mode(RelayMode::Disabled)
-            .net_report_config(NetReportConfig::minimal())
-            .clear_ip_transports()
-            .bind_addr(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))
-            .map_err(|e| bind(e.to_string()))?,
-        NetMode::Relay => builder.relay_mode(RelayMode::Default),
+    let endpoint = match options.port {
+        Some(port) => match bind_once(key.clone(), options.mode, port).await {
+            Ok(endpoint) => endpoint,
+            Err(e) => {
+                tracing::info!("port {port} is not free ({e}); binding another");
+                bind_once(key, options.mode, 0).await?
+            }
+        },
+        None => bind_once(key, options.mode, 0).await?,
     };
-    let endpoint = builder.bind().await.map_err(|e| bind(e.to_string()))?;
     let mdns = if options.mdns {
         let service = MdnsAddressLookup::builder()
             .service_name("hoard")
@@ -115,6 +103,40 @@ pub async fn bind_endpoint(
         None
     };
     Ok(Bound { endpoint, mdns })
+}
+
+async fn bind_once(key: SecretKey, mode: NetMode, port: u16) -> Result<Endpoint, TransportError> {
+    let bind = |e: String| TransportError::Bind(e);
+    // System nameservers only, never public fallbacks: on a LAN with no internet a DNS
+    // lookup must fail fast rather than wait on servers it cannot reach.
+    let dns = DnsResolver::builder()
+        .with_system_defaults()
+        .with_fallback_mode(FallbackMode::Never)
+        .build();
+    let mut builder = Endpoint::builder(presets::Minimal)
+        .secret_key(key)
+        .alpns(vec![ALPN.to_vec()])
+        .transport_config(transport_config())
+        .dns_resolver(dns)
+        .portmapper_config(PortmapperConfig::Disabled);
+    builder = match mode {
+        NetMode::Lan => builder
+            .relay_mode(RelayMode::Disabled)
+            .net_report_config(NetReportConfig::minimal())
+            .bind_addr(SocketAddr::from((Ipv4Addr::UNSPECIFIED, port)))
+            .map_err(|e| bind(e.to_string()))?,
+        NetMode::Loopback => builder
+            .relay_mode(RelayMode::Disabled)
+            .net_report_config(NetReportConfig::minimal())
+            .clear_ip_transports()
+            .bind_addr(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
+            .map_err(|e| bind(e.to_string()))?,
+        NetMode::Relay => builder
+            .relay_mode(RelayMode::Default)
+            .bind_addr(SocketAddr::from((Ipv4Addr::UNSPECIFIED, port)))
+            .map_err(|e| bind(e.to_string()))?,
+    };
+    builder.bind().await.map_err(|e| bind(e.to_string()))
 }
 
 /// Publishes (or, with `None`, withdraws) this device's table card in mDNS.

@@ -1,0 +1,1390 @@
+//! The device: one tokio task that owns the endpoint, the list of tables on the LAN, the
+//! lobby (hosting or sitting at someone's table) and the session being played, and turns
+//! the handle's commands and the network's frames into events for the screens.
+//!
+//! Devices speak [`Frame`]s to each other. The lobby is the host's: guests send `Join` and
+//! `Ready`, the host answers with the whole seat list, and on `Start` it sends every guest
+//! the session's [`SessionMeta`]. From then on the host has no special role: protocol
+//! bytes flow device to device (`Frame::Core`), addressed by seat key, and every seated
+//! device keeps a link to every other. In each pair one side dials: a guest dials the
+//! host, and between guests the lower id dials.
+
+use crate::core::Time;
+use crate::error::{NetError, Result};
+use crate::handle::{
+    AnyInput, Command, Event, GameSetup, LobbySeat, LobbyView, Network, SessionId, SessionSummary,
+    new_key,
+};
+use crate::identity::{PublicKey, SeatSpec, SecretKey, Start};
+use crate::session::{SeatMeta, Session, SessionMeta, Table, session_dir};
+use crate::transport::discovery::Discovery;
+use crate::transport::endpoint::{self, EndpointOptions, NetMode};
+use crate::transport::mesh::{self, Mesh, MeshEvent};
+use crate::transport::{PROTOCOL_VERSION, TableId, TableInfo, ticket};
+use hoard_rules::Game;
+use hoard_rules::greedquest::GreedQuest;
+use hoard_rules::sprawl::Sprawl;
+use iroh::{Endpoint, EndpointAddr, EndpointId, TransportAddr};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc as tokio_mpsc;
+
+/// What the handle sends the device.
+pub enum Input {
+    Command(Command),
+    Shutdown,
+}
+
+/// The events queue to the screens, and the callback that wakes them.
+pub struct Out {
+    tx: mpsc::Sender<Event>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+}
+
+impl Out {
+    pub fn new(tx: mpsc::Sender<Event>, wake: Arc<dyn Fn() + Send + Sync>) -> Out {
+        Out { tx, wake }
+    }
+
+    fn emit(&self, event: Event) {
+        if self.tx.send(event).is_ok() {
+            (self.wake)();
+        }
+    }
+}
+
+/// What devices say to each other.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum Frame {
+    /// Guest to host: seat me (again). Idempotent: sent on every (re)connection.
+    Join {
+        version: u32,
+        name: String,
+        colour: [u8; 3],
+        addr: EndpointAddr,
+    },
+    /// Guest to host.
+    Ready { ready: bool },
+    /// Guest to host: I stand up.
+    Leave,
+    /// Host to guests: the whole lobby, after every change.
+    Lobby(LobbyState),
+    /// Host to a device it will not seat.
+    Refused { why: String },
+    /// Host to guests: the table is closed.
+    Closed,
+    /// Host to guests: the game starts with these seats.
+    Begin(SessionMeta),
+    /// Protocol bytes from one seat's core to another's.
+    Core {
+        session: SessionId,
+        from: PublicKey,
+        to: PublicKey,
+        bytes: Vec<u8>,
+    },
+}
+
+impl Frame {
+    fn encode(&self) -> Vec<u8> {
+        postcard::to_stdvec(self).unwrap_or_default()
+    }
+
+    fn decode(bytes: &[u8]) -> Result<Frame> {
+        postcard::from_bytes(bytes).map_err(|e| NetError::Malformed(e.to_string()))
+    }
+}
+
+/// The lobby as the host sends it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LobbyState {
+    pub name: String,
+    pub setup: GameSetup,
+    pub seats: Vec<LobbyEntry>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LobbyEntry {
+    /// The seat's key: the device's own, or a bot's.
+    pub key: PublicKey,
+    pub device: EndpointId,
+    pub addr: EndpointAddr,
+    pub name: String,
+    pub colour: [u8; 3],
+    pub bot: bool,
+    pub ready: bool,
+    pub connected: bool,
+}
+
+/// The player's name and colour, kept in the data directory.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Profile {
+    name: String,
+    colour: [u8; 3],
+}
+
+/// Colours handed to bots, in order.
+const BOT_COLOURS: [[u8; 3]; 7] = [
+    [0xd9, 0x4f, 0x3d],
+    [0x3d, 0x8b, 0xd9],
+    [0x4c, 0xae, 0x5a],
+    [0xe0, 0xa8, 0x2e],
+    [0x9b, 0x5d, 0xc9],
+    [0x2e, 0xb8, 0xb0],
+    [0xc9, 0x5d, 0x95],
+];
+
+/// The most seats a lobby holds (the largest game seats 8).
+const MAX_LOBBY: usize = crate::identity::MAX_SEATS;
+
+const IDENTITY_FILE: &str = "identity.key";
+const PROFILE_FILE: &str = "profile.bin";
+const META_FILE: &str = "table.bin";
+const BOTS_FILE: &str = "bots.bin";
+const PORT_FILE: &str = "port";
+
+/// Writes `bytes` to `path` so that a crash leaves either the old file or the new one.
+fn write_durably(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = path.with_extension("tmp");
+    {
+        let mut file = std::fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)?;
+    if let Some(parent) = path.parent()
+        && let Ok(dir) = std::fs::File::open(parent)
+    {
+        // Makes the rename itself durable; not every platform can sync a directory.
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+/// The device's identity: its iroh secret key, made once and kept in `data_dir`.
+pub fn load_identity(data_dir: &Path) -> Result<SecretKey> {
+    let path = data_dir.join(IDENTITY_FILE);
+    match std::fs::read(&path) {
+        Ok(bytes) => {
+            let bytes: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
+                NetError::Corrupt(format!(
+                    "this device's identity key ({}) is damaged: it should be 32 bytes, not {}",
+                    path.display(),
+                    bytes.len()
+                ))
+            })?;
+            Ok(SecretKey::from_bytes(&bytes))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let key = new_key()?;
+            write_durably(&path, &key.to_bytes())?;
+            Ok(key)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn load_profile(data_dir: &Path, me: &PublicKey) -> Profile {
+    std::fs::read(data_dir.join(PROFILE_FILE))
+        .ok()
+        .and_then(|b| postcard::from_bytes(&b).ok())
+        .unwrap_or_else(|| Profile {
+            name: format!("Player {}", &me.fmt_short().to_string()[..4]),
+            colour: [0x5d, 0x7c, 0xc9],
+        })
+}
+
+struct Host {
+    name: String,
+    setup: GameSetup,
+    seats: Vec<LobbyEntry>,
+    /// Keys of the bots seated, by their public key.
+    bots: BTreeMap<PublicKey, SecretKey>,
+}
+
+struct Guest {
+    host: EndpointId,
+    lobby: Option<LobbyState>,
+}
+
+enum Role {
+    Idle,
+    Hosting(Host),
+    Guest(Guest),
+    Playing(Box<dyn Table>),
+}
+
+struct Net {
+    endpoint: Endpoint,
+    mesh: Mesh,
+    _discovery: Option<Discovery>,
+    mode: NetMode,
+}
+
+/// The device task. See the module docs.
+pub struct Device {
+    dir: PathBuf,
+    key: SecretKey,
+    me: EndpointId,
+    network: Network,
+    out: Out,
+    profile: Profile,
+    clock: Instant,
+    net: Option<Net>,
+    role: Role,
+    autoplay: bool,
+    /// Devices with a live link.
+    up: BTreeMap<EndpointId, bool>,
+    tables_rx: Option<tokio_mpsc::UnboundedReceiver<Vec<TableInfo>>>,
+    mesh_rx: Option<tokio_mpsc::UnboundedReceiver<MeshEvent>>,
+    /// The last view shown, to send only changes.
+    last_view: Option<crate::handle::GameView>,
+}
+
+impl Device {
+    pub fn new(dir: PathBuf, key: SecretKey, network: Network, out: Out) -> Device {
+        let me = key.public();
+        let profile = load_profile(&dir, &me);
+        Device {
+            dir,
+            key,
+            me,
+            network,
+            out,
+            profile,
+            clock: Instant::now(),
+            net: None,
+            role: Role::Idle,
+            autoplay: false,
+            up: BTreeMap::new(),
+            tables_rx: None,
+            mesh_rx: None,
+            last_view: None,
+        }
+    }
+
+    fn now(&self) -> Time {
+        Time(self.clock.elapsed().as_millis() as u64)
+    }
+
+    fn emit(&self, event: Event) {
+        self.out.emit(event);
+    }
+
+    fn error(&self, text: impl Into<String>) {
+        self.emit(Event::Error(text.into()));
+    }
+
+    async fn bind(&mut self) {
+        let mode = match self.network {
+            Network::Offline => return,
+            Network::Lan => NetMode::Lan,
+            Network::Relay => NetMode::Relay,
+            Network::Loopback => NetMode::Loopback,
+        };
+        let port_file = self.dir.join(PORT_FILE);
+        let mut options = EndpointOptions::new(mode);
+        options.port = std::fs::read(&port_file)
+            .ok()
+            .and_then(|b| b.as_slice().try_into().ok().map(u16::from_le_bytes));
+        match endpoint::bind_endpoint(self.key.clone(), &options).await {
+            Ok(bound) => {
+                if let Some(port) = bound
+                    .endpoint
+                    .bound_sockets()
+                    .iter()
+                    .find(|a| a.is_ipv4())
+                    .map(|a| a.port())
+                {
+                    // Best effort: a device that cannot remember its port is still found by mDNS.
+                    let _ = std::fs::write(&port_file, port.to_le_bytes());
+                }
+                let (mesh_tx, mesh_rx) = tokio_mpsc::unbounded_channel();
+                let mesh = Mesh::new(bound.endpoint.clone(), mesh_tx);
+                let discovery = bound.mdns.map(|mdns| {
+                    let (tx, rx) = tokio_mpsc::unbounded_channel();
+                    self.tables_rx = Some(rx);
+                    Discovery::start(mdns, tx)
+                });
+                self.mesh_rx = Some(mesh_rx);
+                self.net = Some(Net {
+                    endpoint: bound.endpoint,
+                    mesh,
+                    _discovery: discovery,
+                    mode,
+                });
+            }
+            Err(e) => self.error(format!("{e}. You can still play offline against bots.")),
+        }
+    }
+
+    /// Runs until the handle is dropped or shut down.
+    pub async fn run(mut self, mut inputs: tokio_mpsc::UnboundedReceiver<Input>) {
+        self.bind().await;
+        self.emit(Event::Unfinished(self.unfinished()));
+        loop {
+            let deadline = self.deadline();
+            tokio::select! {
+                input = inputs.recv() => match input {
+                    Some(Input::Command(cmd)) => self.command(cmd).await,
+                    Some(Input::Shutdown) | None => break,
+                },
+                Some(event) = recv(&mut self.mesh_rx) => self.mesh_event(event),
+                Some(list) = recv(&mut self.tables_rx) => self.emit(Event::Tables(list)),
+                _ = sleep_until(deadline) => self.timeout(),
+            }
+            self.pump();
+        }
+        self.shutdown().await;
+    }
+
+    async fn shutdown(&mut self) {
+        match &self.role {
+            Role::Guest(g) => {
+                let host = g.host;
+                self.send(&host, &Frame::Leave);
+            }
+            Role::Hosting(h) => {
+                let guests: Vec<EndpointId> = h.seats.iter().map(|s| s.device).collect();
+                for g in guests {
+                    self.send(&g, &Frame::Closed);
+                }
+            }
+            _ => {}
+        }
+        if let Some(net) = self.net.take() {
+            // Give queued frames a moment to leave, then close so peers notice at once.
+            tokio::time::sleep(Duration::from_millis(20)).await;
+            drop(net.mesh);
+            let _ = tokio::time::timeout(Duration::from_millis(500), net.endpoint.close()).await;
+        }
+    }
+
+    /// When the session next needs the clock (its cores' timers, or a one-second tick
+    /// while someone is away so the screen's timer moves).
+    fn deadline(&self) -> Option<Instant> {
+        let Role::Playing(table) = &self.role else {
+            return None;
+        };
+        let mut next = table
+            .next_timeout()
+            .map(|t| self.clock + Duration::from_millis(t.as_millis()));
+        if table.anyone_away() {
+            let tick = Instant::now() + Duration::from_secs(1);
+            next = Some(next.map_or(tick, |n| n.min(tick)));
+        }
+        next
+    }
+
+    fn timeout(&mut self) {
+        let now = self.now();
+        if let Role::Playing(table) = &mut self.role {
+            table.timeout(now);
+        }
+        // A changed away-timer is a changed view.
+        self.last_view = None;
+    }
+
+    // ----- commands ---------------------------------------------------------------------
+
+    async fn command(&mut self, cmd: Command) {
+        if let Err(e) = self.try_command(cmd).await {
+            self.error(e.to_string());
+        }
+    }
+
+    async fn try_command(&mut self, cmd: Command) -> Result<()> {
+        match cmd {
+            Command::SetProfile { name, colour } => {
+                let name: String = name
+                    .trim()
+                    .chars()
+                    .take(crate::identity::MAX_NAME / 2)
+                    .collect();
+                if name.is_empty() {
+                    return Err(NetError::BadStart("a name cannot be empty".into()));
+                }
+                self.profile = Profile { name, colour };
+                write_durably(
+                    &self.dir.join(PROFILE_FILE),
+                    &postcard::to_stdvec(&self.profile).unwrap_or_default(),
+                )?;
+                match &mut self.role {
+                    Role::Hosting(h) => {
+                        if let Some(seat) = h.seats.first_mut() {
+                            seat.name = self.profile.name.clone();
+                            seat.colour = self.profile.colour;
+                        }
+                        self.lobby_changed();
+                    }
+                    Role::Guest(g) => {
+                        let host = g.host;
+                        self.send_join(&host);
+                    }
+                    _ => {}
+                }
+            }
+            Command::HostTable { name } => {
+                self.leave();
+                let name = if name.trim().is_empty() {
+                    format!("{}'s table", self.profile.name)
+                } else {
+                    name.trim().to_string()
+                };
+                let addr = self.my_addr().await;
+                let me = LobbyEntry {
+                    key: self.me,
+                    device: self.me,
+                    addr: addr.clone(),
+                    name: self.profile.name.clone(),
+                    colour: self.profile.colour,
+                    bot: false,
+                    ready: true,
+                    connected: true,
+                };
+                self.role = Role::Hosting(Host {
+                    name,
+                    setup: GameSetup::default(),
+                    seats: vec![me],
+                    bots: BTreeMap::new(),
+                });
+                if self.net.is_some() {
+                    self.emit(Event::Ticket {
+                        ticket: ticket::encode(&addr),
+                    });
+                }
+                self.lobby_changed();
+            }
+            Command::JoinTicket { ticket } => {
+                let addr =
+                    ticket::decode(&ticket).map_err(|e| NetError::BadStart(e.to_string()))?;
+                self.join(addr)?;
+            }
+            Command::JoinTable { table } => self.join(EndpointAddr::new(table.0))?,
+            Command::ChooseGame { setup } => {
+                let host = self.host_mut()?;
+                host.setup = setup;
+                self.lobby_changed();
+            }
+            Command::AddBot => {
+                let me = self.me;
+                let host = self.host_mut()?;
+                let max = (*host.setup.seat_range().end() as usize).min(MAX_LOBBY);
+                if host.seats.len() >= max {
+                    return Err(NetError::BadStart(format!(
+                        "{} seats at most {max} players",
+                        host.setup.game_name()
+                    )));
+                }
+                let key = new_key()?;
+                let number = host.seats.iter().filter(|s| s.bot).count();
+                host.seats.push(LobbyEntry {
+                    key: key.public(),
+                    device: me,
+                    addr: host.seats[0].addr.clone(),
+                    name: format!("Bot {}", number + 1),
+                    colour: BOT_COLOURS[number % BOT_COLOURS.len()],
+                    bot: true,
+                    ready: true,
+                    connected: true,
+                });
+                host.bots.insert(key.public(), key);
+                self.lobby_changed();
+            }
+            Command::RemoveSeat { seat } => {
+                let me = self.me;
+                let host = self.host_mut()?;
+                if seat == 0 {
+                    return Err(NetError::BadStart(
+                        "the host's own seat cannot be given away".into(),
+                    ));
+                }
+                let entry = host
+                    .seats
+                    .get(seat as usize)
+                    .cloned()
+                    .ok_or(NetError::NoSuchSeat { seat })?;
+                host.seats.remove(seat as usize);
+                host.bots.remove(&entry.key);
+                if entry.device != me {
+                    self.send(
+                        &entry.device,
+                        &Frame::Refused {
+                            why: "The host gave your seat away".into(),
+                        },
+                    );
+                }
+                self.lobby_changed();
+            }
+            Command::Ready { ready } => match &mut self.role {
+                Role::Guest(g) => {
+                    let host = g.host;
+                    self.send(&host, &Frame::Ready { ready });
+                }
+                Role::Hosting(_) => {}
+                _ => return Err(NetError::BadStart("you are not at a table".into())),
+            },
+            Command::Start => self.start_game()?,
+            Command::Play { input } => self.play(input)?,
+            Command::Vote { seat, vote } => {
+                let now = self.now();
+                let Role::Playing(table) = &mut self.role else {
+                    return Err(NetError::BadVote("no game is being played".into()));
+                };
+                table.vote(now, seat, vote)?;
+                self.last_view = None;
+            }
+            Command::Resume { session } => self.resume(session)?,
+            Command::LeaveTable => {
+                self.leave();
+                self.emit(Event::Unfinished(self.unfinished()));
+            }
+            Command::Autoplay { on } => {
+                self.autoplay = on;
+                if let Role::Playing(table) = &mut self.role {
+                    table.set_autoplay(on);
+                }
+                self.last_view = None;
+            }
+        }
+        Ok(())
+    }
+
+    fn host_mut(&mut self) -> Result<&mut Host> {
+        match &mut self.role {
+            Role::Hosting(h) => Ok(h),
+            _ => Err(NetError::BadStart(
+                "only the host of a table can do that".into(),
+            )),
+        }
+    }
+
+    /// This device's address for a ticket: with the loopback or LAN socket addresses it
+    /// is bound to (waiting briefly for the interfaces to be listed).
+    async fn my_addr(&self) -> EndpointAddr {
+        let Some(net) = &self.net else {
+            return EndpointAddr::new(self.me);
+        };
+        let deadline = Instant::now() + Duration::from_secs(1);
+        loop {
+            let addr = net.endpoint.addr();
+            let usable = addr
+                .ip_addrs()
+                .any(|a| net.mode != NetMode::Loopback || endpoint::is_loopback(a));
+            if usable || Instant::now() >= deadline {
+                if net.mode == NetMode::Loopback {
+                    // Only loopback addresses: nothing in a test's ticket points off the machine.
+                    let ips = net
+                        .endpoint
+                        .bound_sockets()
+                        .into_iter()
+                        .filter(endpoint::is_loopback)
+                        .map(TransportAddr::Ip);
+                    return EndpointAddr::from_parts(self.me, ips);
+                }
+                return addr;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+
+    fn join(&mut self, addr: EndpointAddr) -> Result<()> {
+        if addr.id == self.me {
+            return Err(NetError::BadStart("that is this device's own table".into()));
+        }
+        if self.net.is_none() {
+            return Err(NetError::BadStart(
+                "this device is offline: it can only host games with bots".into(),
+            ));
+        }
+        self.leave();
+        let host = addr.id;
+        if let Some(net) = &mut self.net {
+            net.mesh.connect(addr, true);
+        }
+        self.role = Role::Guest(Guest { host, lobby: None });
+        self.emit(Event::Notice("Joining the table…".into()));
+        if self.up.get(&host).copied().unwrap_or(false) {
+            self.send_join(&host);
+        }
+        Ok(())
+    }
+
+    fn send_join(&mut self, host: &EndpointId) {
+        let addr = match &self.net {
+            Some(net) => {
+                let mut addr = net.endpoint.addr();
+                if net.mode == NetMode::Loopback {
+                    addr = EndpointAddr::from_parts(
+                        self.me,
+                        net.endpoint
+                            .bound_sockets()
+                            .into_iter()
+                            .filter(endpoint::is_loopback)
+                            .map(TransportAddr::Ip),
+                    );
+                }
+                addr
+            }
+            None => return,
+        };
+        let frame = Frame::Join {
+            version: PROTOCOL_VERSION,
+            name: self.profile.name.clone(),
+            colour: self.profile.colour,
+            addr,
+        };
+        self.send(host, &frame);
+    }
+
+    /// Stands up from whatever table this device is at. A game in progress stays on disk.
+    fn leave(&mut self) {
+        let role = std::mem::replace(&mut self.role, Role::Idle);
+        match role {
+            Role::Idle => {}
+            Role::Hosting(h) => {
+                for seat in &h.seats {
+                    if seat.device != self.me {
+                        self.send(&seat.device, &Frame::Closed);
+                    }
+                }
+                if let Some(net) = &self.net {
+                    endpoint::advertise(&net.endpoint, None);
+                }
+                self.drop_links_soon(h.seats.iter().map(|s| s.device).collect());
+            }
+            Role::Guest(g) => {
+                self.send(&g.host, &Frame::Leave);
+                self.drop_links_soon(vec![g.host]);
+            }
+            Role::Playing(table) => {
+                self.drop_links_soon(table.meta().devices().into_iter().collect());
+            }
+        }
+        self.last_view = None;
+    }
+
+    /// Ends links after the frames queued on them (a goodbye) have had a moment to leave.
+    fn drop_links_soon(&mut self, devices: Vec<EndpointId>) {
+        if let Some(net) = &mut self.net {
+            for d in devices {
+                if d != self.me {
+                    net.mesh.disconnect(&d);
+                }
+            }
+        }
+    }
+
+    fn start_game(&mut self) -> Result<()> {
+        let me = self.me;
+        let now = self.now();
+        let key = self.key.clone();
+        let dir = self.dir.clone();
+        let autoplay = self.autoplay;
+        let host = self.host_mut()?;
+        let n = host.seats.len() as u8;
+        if !host.setup.seat_range().contains(&n) {
+            let range = host.setup.seat_range();
+            return Err(NetError::BadStart(format!(
+                "{} is played by {} to {} players; the table has {n}",
+                host.setup.game_name(),
+                range.start(),
+                range.end()
+            )));
+        }
+        if let Some(waiting) = host.seats.iter().find(|s| !s.ready || !s.connected) {
+            return Err(NetError::BadStart(format!(
+                "{} is not ready yet",
+                waiting.name
+            )));
+        }
+        let specs: Vec<SeatSpec> = host
+            .seats
+            .iter()
+            .map(|s| SeatSpec {
+                key: s.key,
+                name: s.name.clone(),
+            })
+            .collect();
+        let nonce = crate::handle::entropy()?;
+        let setup = host.setup.with_seats(n);
+        let start = match &setup {
+            GameSetup::GreedQuest(c) => Start::new::<GreedQuest>(c, specs, nonce)?,
+            GameSetup::Sprawl(c) => Start::new::<Sprawl>(c, specs, nonce)?,
+        };
+        let meta = SessionMeta {
+            start,
+            seats: host
+                .seats
+                .iter()
+                .map(|s| SeatMeta {
+                    device: s.device,
+                    addr: s.addr.clone(),
+                    colour: s.colour,
+                    bot: s.bot,
+                })
+                .collect(),
+        };
+        let bots: Vec<SecretKey> = host.bots.values().cloned().collect();
+        let guests: Vec<EndpointId> = meta.devices().into_iter().filter(|d| *d != me).collect();
+        let table = open_table(&dir, meta.clone(), &key, &bots, autoplay, now, false)?;
+        if let Some(net) = &self.net {
+            endpoint::advertise(&net.endpoint, None);
+        }
+        self.role = Role::Playing(table);
+        for g in guests {
+            self.send(&g, &Frame::Begin(meta.clone()));
+        }
+        self.connect_session(&meta);
+        Ok(())
+    }
+
+    fn play(&mut self, input: AnyInput) -> Result<()> {
+        let now = self.now();
+        let Role::Playing(table) = &mut self.role else {
+            return Err(NetError::NotYourMove("no game is being played".into()));
+        };
+        table.play(now, input)
+    }
+
+    fn resume(&mut self, session: SessionId) -> Result<()> {
+        if let Role::Playing(table) = &self.role
+            && table.session() == session
+        {
+            self.last_view = None;
+            return Ok(());
+        }
+        let dir = session_dir(&self.dir, &session);
+        let bytes = std::fs::read(dir.join(META_FILE)).map_err(|e| {
+            NetError::Corrupt(format!("the saved game {session} could not be opened: {e}"))
+        })?;
+        let meta: SessionMeta = postcard::from_bytes(&bytes)
+            .map_err(|e| NetError::Corrupt(format!("the saved game {session} is damaged: {e}")))?;
+        let bots = load_bots(&dir)?;
+        self.leave();
+        let now = self.now();
+        let table = open_table(
+            &self.dir,
+            meta.clone(),
+            &self.key,
+            &bots,
+            self.autoplay,
+            now,
+            true,
+        )?;
+        self.role = Role::Playing(table);
+        self.connect_session(&meta);
+        self.emit(Event::Notice(
+            "Resumed the saved game; catching up with the table".into(),
+        ));
+        Ok(())
+    }
+
+    /// Keeps a link to every other device at the session's table.
+    fn connect_session(&mut self, meta: &SessionMeta) {
+        let me = self.me;
+        let host = meta.host();
+        let Some(net) = &mut self.net else { return };
+        for seat in &meta.seats {
+            if seat.device == me || net.mesh.has(&seat.device) && seat.addr.is_empty() {
+                continue;
+            }
+            let dial = dials(me, seat.device, host);
+            net.mesh.connect(seat.addr.clone(), dial);
+        }
+        // Peers already up need no new connection: greet them now.
+        let now = self.now();
+        let up: Vec<EndpointId> = self
+            .up
+            .iter()
+            .filter(|(_, u)| **u)
+            .map(|(d, _)| *d)
+            .collect();
+        if let Role::Playing(table) = &mut self.role {
+            for d in up {
+                if table.meta().devices().contains(&d) {
+                    table.peer_up(now, d);
+                }
+            }
+        }
+        self.last_view = None;
+    }
+
+    // ----- the network ------------------------------------------------------------------
+
+    fn send(&mut self, device: &EndpointId, frame: &Frame) {
+        if *device == self.me {
+            return;
+        }
+        if let Some(net) = &self.net
+            && !net.mesh.send(device, frame.encode())
+        {
+            tracing::debug!("no link to {} for a frame", device.fmt_short());
+        }
+    }
+
+    fn mesh_event(&mut self, event: MeshEvent) {
+        match event {
+            MeshEvent::Incoming { conn } => {
+                let peer = conn.remote_id();
+                if self.welcome(&peer) {
+                    if let Some(net) = &mut self.net {
+                        net.mesh.adopt(conn);
+                    }
+                } else {
+                    tracing::info!(
+                        "refused a connection from {}: not seated at this table",
+                        peer.fmt_short()
+                    );
+                    mesh::refuse(&conn, "not seated at this table");
+                }
+            }
+            MeshEvent::Up { peer } => {
+                self.up.insert(peer, true);
+                self.peer_up(peer);
+            }
+            MeshEvent::Down { peer, why } => {
+                self.up.insert(peer, false);
+                tracing::debug!("link to {} down: {why}", peer.fmt_short());
+                self.peer_down(peer);
+            }
+            MeshEvent::Frame { peer, bytes } => match Frame::decode(&bytes) {
+                Ok(frame) => self.frame(peer, frame),
+                Err(e) => tracing::info!("unreadable frame from {}: {e}", peer.fmt_short()),
+            },
+        }
+    }
+
+    /// Whether a device that dialed us may stay connected.
+    fn welcome(&self, peer: &EndpointId) -> bool {
+        match &self.role {
+            Role::Idle => false,
+            // Anyone may knock at an open table; they must then ask for a seat.
+            Role::Hosting(_) => true,
+            Role::Guest(g) => {
+                *peer == g.host
+                    || g.lobby
+                        .as_ref()
+                        .is_some_and(|l| l.seats.iter().any(|s| s.device == *peer))
+            }
+            Role::Playing(table) => table.meta().devices().contains(peer),
+        }
+    }
+
+    fn peer_up(&mut self, peer: EndpointId) {
+        let now = self.now();
+        let me = self.me;
+        match &mut self.role {
+            Role::Guest(g) if g.host == peer => self.send_join(&peer),
+            Role::Hosting(h) => {
+                if let Some(seat) = h.seats.iter_mut().find(|s| s.device == peer) {
+                    seat.connected = true;
+                    self.lobby_changed();
+                }
+            }
+            Role::Playing(table) => {
+                let meta = table.meta().clone();
+                if !meta.devices().contains(&peer) {
+                    return;
+                }
+                // The host repeats the start to a guest that may have missed it.
+                if meta.host() == Some(me) {
+                    self.send(&peer, &Frame::Begin(meta));
+                }
+                if let Role::Playing(table) = &mut self.role {
+                    table.peer_up(now, peer);
+                }
+                self.last_view = None;
+            }
+            _ => {}
+        }
+    }
+
+    fn peer_down(&mut self, peer: EndpointId) {
+        match &mut self.role {
+            Role::Hosting(h) => {
+                if let Some(seat) = h.seats.iter_mut().find(|s| s.device == peer) {
+                    seat.connected = false;
+                    self.lobby_changed();
+                }
+            }
+            Role::Guest(g) if g.host == peer => {
+                self.emit(Event::Notice(
+                    "Lost the connection to the host; reconnecting…".into(),
+                ));
+            }
+            Role::Playing(table) => {
+                table.set_connected(peer, false);
+                self.last_view = None;
+            }
+            _ => {}
+        }
+    }
+
+    fn frame(&mut self, peer: EndpointId, frame: Frame) {
+        let now = self.now();
+        match frame {
+            Frame::Core {
+                session,
+                from,
+                to,
+                bytes,
+            } => {
+                let Role::Playing(table) = &mut self.role else {
+                    return;
+                };
+                if table.session() != session {
+                    return;
+                }
+                if let Err(e) = table.deliver(now, peer, from, to, &bytes) {
+                    match e {
+                        NetError::UnseatedPeer | NetError::NotSeated => {
+                            tracing::warn!("refused protocol bytes from {}: {e}", peer.fmt_short())
+                        }
+                        _ => tracing::debug!("refused a message from {}: {e}", peer.fmt_short()),
+                    }
+                }
+            }
+            Frame::Join {
+                version,
+                name,
+                colour,
+                addr,
+            } => self.guest_joins(peer, version, name, colour, addr),
+            Frame::Ready { ready } => {
+                if let Role::Hosting(h) = &mut self.role
+                    && let Some(seat) = h.seats.iter_mut().find(|s| s.device == peer && !s.bot)
+                {
+                    seat.ready = ready;
+                    self.lobby_changed();
+                }
+            }
+            Frame::Leave => {
+                if let Role::Hosting(h) = &mut self.role {
+                    let before = h.seats.len();
+                    h.seats.retain(|s| s.device != peer || s.device == self.me);
+                    if h.seats.len() != before {
+                        self.lobby_changed();
+                    }
+                    if let Some(net) = &mut self.net {
+                        net.mesh.disconnect(&peer);
+                    }
+                }
+            }
+            Frame::Lobby(state) => {
+                if let Role::Guest(g) = &mut self.role
+                    && g.host == peer
+                {
+                    let seated = state.seats.iter().any(|s| s.key == self.me);
+                    g.lobby = Some(state);
+                    if seated {
+                        self.show_lobby();
+                    }
+                }
+            }
+            Frame::Refused { why } => {
+                if let Role::Guest(g) = &self.role
+                    && g.host == peer
+                {
+                    self.role = Role::Idle;
+                    if let Some(net) = &mut self.net {
+                        net.mesh.disconnect(&peer);
+                    }
+                    self.error(why);
+                }
+            }
+            Frame::Closed => {
+                if let Role::Guest(g) = &self.role
+                    && g.host == peer
+                {
+                    self.role = Role::Idle;
+                    if let Some(net) = &mut self.net {
+                        net.mesh.disconnect(&peer);
+                    }
+                    self.emit(Event::Notice("The host closed the table".into()));
+                }
+            }
+            Frame::Begin(meta) => self.begin(peer, meta),
+        }
+    }
+
+    fn guest_joins(
+        &mut self,
+        peer: EndpointId,
+        version: u32,
+        name: String,
+        colour: [u8; 3],
+        addr: EndpointAddr,
+    ) {
+        let me = self.me;
+        match &mut self.role {
+            Role::Hosting(h) => {
+                if version != PROTOCOL_VERSION {
+                    self.send(
+                        &peer,
+                        &Frame::Refused {
+                            why: format!(
+                                "This table runs Hoard protocol {PROTOCOL_VERSION}, your device {version}: update both to the same version"
+                            ),
+                        },
+                    );
+                    return;
+                }
+                let name: String = name
+                    .trim()
+                    .chars()
+                    .take(crate::identity::MAX_NAME / 2)
+                    .collect();
+                if let Some(seat) = h.seats.iter_mut().find(|s| s.device == peer && !s.bot) {
+                    seat.name = name;
+                    seat.colour = colour;
+                    seat.addr = addr;
+                    seat.connected = true;
+                } else {
+                    let max = (*h.setup.seat_range().end() as usize).min(MAX_LOBBY);
+                    if h.seats.len() >= max {
+                        self.send(
+                            &peer,
+                            &Frame::Refused {
+                                why: "The table is full".into(),
+                            },
+                        );
+                        return;
+                    }
+                    h.seats.push(LobbyEntry {
+                        key: peer,
+                        device: peer,
+                        addr,
+                        name,
+                        colour,
+                        bot: false,
+                        ready: false,
+                        connected: true,
+                    });
+                }
+                self.lobby_changed();
+            }
+            Role::Playing(table) if table.meta().devices().contains(&peer) => {
+                // A seated device that restarted asks again: it gets the start.
+                if table.meta().host() == Some(me) {
+                    let meta = table.meta().clone();
+                    self.send(&peer, &Frame::Begin(meta));
+                }
+            }
+            _ => self.send(
+                &peer,
+                &Frame::Refused {
+                    why: "There is no open table on that device".into(),
+                },
+            ),
+        }
+    }
+
+    fn begin(&mut self, peer: EndpointId, meta: SessionMeta) {
+        let session = meta.session();
+        match &self.role {
+            Role::Playing(table) if table.session() == session => return,
+            Role::Guest(g) if g.host == peer => {}
+            _ => {
+                // Only the host of the lobby this device sat down at may start a game for it.
+                tracing::info!("ignored a game start from {}", peer.fmt_short());
+                return;
+            }
+        }
+        if meta.host() != Some(peer) || meta.start.seat_of(&self.me).is_none() {
+            self.error("The host started a game this device is not seated in");
+            return;
+        }
+        let now = self.now();
+        let resume = session_dir(&self.dir, &session).join(META_FILE).exists();
+        match open_table(
+            &self.dir,
+            meta.clone(),
+            &self.key,
+            &[],
+            self.autoplay,
+            now,
+            resume,
+        ) {
+            Ok(table) => {
+                self.role = Role::Playing(table);
+                self.connect_session(&meta);
+            }
+            Err(e) => self.error(format!("The game could not start on this device: {e}")),
+        }
+    }
+
+    // ----- views --------------------------------------------------------------------------
+
+    fn lobby_changed(&mut self) {
+        let Role::Hosting(h) = &self.role else { return };
+        let state = LobbyState {
+            name: h.name.clone(),
+            setup: h.setup.clone(),
+            seats: h.seats.clone(),
+        };
+        let card = TableInfo {
+            id: TableId(self.me),
+            name: h.name.clone(),
+            host_name: self.profile.name.clone(),
+            game: h.setup.game_name().to_string(),
+            seats_taken: h.seats.len() as u8,
+            seats_total: *h.setup.seat_range().end(),
+            version: PROTOCOL_VERSION,
+        };
+        let guests: Vec<EndpointId> = h
+            .seats
+            .iter()
+            .filter(|s| s.device != self.me)
+            .map(|s| s.device)
+            .collect();
+        if let Some(net) = &self.net {
+            endpoint::advertise(&net.endpoint, Some(card.to_user_data()));
+        }
+        for g in guests {
+            self.send(&g, &Frame::Lobby(state.clone()));
+        }
+        self.show_lobby();
+    }
+
+    fn show_lobby(&self) {
+        let (state, host) = match &self.role {
+            Role::Hosting(h) => (
+                LobbyState {
+                    name: h.name.clone(),
+                    setup: h.setup.clone(),
+                    seats: h.seats.clone(),
+                },
+                true,
+            ),
+            Role::Guest(Guest { lobby: Some(l), .. }) => (l.clone(), false),
+            _ => return,
+        };
+        let n = state.seats.len() as u8;
+        let can_start = host
+            && state.setup.seat_range().contains(&n)
+            && state.seats.iter().all(|s| s.ready && s.connected);
+        let seats = state
+            .seats
+            .iter()
+            .map(|s| LobbySeat {
+                name: s.name.clone(),
+                colour: s.colour,
+                bot: s.bot,
+                ready: s.ready,
+                me: s.key == self.me,
+                connected: s.connected,
+            })
+            .collect();
+        self.emit(Event::Lobby(LobbyView {
+            table_name: state.name,
+            host,
+            seats,
+            setup: state.setup,
+            can_start,
+        }));
+    }
+
+    /// After every input: let the session do its work, send what it produced, and show
+    /// what changed.
+    fn pump(&mut self) {
+        let now = self.now();
+        let Role::Playing(table) = &mut self.role else {
+            return;
+        };
+        let pumped = table.pump(now);
+        let session = table.session();
+        let view = if pumped.changed || self.last_view.is_none() {
+            table.view(now)
+        } else {
+            None
+        };
+        for (device, from, to, bytes) in pumped.sends {
+            self.send(
+                &device,
+                &Frame::Core {
+                    session,
+                    from,
+                    to,
+                    bytes,
+                },
+            );
+        }
+        for n in pumped.notices {
+            self.emit(Event::Notice(n));
+        }
+        for e in pumped.errors {
+            self.error(e);
+        }
+        if let Some(view) = view
+            && self.last_view.as_ref() != Some(&view)
+        {
+            self.last_view = Some(view.clone());
+            self.emit(Event::Game(view));
+        }
+    }
+
+    /// Unfinished games on disk, newest first.
+    fn unfinished(&self) -> Vec<SessionSummary> {
+        let Ok(entries) = std::fs::read_dir(self.dir.join("sessions")) else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for entry in entries.flatten() {
+            let dir = entry.path();
+            if dir.join("done").exists() {
+                continue;
+            }
+            let Some(meta) = std::fs::read(dir.join(META_FILE))
+                .ok()
+                .and_then(|b| postcard::from_bytes::<SessionMeta>(&b).ok())
+            else {
+                continue;
+            };
+            let turn = std::fs::read(dir.join("progress"))
+                .ok()
+                .and_then(|b| b.as_slice().try_into().ok().map(u32::from_le_bytes))
+                .unwrap_or(0);
+            let modified = entry.metadata().and_then(|m| m.modified()).ok();
+            found.push((
+                modified,
+                SessionSummary {
+                    session: meta.session(),
+                    game: meta.start.game.clone(),
+                    names: meta.start.seats.iter().map(|s| s.name.clone()).collect(),
+                    turn,
+                },
+            ));
+        }
+        found.sort_by_key(|f| std::cmp::Reverse(f.0));
+        found.into_iter().map(|(_, s)| s).collect()
+    }
+}
+
+/// Which side of a pair dials: a guest dials the host; between guests, the lower id.
+pub fn dials(me: EndpointId, peer: EndpointId, host: Option<EndpointId>) -> bool {
+    if Some(peer) == host {
+        true
+    } else if Some(me) == host {
+        false
+    } else {
+        me < peer
+    }
+}
+
+fn load_bots(dir: &Path) -> Result<Vec<SecretKey>> {
+    match std::fs::read(dir.join(BOTS_FILE)) {
+        Ok(bytes) => {
+            let keys: Vec<[u8; 32]> = postcard::from_bytes(&bytes)
+                .map_err(|e| NetError::Corrupt(format!("the saved bots' keys are damaged: {e}")))?;
+            Ok(keys.iter().map(SecretKey::from_bytes).collect())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Opens (or creates) this device's side of a session: its meta and bots' keys on disk
+/// first, then a core per local seat.
+fn open_table(
+    data_dir: &Path,
+    meta: SessionMeta,
+    key: &SecretKey,
+    bots: &[SecretKey],
+    autoplay: bool,
+    now: Time,
+    resume: bool,
+) -> Result<Box<dyn Table>> {
+    meta.check()?;
+    let dir = session_dir(data_dir, &meta.session());
+    if !resume {
+        std::fs::create_dir_all(&dir)?;
+        write_durably(
+            &dir.join(META_FILE),
+            &postcard::to_stdvec(&meta).unwrap_or_default(),
+        )?;
+        if !bots.is_empty() {
+            let keys: Vec<[u8; 32]> = bots.iter().map(|k| k.to_bytes()).collect();
+            write_durably(
+                &dir.join(BOTS_FILE),
+                &postcard::to_stdvec(&keys).unwrap_or_default(),
+            )?;
+        }
+    }
+    let game = meta.start.game.clone();
+    let table: Box<dyn Table> = if game == GreedQuest::NAME {
+        Box::new(if resume {
+            Session::<GreedQuest>::resume(dir, meta, key, bots, autoplay, now)?
+        } else {
+            Session::<GreedQuest>::create(dir, meta, key, bots, autoplay, now)?
+        })
+    } else if game == Sprawl::NAME {
+        Box::new(if resume {
+            Session::<Sprawl>::resume(dir, meta, key, bots, autoplay, now)?
+        } else {
+            Session::<Sprawl>::create(dir, meta, key, bots, autoplay, now)?
+        })
+    } else {
+        return Err(NetError::BadStart(format!(
+            "this device does not know the game {game}"
+        )));
+    };
+    Ok(table)
+}
+
+async fn recv<T>(rx: &mut Option<tokio_mpsc::UnboundedReceiver<T>>) -> Option<T> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn id(b: u8) -> EndpointId {
+        SecretKey::from_bytes(&[b; 32]).public()
+    }
+
+    #[test]
+    fn exactly_one_side_of_every_pair_dials() {
+        let ids: Vec<EndpointId> = (1..6).map(id).collect();
+        for host in &ids {
+            for a in &ids {
+                for b in &ids {
+                    if a == b {
+                        continue;
+                    }
+                    let ab = dials(*a, *b, Some(*host));
+                    let ba = dials(*b, *a, Some(*host));
+                    assert_ne!(ab, ba, "pair {a} {b} with host {host}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn identity_survives_a_restart_and_a_damaged_key_is_a_clear_error() {
+        let dir = std::env::temp_dir().join(format!("hoard-identity-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let first = load_identity(&dir).expect("new identity");
+        let again = load_identity(&dir).expect("same identity");
+        assert_eq!(first.public(), again.public());
+        std::fs::write(dir.join(IDENTITY_FILE), b"short").expect("write");
+        let err = load_identity(&dir).expect_err("damaged key");
+        assert!(err.to_string().contains("damaged"), "{err}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

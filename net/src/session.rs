@@ -1,0 +1,780 @@
+//! One game session as this device runs it: a protocol core for every seat the device
+//! holds (its player's, and on the host its bots'), each with its own store, wired to each
+//! other in-process and to the other devices through frames the device sends.
+//!
+//! The order of work is the core's contract: every record a core asks to persist is made
+//! durable before any of its transmits leaves, and a bot (or an autoplayed seat) moves only
+//! when nothing else is in flight, through the same `submit` a person's move takes.
+
+use crate::audit::{SitOut, Verdict};
+use crate::core::{Core, CoreConfig, Event as CoreEvent, Time};
+use crate::error::{NetError, Result};
+use crate::handle::{
+    AnyInput, AnyState, AuditVerdict, AwayVote, AwayVoteView, GameView, SeatView, SessionId,
+    entropy,
+};
+use crate::identity::{PublicKey, SecretKey, Start};
+use crate::wire::VoteAction;
+use hoard_rules::greedquest::GreedQuest;
+use hoard_rules::sprawl::Sprawl;
+use hoard_rules::{Game, Pending, Seat};
+use interim_store::SeatStore;
+use iroh::{EndpointAddr, EndpointId};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::path::{Path, PathBuf};
+
+/// Who sits where, beyond what the protocol's [`Start`] says: which device holds each seat
+/// (bots sit on the host's device), how to reach it, and how to draw it. The host sends
+/// it to every guest when the game starts; every device keeps it with the session.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionMeta {
+    pub start: Start,
+    /// By seat.
+    pub seats: Vec<SeatMeta>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeatMeta {
+    /// The device that holds the seat's key.
+    pub device: EndpointId,
+    /// Where that device was last seen (empty on the LAN: found again over mDNS).
+    pub addr: EndpointAddr,
+    pub colour: [u8; 3],
+    pub bot: bool,
+}
+
+impl SessionMeta {
+    pub fn session(&self) -> SessionId {
+        self.start.session()
+    }
+
+    /// The host: the device at seat 0.
+    pub fn host(&self) -> Option<EndpointId> {
+        self.seats.first().map(|s| s.device)
+    }
+
+    /// Every device at the table, once each.
+    pub fn devices(&self) -> BTreeSet<EndpointId> {
+        self.seats.iter().map(|s| s.device).collect()
+    }
+
+    /// The device holding the seat whose key is `key`.
+    pub fn device_of(&self, key: &PublicKey) -> Option<EndpointId> {
+        let seat = self.start.seat_of(key)?;
+        self.seats.get(seat as usize).map(|s| s.device)
+    }
+
+    /// Whether the meta is consistent with its start (one entry per seat).
+    pub fn check(&self) -> Result<()> {
+        if self.seats.len() != self.start.seats.len() {
+            return Err(NetError::BadStart(
+                "the table's seat list does not match the game's seats".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// How a game appears on the screens: the per-game glue between a core and the handle's
+/// game-independent types.
+pub trait TableGame: Game {
+    fn any_state(public: &Self::Public, private: Option<&Self::Private>) -> AnyState;
+    fn from_any(input: AnyInput) -> Option<Self::Input>;
+    /// How the table goes on without a skipped seat (the same on every device).
+    fn sit_out() -> Option<SitOut<Self>>;
+}
+
+impl TableGame for GreedQuest {
+    fn any_state(public: &Self::Public, private: Option<&Self::Private>) -> AnyState {
+        AnyState::GreedQuest {
+            public: public.clone(),
+            private: private.cloned(),
+        }
+    }
+    fn from_any(input: AnyInput) -> Option<Self::Input> {
+        match input {
+            AnyInput::GreedQuest(i) => Some(i),
+            _ => None,
+        }
+    }
+    fn sit_out() -> Option<SitOut<Self>> {
+        None
+    }
+}
+
+impl TableGame for Sprawl {
+    fn any_state(public: &Self::Public, _private: Option<&Self::Private>) -> AnyState {
+        AnyState::Sprawl {
+            public: public.clone(),
+        }
+    }
+    fn from_any(input: AnyInput) -> Option<Self::Input> {
+        match input {
+            AnyInput::Sprawl(i) => Some(i),
+            _ => None,
+        }
+    }
+    fn sit_out() -> Option<SitOut<Self>> {
+        None
+    }
+}
+
+/// Everything the device must do after the session did some work.
+#[derive(Default)]
+pub struct Pumped {
+    /// Protocol bytes for other devices: (device, from seat key, to seat key, bytes).
+    pub sends: Vec<(EndpointId, PublicKey, PublicKey, Vec<u8>)>,
+    pub notices: Vec<String>,
+    pub errors: Vec<String>,
+    /// The view changed: show it.
+    pub changed: bool,
+}
+
+/// A session of any game, as the device drives it.
+pub trait Table: Send {
+    fn meta(&self) -> &SessionMeta;
+    fn session(&self) -> SessionId {
+        self.meta().session()
+    }
+    /// Protocol bytes from `device`, claimed to come from seat key `from` for seat key `to`.
+    fn deliver(
+        &mut self,
+        now: Time,
+        device: EndpointId,
+        from: PublicKey,
+        to: PublicKey,
+        bytes: &[u8],
+    ) -> Result<()>;
+    /// A link to `device` came up: every local seat swaps log heads with its seats.
+    fn peer_up(&mut self, now: Time, device: EndpointId);
+    fn set_connected(&mut self, device: EndpointId, up: bool);
+    fn timeout(&mut self, now: Time);
+    fn next_timeout(&self) -> Option<Time>;
+    fn play(&mut self, now: Time, input: AnyInput) -> Result<()>;
+    fn vote(&mut self, now: Time, seat: Seat, vote: AwayVote) -> Result<()>;
+    fn set_autoplay(&mut self, on: bool);
+    /// Persists, routes and lets bots move until nothing is left in flight.
+    fn pump(&mut self, now: Time) -> Pumped;
+    /// The snapshot for the screen; `None` before every seat has accepted.
+    fn view(&mut self, now: Time) -> Option<GameView>;
+    /// The audit is done (or the game stopped on a fault): nothing more will happen.
+    fn finished(&self) -> bool;
+    /// Completed steps.
+    fn step(&self) -> u32;
+    /// Some seat is away: the view's timers need a refresh every second.
+    fn anyone_away(&self) -> bool;
+}
+
+/// One seat this device holds.
+struct Local<G: Game> {
+    seat: Seat,
+    key: PublicKey,
+    core: Core<G>,
+    store: SeatStore,
+    /// Played by the bot: a bot seat, or the player's own seat on autoplay.
+    bot: bool,
+    rng: ChaCha8Rng,
+    /// The store failed: this seat sends nothing more (it could not keep what it sent).
+    broken: bool,
+}
+
+pub struct Session<G: TableGame> {
+    meta: SessionMeta,
+    dir: PathBuf,
+    me: PublicKey,
+    locals: Vec<Local<G>>,
+    /// Index in `locals` of the player's own seat.
+    mine: usize,
+    connected: BTreeSet<EndpointId>,
+    my_votes: BTreeMap<Seat, AwayVote>,
+    autoplay: bool,
+    log: Vec<String>,
+    narrated: usize,
+}
+
+/// The protocol settings every device uses for every game.
+fn core_config<G: TableGame>() -> CoreConfig<G> {
+    CoreConfig {
+        sit_out: G::sit_out(),
+        ..CoreConfig::default()
+    }
+}
+
+/// Where a session's files live under the device's data directory.
+pub fn session_dir(data_dir: &Path, session: &SessionId) -> PathBuf {
+    data_dir.join("sessions").join(session.to_hex())
+}
+
+fn seat_dir(dir: &Path, seat: Seat) -> PathBuf {
+    dir.join(format!("seat-{seat}"))
+}
+
+fn bot_rng() -> Result<ChaCha8Rng> {
+    Ok(ChaCha8Rng::from_seed(entropy()?))
+}
+
+impl<G: TableGame> Session<G> {
+    /// Takes this device's seats in a new session: one core per local seat, each signing
+    /// its accept. `bots` holds the keys of the bots this device runs.
+    pub fn create(
+        dir: PathBuf,
+        meta: SessionMeta,
+        key: &SecretKey,
+        bots: &[SecretKey],
+        autoplay: bool,
+        now: Time,
+    ) -> Result<Session<G>> {
+        Session::open(dir, meta, key, bots, autoplay, now, false)
+    }
+
+    /// Rebuilds this device's seats from their stores after a restart.
+    pub fn resume(
+        dir: PathBuf,
+        meta: SessionMeta,
+        key: &SecretKey,
+        bots: &[SecretKey],
+        autoplay: bool,
+        now: Time,
+    ) -> Result<Session<G>> {
+        Session::open(dir, meta, key, bots, autoplay, now, true)
+    }
+
+    fn open(
+        dir: PathBuf,
+        meta: SessionMeta,
+        key: &SecretKey,
+        bots: &[SecretKey],
+        autoplay: bool,
+        now: Time,
+        resume: bool,
+    ) -> Result<Session<G>> {
+        meta.check()?;
+        let me = key.public();
+        let my_seat = meta.start.seat_of(&me).ok_or(NetError::NotSeated)?;
+        let mut locals = Vec::new();
+        for (i, spec) in meta.start.seats.iter().enumerate() {
+            let seat = i as Seat;
+            let seat_key = if spec.key == me {
+                key.clone()
+            } else if let Some(bot) = bots.iter().find(|b| b.public() == spec.key) {
+                bot.clone()
+            } else {
+                continue;
+            };
+            let path = seat_dir(&dir, seat);
+            let (store, core) = if resume {
+                let (store, saved) = SeatStore::open(&path)?;
+                let core = Core::resume(saved, seat_key, entropy()?, now, core_config::<G>())?;
+                (store, core)
+            } else {
+                let store = SeatStore::create(&path, &meta.start)?;
+                let core = Core::new(
+                    meta.start.clone(),
+                    seat_key,
+                    entropy()?,
+                    now,
+                    core_config::<G>(),
+                )?;
+                (store, core)
+            };
+            let bot = meta.seats.get(i).is_some_and(|s| s.bot) || (seat == my_seat && autoplay);
+            locals.push(Local {
+                seat,
+                key: spec.key,
+                core,
+                store,
+                bot,
+                rng: bot_rng()?,
+                broken: false,
+            });
+        }
+        let mine = locals
+            .iter()
+            .position(|l| l.seat == my_seat)
+            .ok_or(NetError::NotSeated)?;
+        let mut session = Session {
+            meta,
+            dir,
+            me,
+            locals,
+            mine,
+            connected: BTreeSet::new(),
+            my_votes: BTreeMap::new(),
+            autoplay,
+            log: Vec::new(),
+            narrated: 0,
+        };
+        // Seats on this device are always connected to each other.
+        let keys: Vec<PublicKey> = session.locals.iter().map(|l| l.key).collect();
+        for local in &mut session.locals {
+            for key in &keys {
+                if *key != local.key {
+                    local.core.peer_connected(now, *key);
+                }
+            }
+        }
+        Ok(session)
+    }
+
+    fn local_index(&self, key: &PublicKey) -> Option<usize> {
+        self.locals.iter().position(|l| &l.key == key)
+    }
+
+    fn name(&self, seat: Seat) -> String {
+        self.meta.start.name(seat)
+    }
+
+    /// Narrates the primary core's events not yet in the log.
+    fn refresh_log(&mut self) {
+        let core = &self.locals[self.mine].core;
+        let events = core.events_log();
+        if events.len() < self.narrated {
+            // The table went back to an earlier step: tell the story again.
+            self.log.clear();
+            self.narrated = 0;
+        }
+        let start = &self.meta.start;
+        let name = |seat: Seat| start.name(seat);
+        for (_, event) in &events[self.narrated..] {
+            self.log.push(G::narrate(event, &name));
+        }
+        self.narrated = events.len();
+    }
+
+    fn note(&mut self, event: CoreEvent<G::Event>, out: &mut Pumped) {
+        match event {
+            CoreEvent::Began => out.notices.push("Everyone is seated: the game begins".into()),
+            CoreEvent::Away { seat } => out.notices.push(format!("{} is away", self.name(seat))),
+            CoreEvent::Back { seat } => out.notices.push(format!("{} is back", self.name(seat))),
+            CoreEvent::Skipped { step, seat } => {
+                self.log
+                    .push(format!("The table went on without {} (step {step}).", self.name(seat)));
+            }
+            CoreEvent::Removed { step, seat } => {
+                self.log
+                    .push(format!("The table removed {} from the game (step {step}).", self.name(seat)));
+            }
+            CoreEvent::Diverged(d) => out.errors.push(format!(
+                "{}'s table differs from ours at step {} (theirs {}, ours {}): the game cannot be trusted",
+                self.name(d.seat),
+                d.step,
+                hex(&d.theirs),
+                hex(&d.ours)
+            )),
+            CoreEvent::Halted(fault) => out.errors.push(format!("The game stopped: {}", fault.what)),
+            CoreEvent::Audited(Verdict::Verified { .. }) => {
+                out.notices.push("Audit: every hidden play checked and verified".into())
+            }
+            CoreEvent::Audited(Verdict::Fault(fault)) => out.errors.push(format!("Audit: {}", fault.what)),
+            CoreEvent::Stepped { .. }
+            | CoreEvent::Committed { .. }
+            | CoreEvent::Voted { .. }
+            | CoreEvent::Rewound { .. } => {}
+        }
+    }
+
+    /// Drains one local core: persist, then route its messages, then its events.
+    fn drain(
+        &mut self,
+        i: usize,
+        local_mail: &mut VecDeque<(usize, PublicKey, Vec<u8>)>,
+        out: &mut Pumped,
+    ) {
+        let local = &mut self.locals[i];
+        while let Some(record) = local.core.poll_persist() {
+            if local.broken {
+                continue;
+            }
+            if let Err(e) = local.store.persist(&record) {
+                local.broken = true;
+                out.errors.push(format!(
+                    "The game could not be saved ({e}); {} stops playing until it can",
+                    self.meta.start.name(local.seat)
+                ));
+            }
+        }
+        let from = local.key;
+        let broken = local.broken;
+        let mut transmits = Vec::new();
+        while let Some(t) = local.core.poll_transmit() {
+            if !broken {
+                transmits.push(t);
+            }
+        }
+        let mut events = Vec::new();
+        while let Some(e) = local.core.poll_event() {
+            events.push(e);
+        }
+        for t in transmits {
+            if let Some(j) = self.local_index(&t.to) {
+                local_mail.push_back((j, from, t.bytes));
+            } else if let Some(device) = self.meta.device_of(&t.to) {
+                out.sends.push((device, from, t.to, t.bytes));
+            }
+        }
+        if !events.is_empty() {
+            out.changed = true;
+        }
+        if i == self.mine {
+            for e in events {
+                self.note(e, out);
+            }
+        }
+    }
+
+    fn bot_moves(&mut self, now: Time) -> bool {
+        let mut moved = false;
+        for local in &mut self.locals {
+            if !local.bot || local.broken || !local.core.my_move() {
+                continue;
+            }
+            let (Some(public), private) = (local.core.public(), local.core.private()) else {
+                continue;
+            };
+            let Some(input) = G::bot_input(public, private, local.seat, &mut local.rng) else {
+                continue;
+            };
+            match local.core.submit(now, input) {
+                Ok(()) => moved = true,
+                Err(e) => tracing::warn!("the bot at seat {} could not move: {e}", local.seat),
+            }
+        }
+        moved
+    }
+
+    fn write_progress(&self) {
+        let verdict = self.locals[self.mine].core.verdict().is_some();
+        let halted = self.locals[self.mine].core.halted().is_some();
+        // The progress file only feeds the "unfinished games" list: best effort.
+        let _ = std::fs::write(self.dir.join("progress"), self.step().to_le_bytes());
+        if verdict || halted {
+            let _ = std::fs::write(self.dir.join("done"), b"");
+        }
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().take(8).map(|b| format!("{b:02x}")).collect()
+}
+
+impl<G: TableGame> Table for Session<G> {
+    fn meta(&self) -> &SessionMeta {
+        &self.meta
+    }
+
+    fn deliver(
+        &mut self,
+        now: Time,
+        device: EndpointId,
+        from: PublicKey,
+        to: PublicKey,
+        bytes: &[u8],
+    ) -> Result<()> {
+        // A device may speak only for the seats it holds: a stranger (or a seated device
+        // posing as another seat) is refused here, before any core sees the bytes.
+        if self.meta.device_of(&from) != Some(device) {
+            return Err(NetError::UnseatedPeer);
+        }
+        let i = self.local_index(&to).ok_or(NetError::NotSeated)?;
+        self.locals[i].core.handle_message(now, from, bytes)
+    }
+
+    fn peer_up(&mut self, now: Time, device: EndpointId) {
+        self.connected.insert(device);
+        let keys: Vec<PublicKey> = self
+            .meta
+            .start
+            .seats
+            .iter()
+            .zip(&self.meta.seats)
+            .filter(|(_, m)| m.device == device)
+            .map(|(s, _)| s.key)
+            .collect();
+        for local in &mut self.locals {
+            for key in &keys {
+                local.core.peer_connected(now, *key);
+            }
+        }
+    }
+
+    fn set_connected(&mut self, device: EndpointId, up: bool) {
+        if up {
+            self.connected.insert(device);
+        } else {
+            self.connected.remove(&device);
+        }
+    }
+
+    fn timeout(&mut self, now: Time) {
+        for local in &mut self.locals {
+            if local.core.poll_timeout().is_some_and(|t| t <= now) {
+                local.core.handle_timeout(now);
+            }
+        }
+    }
+
+    fn next_timeout(&self) -> Option<Time> {
+        self.locals
+            .iter()
+            .filter_map(|l| l.core.poll_timeout())
+            .min()
+    }
+
+    fn play(&mut self, now: Time, input: AnyInput) -> Result<()> {
+        let input = G::from_any(input)
+            .ok_or_else(|| NetError::NotYourMove(format!("this table plays {}", G::NAME)))?;
+        let local = &mut self.locals[self.mine];
+        if local.broken {
+            return Err(NetError::Halted(
+                "the game could not be saved on this device".into(),
+            ));
+        }
+        local.core.submit(now, input)
+    }
+
+    fn vote(&mut self, now: Time, seat: Seat, vote: AwayVote) -> Result<()> {
+        let action = match vote {
+            AwayVote::Wait => {
+                self.my_votes.insert(seat, vote);
+                return Ok(());
+            }
+            AwayVote::Skip => VoteAction::Skip,
+            AwayVote::Remove => VoteAction::Remove,
+        };
+        self.locals[self.mine].core.vote(now, seat, action)?;
+        self.my_votes.insert(seat, vote);
+        // The bots this device runs side with their host's player: a table of one person
+        // and bots could otherwise never agree to go on.
+        for (i, local) in self.locals.iter_mut().enumerate() {
+            if i != self.mine && local.bot && local.seat != seat {
+                let _ = local.core.vote(now, seat, action);
+            }
+        }
+        Ok(())
+    }
+
+    fn set_autoplay(&mut self, on: bool) {
+        self.autoplay = on;
+        let mine = self.mine;
+        let bot = self
+            .meta
+            .seats
+            .get(self.locals[mine].seat as usize)
+            .is_some_and(|s| s.bot);
+        self.locals[mine].bot = on || bot;
+    }
+
+    fn pump(&mut self, now: Time) -> Pumped {
+        let mut out = Pumped::default();
+        let mut mail = VecDeque::new();
+        loop {
+            for i in 0..self.locals.len() {
+                self.drain(i, &mut mail, &mut out);
+            }
+            if mail.is_empty() {
+                if self.bot_moves(now) {
+                    continue;
+                }
+                break;
+            }
+            while let Some((j, from, bytes)) = mail.pop_front() {
+                let local = &mut self.locals[j];
+                if let Err(e) = local.core.handle_message(now, from, &bytes) {
+                    tracing::debug!(
+                        "seat {} refused a message from this device: {e}",
+                        local.seat
+                    );
+                }
+            }
+        }
+        if out.changed {
+            self.write_progress();
+        }
+        out
+    }
+
+    fn view(&mut self, now: Time) -> Option<GameView> {
+        self.refresh_log();
+        let core = &self.locals[self.mine].core;
+        let public = core.public()?;
+        let pending = core.pending()?;
+        let secs = |since: Option<Time>| {
+            since.map(|s| (now.as_millis().saturating_sub(s.as_millis()) / 1000) as u32)
+        };
+        let mut seats = Vec::new();
+        let mut votes = Vec::new();
+        for (i, spec) in self.meta.start.seats.iter().enumerate() {
+            let seat = i as Seat;
+            let status = core.seat_status(seat);
+            let meta = &self.meta.seats[i];
+            let away_for = if status.away {
+                secs(status.owed_since)
+            } else {
+                None
+            };
+            seats.push(SeatView {
+                name: spec.name.clone(),
+                colour: meta.colour,
+                bot: meta.bot,
+                connected: meta.device == self.me || self.connected.contains(&meta.device),
+                away_for_secs: away_for,
+                committed: status.committed,
+            });
+            if status.away && !status.removed && seat != core.my_seat() {
+                votes.push(AwayVoteView {
+                    seat,
+                    away_for_secs: away_for.unwrap_or(0),
+                    my_vote: self.my_votes.get(&seat).copied(),
+                });
+            }
+        }
+        let audit = core.verdict().map(|v| match v {
+            Verdict::Verified { .. } => AuditVerdict::Verified,
+            Verdict::Fault(f) => AuditVerdict::Fault {
+                seat: f.seat,
+                step: f.step,
+                what: f.what.clone(),
+            },
+        });
+        let outcome = match &pending {
+            Pending::Over(outcome) => Some(outcome.clone()),
+            _ => None,
+        };
+        let halted = core.halted().map(|f| f.what.clone()).or_else(|| {
+            core.divergences().first().map(|d| {
+                format!(
+                    "{}'s table differs from ours at step {}",
+                    self.meta.start.name(d.seat),
+                    d.step
+                )
+            })
+        });
+        let my_turn = core.my_move() && !self.autoplay;
+        let view = GameView {
+            session: core.session(),
+            me: Some(core.my_seat()),
+            seats,
+            state: G::any_state(public, core.private()),
+            pending,
+            my_turn,
+            log: self.log.clone(),
+            votes,
+            audit,
+            outcome,
+            step: core.step(),
+            state_hash: core.state_hash(),
+            halted,
+        };
+        Some(view)
+    }
+
+    fn finished(&self) -> bool {
+        let core = &self.locals[self.mine].core;
+        core.verdict().is_some() || core.halted().is_some()
+    }
+
+    fn step(&self) -> u32 {
+        self.locals[self.mine].core.step()
+    }
+
+    fn anyone_away(&self) -> bool {
+        let core = &self.locals[self.mine].core;
+        (0..self.meta.start.seats.len()).any(|s| core.seat_status(s as Seat).away)
+    }
+}
+
+/// Interim store for one seat until the protocol's store module lands: the start, an
+/// append-only message log and a secrets file, each record length-prefixed and fsync'd.
+mod interim_store {
+    use crate::core::{Persist, Saved, SecretRecord};
+    use crate::error::{NetError, Result};
+    use crate::identity::Start;
+    use std::fs::{File, OpenOptions};
+    use std::io::Write;
+    use std::path::Path;
+
+    pub struct SeatStore {
+        log: File,
+        secrets: File,
+    }
+
+    fn append(file: &mut File, bytes: &[u8]) -> Result<()> {
+        let mut buf = Vec::with_capacity(4 + bytes.len());
+        buf.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+        buf.extend_from_slice(bytes);
+        file.write_all(&buf)?;
+        file.sync_data()?;
+        Ok(())
+    }
+
+    fn records(bytes: &[u8]) -> Vec<&[u8]> {
+        let mut out = Vec::new();
+        let mut rest = bytes;
+        while rest.len() >= 4 {
+            let len = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
+            if rest.len() - 4 < len {
+                break; // a torn tail from a crash mid-write
+            }
+            out.push(&rest[4..4 + len]);
+            rest = &rest[4 + len..];
+        }
+        out
+    }
+
+    fn open_append(path: &Path) -> Result<File> {
+        Ok(OpenOptions::new().create(true).append(true).open(path)?)
+    }
+
+    impl SeatStore {
+        pub fn create(dir: &Path, start: &Start) -> Result<SeatStore> {
+            std::fs::create_dir_all(dir)?;
+            let mut f = File::create(dir.join("start"))?;
+            f.write_all(&postcard::to_stdvec(start).unwrap_or_default())?;
+            f.sync_all()?;
+            Ok(SeatStore {
+                log: open_append(&dir.join("log"))?,
+                secrets: open_append(&dir.join("secrets"))?,
+            })
+        }
+
+        pub fn open(dir: &Path) -> Result<(SeatStore, Saved)> {
+            let start: Start =
+                postcard::from_bytes(&std::fs::read(dir.join("start"))?).map_err(|e| {
+                    NetError::Corrupt(format!("the game's start could not be read: {e}"))
+                })?;
+            let log = std::fs::read(dir.join("log")).unwrap_or_default();
+            let secrets = std::fs::read(dir.join("secrets")).unwrap_or_default();
+            let mut parsed = Vec::new();
+            for r in records(&secrets) {
+                parsed.push(postcard::from_bytes::<SecretRecord>(r).map_err(|e| {
+                    NetError::Corrupt(format!("a saved secret could not be read: {e}"))
+                })?);
+            }
+            let saved = Saved {
+                start: Some(start),
+                messages: records(&log).into_iter().map(|r| r.to_vec()).collect(),
+                secrets: parsed,
+            };
+            Ok((
+                SeatStore {
+                    log: open_append(&dir.join("log"))?,
+                    secrets: open_append(&dir.join("secrets"))?,
+                },
+                saved,
+            ))
+        }
+
+        pub fn persist(&mut self, record: &Persist) -> Result<()> {
+            match record {
+                Persist::Message(bytes) => append(&mut self.log, bytes),
+                Persist::Secret(s) => append(
+                    &mut self.secrets,
+                    &postcard::to_stdvec(s).unwrap_or_default(),
+                ),
+            }
+        }
+    }
+}
