@@ -191,3 +191,26 @@ fn check_against_probes(
         );
     }
 }
+
+#[test]
+fn the_generic_driver_plays_sprawl_and_a_device_without_private_sides_replays_it() {
+    // Sprawl has no hidden information: the common driver needs no special case, and a
+    // device holding no seat's private side reaches the same hash after every step.
+    use hoard_rules::play::{play_out, replay as replay_steps};
+    for seed in 0..4u8 {
+        let config = config_from(3 + seed, 1 + seed * 7);
+        let secrets = vec![[seed; 32]; usize::from(config.seats)];
+        let played = play_out::<Sprawl>(&config, &secrets, &[seed; 32], 1_000).unwrap();
+        assert!(played.outcome.is_some(), "seed {seed}: the game ended");
+        let mut hashes = Vec::new();
+        let (end, _) = replay_steps::<Sprawl>(
+            &config,
+            vec![None; usize::from(config.seats)],
+            &played.steps,
+            &mut |p, _, _| hashes.push(public_hash(p)),
+        )
+        .unwrap();
+        assert_eq!(public_hash(&end), public_hash(&played.public));
+        assert_eq!(hashes.len(), played.steps.len());
+    }
+}

@@ -119,7 +119,7 @@ impl<'a> View<'a> {
                 if b.depth + 1 > height {
                     return None;
                 }
-                // Off its point or either side; its base is where it came from.
+                // Off its point or either side, never behind its base.
                 Some((Steps::NotBehind(b.dir), SizeRule::Exactly(b.size - 1)))
             }
             _ => None,
