@@ -444,6 +444,16 @@ fn the_log_says_what_happened_in_plain_words() {
         "Mia wins with the fewest points left (Mia 4, Leo 9 and Ana 12)."
     );
     assert_eq!(
+        narrate(
+            &Event::Finished {
+                scores: vec![4, 4, 12],
+                winners: vec![1]
+            },
+            &names
+        ),
+        "Leo wins on the tie-break (Mia 4, Leo 4 and Ana 12)."
+    );
+    assert_eq!(
         <Sprawl as Game>::narrate(&Event::NoMoves { seat: 1 }, &names),
         "Leo has no valid move: the game ends."
     );

@@ -205,10 +205,17 @@ pub fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
                     .map(|(s, v)| format!("{} {v}", name(s as Seat))),
             );
             let who = list(winners.iter().map(|s| name(*s)));
-            if winners.len() == 1 {
-                format!("{who} wins with the fewest points left ({table}).")
-            } else {
+            let best = winners.first().and_then(|w| scores.get(usize::from(*w)));
+            let tied = scores
+                .iter()
+                .enumerate()
+                .any(|(s, v)| Some(v) == best && !winners.contains(&(s as Seat)));
+            if winners.len() > 1 {
                 format!("{who} share the win ({table}).")
+            } else if tied {
+                format!("{who} wins on the tie-break ({table}).")
+            } else {
+                format!("{who} wins with the fewest points left ({table}).")
             }
         }
     }

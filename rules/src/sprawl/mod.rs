@@ -57,8 +57,9 @@
 //!   spore or takes it back; on a take-back the card goes to the first asker after the
 //!   sporer in turn order (whose turn comes soonest), and the sporer moves again, but not
 //!   with a move already taken back this turn. No offer is made when the sporer would have
-//!   no other move, nor once all 52 cards are earned. Coup cards are dealt face down only in
-//!   effect: the deck is shuffled by a beacon draw at the end and dealt in the order earned.
+//!   no other move, nor once all 52 cards are earned. Nobody may look at a coup card before
+//!   the end, so no card exists before then: the deck is shuffled by a beacon draw once the
+//!   game is over and dealt in the order the cards were earned.
 
 mod board;
 mod bot;
