@@ -29,6 +29,17 @@ pub type Policy<'a, G> = dyn FnMut(
     ) -> Option<<G as Game>::Input>
     + 'a;
 
+/// What [`play_out_with`] is shown after each step: the table, the step, its events.
+pub type Observer<'a, G> =
+    dyn FnMut(&<G as Game>::Public, &Step<<G as Game>::Input>, &[<G as Game>::Event]) + 'a;
+
+/// What [`replay`] is shown after each step: the table, the private sides, the events.
+pub type ReplayObserver<'a, G> =
+    dyn FnMut(&<G as Game>::Public, &[Option<<G as Game>::Private>], &[<G as Game>::Event]) + 'a;
+
+/// Where a replay ends: the table and the private sides.
+pub type Replayed<G> = (<G as Game>::Public, Vec<Option<<G as Game>::Private>>);
+
 /// The `k`-th beacon draw of a local game seeded with `seed` (a stand-in for the protocol's
 /// beacon: unpredictable to no one, but the same for the same seed).
 pub fn local_draw(seed: &[u8; 32], k: u64) -> [u8; 32] {
@@ -66,7 +77,7 @@ pub fn play_out_with<G: Game>(
     seed: &[u8; 32],
     max_steps: usize,
     policy: &mut Policy<'_, G>,
-    observe: &mut dyn FnMut(&G::Public, &Step<G::Input>, &[G::Event]),
+    observe: &mut Observer<'_, G>,
 ) -> Result<Played<G>, RuleError> {
     let mut public = G::setup(config)?;
     let mut privates: Vec<Option<G::Private>> = secrets
@@ -169,8 +180,8 @@ pub fn replay<G: Game>(
     config: &G::Config,
     mut privates: Vec<Option<G::Private>>,
     steps: &[Step<G::Input>],
-    observe: &mut dyn FnMut(&G::Public, &[Option<G::Private>], &[G::Event]),
-) -> Result<(G::Public, Vec<Option<G::Private>>), RuleError> {
+    observe: &mut ReplayObserver<'_, G>,
+) -> Result<Replayed<G>, RuleError> {
     let mut public = G::setup(config)?;
     for step in steps {
         let received = as_received::<G>(&public, &privates, step);

@@ -1251,6 +1251,62 @@ fn survival_down_to_five_cards_goes_back_and_loses_a_turn() {
 }
 
 #[test]
+fn survival_room_9_lone_dragon_attack_locks_the_game() {
+    // A consequence of the rules as written, kept faithfully: in Room 9 a seat plays the top
+    // of its draw pile; under Survival of the Fittest every card it plays without effect
+    // dies, but a lone Dragon ATTACK!! always has effect. Once that is the only card left to
+    // draw (its hand of five is never played in Room 9, and six live cards are not "down to
+    // five"), it comes back every turn and cancels every card: nobody ever moves again.
+    let survival = Config {
+        attrition: Attrition::Survival,
+        ..basic(2)
+    };
+    let dead = [
+        Go1,
+        Go1,
+        Go2,
+        Go2,
+        Go3,
+        Go3,
+        Go4,
+        Go4,
+        Go5,
+        Go5,
+        Go6,
+        Go6,
+        Go7,
+        Go7,
+        Go8,
+        Go8,
+        Loot,
+        Meek,
+        Curse,
+        DragonSighting,
+        SecretDoor,
+        SeeYa,
+    ];
+    let pos = Position::new(survival)
+        .room(0, 9, In)
+        .room(1, 5, In)
+        .dead(0, &dead)
+        .hand(0, &[Wild, EvenChance, OddReversal, Tracking, Tracking])
+        .hand(1, &with(Go8));
+    let mut t = Table::new(pos, &["A", "B"]);
+    let mut rooms = vec![];
+    for _ in 0..3 {
+        let b = GreedQuest::legal_inputs(&t.p, t.privates[1].as_ref(), 1)[0];
+        let Input::Card(b) = b else { panic!("a card") };
+        t.lay(&[(0, DragonAttack), (1, b)]);
+        rooms.push((t.room(0), t.room(1)));
+    }
+    assert_eq!(rooms, vec![(9, 5); 3]);
+    assert_eq!(
+        t.p.seats[0].deck, 1,
+        "the Dragon ATTACK!! is reshuffled back every turn"
+    );
+}
+
+#[test]
 fn uniqueness_every_special_card_dies_once_played_and_the_hoard_resurrects_them() {
     // "Each non-Go! card is unique and may only be played once. Instead of going into the
     // discards for reshuffling, it is dead." "reaching Room 12 for the first time allows you

@@ -279,7 +279,7 @@ fn choose_card(
                 12 * hit + if threat >= near_win && hit > 0 { 30 } else { 0 }
             }
             Card::DragonAttack => {
-                if threat >= near_win + 1 && threat > my_progress {
+                if threat > near_win && threat > my_progress {
                     65
                 } else {
                     0

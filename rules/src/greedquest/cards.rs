@@ -68,11 +68,13 @@ impl Card {
     ];
 
     /// Position in [`Card::ALL`].
+    #[inline]
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// How many copies one deck holds.
+    #[inline]
     pub const fn copies(self) -> u8 {
         match self {
             Card::Go1
@@ -97,6 +99,7 @@ impl Card {
     }
 
     /// The printed number of a numbered Go! card; `None` for Go WILD! and every other card.
+    #[inline]
     pub const fn go_value(self) -> Option<u8> {
         match self {
             Card::Go1 => Some(1),
@@ -113,6 +116,7 @@ impl Card {
 
     /// A Go! card: the numbered ones and Go WILD! ("treated as a regular Go! card in all
     /// respects" once valued).
+    #[inline]
     pub const fn is_go(self) -> bool {
         matches!(self, Card::Wild) || self.go_value().is_some()
     }
@@ -120,6 +124,7 @@ impl Card {
     /// Strength in a duel: "the highest Go! card played wins the duel", and "for purposes of
     /// dueling only, a Go WILD! card beats all other Go! cards". Printed values only (room
     /// modifiers do not reach duels); 0 for a card that is not a Go!.
+    #[inline]
     pub const fn duel_rank(self) -> u8 {
         match self {
             Card::Wild => 9,
@@ -189,23 +194,28 @@ impl Pile {
     }
 
     /// How many of `card` the pile holds.
+    #[inline]
     pub fn count(&self, card: Card) -> u8 {
         self.0[card.index()]
     }
 
     /// How many cards the pile holds.
+    #[inline]
     pub fn len(&self) -> u8 {
         self.0.iter().fold(0u8, |sum, n| sum.saturating_add(*n))
     }
 
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.0.iter().all(|n| *n == 0)
     }
 
+    #[inline]
     pub fn contains(&self, card: Card) -> bool {
         self.count(card) > 0
     }
 
+    #[inline]
     pub fn add(&mut self, card: Card) {
         let n = &mut self.0[card.index()];
         *n = n.saturating_add(1);
@@ -219,6 +229,7 @@ impl Pile {
     }
 
     /// Removes one `card`; false (and no change) if the pile has none.
+    #[inline]
     pub fn remove(&mut self, card: Card) -> bool {
         let n = &mut self.0[card.index()];
         if *n == 0 {

@@ -6,9 +6,9 @@
 //! all of them. Shuffles use the seat's deck key: reshuffle number r shuffles, with
 //! `rng::from_seed(key, "deck r")`, the cards in canonical order.
 
-use super::cards::{Card, DECK_SIZE, Pile};
+use super::cards::{Card, DECK_SIZE, KINDS, Pile};
 use super::events::Event;
-use super::state::{Private, Public};
+use super::state::{Private, Public, SeatSet};
 use crate::{Seat, rng};
 
 /// One `apply` call's view of the game: the table, the private sides it has, the log.
@@ -18,6 +18,9 @@ pub(crate) struct Table<'a> {
     pub events: &'a mut Vec<Event>,
     /// Turns passed in this step with nobody able to play (see `engine::begin_turn`).
     pub empty_turns: u8,
+    /// Who has each kind of card on the table this turn (whatever its status): lets the
+    /// card sequence skip the kinds nobody played.
+    pub kinds: [SeatSet; KINDS],
 }
 
 impl Private {
@@ -45,13 +48,41 @@ impl Private {
     }
 }
 
-impl Table<'_> {
+impl<'a> Table<'a> {
+    pub fn new(
+        p: &'a mut Public,
+        privates: &'a mut [Option<Private>],
+        events: &'a mut Vec<Event>,
+    ) -> Self {
+        let mut table = Table {
+            p,
+            privates,
+            events,
+            empty_turns: 0,
+            kinds: [SeatSet::EMPTY; KINDS],
+        };
+        table.index_cards();
+        table
+    }
+
+    /// Rebuilds [`Table::kinds`] from the table.
+    pub fn index_cards(&mut self) {
+        self.kinds = [SeatSet::EMPTY; KINDS];
+        for (seat, slot) in self.p.table.iter().enumerate() {
+            if let Some(card) = slot.card {
+                self.kinds[card.index()].insert(seat as Seat);
+            }
+        }
+    }
+
+    #[inline]
     pub fn private(&mut self, seat: Seat) -> Option<&mut Private> {
         self.privates
             .get_mut(usize::from(seat))
             .and_then(Option::as_mut)
     }
 
+    #[inline]
     pub fn push(&mut self, event: Event) {
         self.events.push(event);
     }
@@ -79,6 +110,7 @@ impl Table<'_> {
     /// "As soon as a player draws the last card from his deck, he shuffles the discards":
     /// called after every draw and at the end of every step, so that between steps an empty
     /// draw pile always means there is nothing to reshuffle.
+    #[inline]
     pub fn settle(&mut self, seat: Seat) {
         if self.p.seats[usize::from(seat)].deck == 0 {
             self.reshuffle_discards(seat);
@@ -87,6 +119,7 @@ impl Table<'_> {
 
     /// Takes the top card of the draw pile (reshuffling first if it is empty). `None` if the
     /// seat has nothing left to draw; otherwise the card, if this seat's private side is here.
+    #[inline]
     pub fn take_top(&mut self, seat: Seat) -> Option<Option<Card>> {
         self.settle(seat);
         let view = &mut self.p.seats[usize::from(seat)];
@@ -122,6 +155,7 @@ impl Table<'_> {
     }
 
     /// Takes `card` out of the hand (it has been played). The public side only counts.
+    #[inline]
     pub fn play_from_hand(&mut self, seat: Seat, card: Card) {
         let view = &mut self.p.seats[usize::from(seat)];
         view.hand = view.hand.saturating_sub(1);
@@ -131,6 +165,7 @@ impl Table<'_> {
     }
 
     /// A card of `seat` leaves play: onto the discards, or out of the game if `dead`.
+    #[inline]
     pub fn discard(&mut self, seat: Seat, card: Card, dead: bool) {
         let view = &mut self.p.seats[usize::from(seat)];
         if dead {

@@ -46,20 +46,24 @@ pub(crate) fn setup(config: &Config) -> Result<Public, RuleError> {
     })
 }
 
+#[inline]
 fn fx(p: &Public, room: u8) -> &'static Room {
     effects(&p.config, room)
 }
 
+#[inline]
 fn view(p: &Public, seat: Seat) -> &SeatView {
     &p.seats[usize::from(seat)]
 }
 
 /// Room 9: the seat plays and duels with the top card of its draw pile.
+#[inline]
 pub(crate) fn plays_from_deck(p: &Public, seat: Seat) -> bool {
     fx(p, view(p, seat).room).special == Special::Encounter
 }
 
 /// Whether the seat has a card it may lay (an empty hand plays nothing).
+#[inline]
 fn can_lay(p: &Public, seat: Seat) -> bool {
     let v = view(p, seat);
     if plays_from_deck(p, seat) {
@@ -70,6 +74,7 @@ fn can_lay(p: &Public, seat: Seat) -> bool {
 }
 
 /// The seats whose input the game waits for.
+#[inline]
 pub(crate) fn awaited(p: &Public) -> SeatSet {
     match p.stage {
         Stage::Play { seats }
@@ -313,12 +318,7 @@ pub(crate) fn apply(
 ) -> Result<Vec<Event>, RuleError> {
     validate(p, privates, step)?;
     let mut events = Vec::with_capacity(24);
-    let mut t = Table {
-        p,
-        privates,
-        events: &mut events,
-        empty_turns: 0,
-    };
+    let mut t = Table::new(p, privates, &mut events);
     match step {
         Step::Chance(draw) => deal(&mut t, draw),
         Step::Inputs(inputs) => {
@@ -376,6 +376,7 @@ pub(crate) fn begin_turn(t: &mut Table) {
     for slot in &mut t.p.table {
         *slot = Slot::default();
     }
+    t.kinds = Default::default();
     t.push(Event::TurnBegins { turn: t.p.turn });
     let mut seats = SeatSet::EMPTY;
     for seat in 0..t.p.seat_count() {
@@ -427,20 +428,31 @@ fn lay_cards(t: &mut Table, inputs: &[(Seat, Play<Input>)]) {
             from_deck,
         });
     }
+    t.index_cards();
     resolve_cards(t);
 }
 
 /// Seats whose card on the table is still live and satisfies `pred`.
+#[inline]
 fn live_where(p: &Public, pred: impl Fn(Card) -> bool) -> SeatSet {
     SeatSet::from_seats(
         (0..p.seat_count()).filter(|s| p.table[usize::from(*s)].live().is_some_and(&pred)),
     )
 }
 
-fn live_of(p: &Public, card: Card) -> SeatSet {
-    live_where(p, |c| c == card)
+/// Seats whose `card` is still live on the table.
+#[inline]
+fn live_of(t: &Table, card: Card) -> SeatSet {
+    let mut live = SeatSet::EMPTY;
+    for seat in t.kinds[card.index()].iter() {
+        if t.p.table[usize::from(seat)].status == Status::Live {
+            live.insert(seat);
+        }
+    }
+    live
 }
 
+#[inline]
 fn set_status(t: &mut Table, seat: Seat, status: Status) {
     t.p.table[usize::from(seat)].status = status;
 }
@@ -490,6 +502,7 @@ fn advance(t: &mut Table, seat: Seat, steps: u8, why: Move) -> bool {
 }
 
 /// The room behind someone in `room` facing `facing` (the same room at a wall).
+#[inline]
 pub(crate) fn behind(room: u8, facing: Facing) -> u8 {
     let back = i16::from(room) - i16::from(facing.forward());
     if (1..=12).contains(&back) {
@@ -507,38 +520,31 @@ fn resolve_cards(t: &mut Table) {
     let n = t.p.seat_count();
     let attrition = t.p.config.attrition;
 
-    // Room 6: a card played here leaves the turn; a unique one moves its player.
+    // Room 6 (a card played here leaves the turn; a unique one moves its player), and Rooms
+    // 2 and 10 (some cards played there are discarded without effect).
     for seat in 0..n {
         let slot = &t.p.table[usize::from(seat)];
         let Some(card) = slot.live() else { continue };
-        if fx(t.p, slot.room).special != Special::PuzzleRoom {
-            continue;
-        }
-        let unique = (0..n)
-            .filter(|o| *o != seat)
-            .all(|o| t.p.table[usize::from(o)].card != Some(card));
-        t.push(Event::PuzzleRoom { seat, card, unique });
-        if unique {
-            set_status(t, seat, Status::Spent);
-            step(t, seat, 1, Move::Puzzle, false);
-        } else {
-            set_status(t, seat, Status::Void);
-        }
-    }
-
-    // Rooms 2 and 10: some cards played there are discarded without effect.
-    for seat in 0..n {
-        let slot = &t.p.table[usize::from(seat)];
-        if let Some(card) = slot.live()
-            && fx(t.p, slot.room).voids.contains(&card)
-        {
-            let room = slot.room;
-            void(t, seat, Void::Room(room));
+        let played_in = slot.room;
+        let room = fx(t.p, played_in);
+        if room.special == Special::PuzzleRoom {
+            let unique = (0..n)
+                .filter(|o| *o != seat)
+                .all(|o| t.p.table[usize::from(o)].card != Some(card));
+            t.push(Event::PuzzleRoom { seat, card, unique });
+            if unique {
+                set_status(t, seat, Status::Spent);
+                step(t, seat, 1, Move::Puzzle, false);
+            } else {
+                set_status(t, seat, Status::Void);
+            }
+        } else if room.voids.contains(&card) {
+            void(t, seat, Void::Room(played_in));
         }
     }
 
     // Loot the Bodies!: discard it and the whole hand, draw five at once (not in Room 8).
-    for seat in live_of(t.p, Card::Loot).iter() {
+    for seat in live_of(t, Card::Loot).iter() {
         set_status(t, seat, Status::Gone);
         t.discard(seat, Card::Loot, attrition == Attrition::Uniqueness);
         t.discard_hand(seat);
@@ -552,7 +558,7 @@ fn resolve_cards(t: &mut Table) {
     }
 
     // Dragon ATTACK!!: one cancels every card in play; two or more cancel each other.
-    let attacks = live_of(t.p, Card::DragonAttack);
+    let attacks = live_of(t, Card::DragonAttack);
     if let (1, Some(dragon)) = (attacks.len(), attacks.first()) {
         set_status(t, dragon, Status::Spent);
         t.push(Event::DragonAttack { seat: dragon });
@@ -576,7 +582,7 @@ fn resolve_cards(t: &mut Table) {
     }
 
     // Dragon Sighting: Go!, Tracking and See Ya! from its room and the room behind are void.
-    for seer in live_of(t.p, Card::DragonSighting).iter() {
+    for seer in live_of(t, Card::DragonSighting).iter() {
         set_status(t, seer, Status::Spent);
         let v = view(t.p, seer);
         let rooms = [v.room, behind(v.room, v.facing)];
@@ -592,14 +598,14 @@ fn resolve_cards(t: &mut Table) {
     }
 
     // Secret Door: two rooms forward.
-    for seat in live_of(t.p, Card::SecretDoor).iter() {
+    for seat in live_of(t, Card::SecretDoor).iter() {
         set_status(t, seat, Status::Spent);
         advance(t, seat, 2, Move::SecretDoor);
     }
 
     // See Ya!: one room forward per Go! card in play.
     let go_cards = live_where(t.p, Card::is_go).len() as u8;
-    for seat in live_of(t.p, Card::SeeYa).iter() {
+    for seat in live_of(t, Card::SeeYa).iter() {
         let moved = go_cards > 0 && advance(t, seat, go_cards, Move::SeeYa { go_cards });
         if moved {
             set_status(t, seat, Status::Spent);
@@ -608,7 +614,7 @@ fn resolve_cards(t: &mut Table) {
         }
     }
 
-    let wilds = live_of(t.p, Card::Wild);
+    let wilds = live_of(t, Card::Wild);
     if wilds.is_empty() {
         resolve_go(t);
     } else {
@@ -618,7 +624,7 @@ fn resolve_cards(t: &mut Table) {
 
 /// The seat whose `card` is in force if exactly one was played; two or more are discarded.
 fn only_one(t: &mut Table, card: Card) -> Option<Seat> {
-    let played = live_of(t.p, card);
+    let played = live_of(t, card);
     if played.len() == 1 {
         let seat = played.first()?;
         set_status(t, seat, Status::Spent);
@@ -659,33 +665,36 @@ fn go_value(p: &Public, slot: &Slot) -> Option<i8> {
 /// cards all move.
 fn resolve_go(t: &mut Table) {
     let meek = t.p.resolution.meek;
-    let gos = live_where(t.p, Card::is_go);
-    let values = gos
-        .iter()
-        .filter_map(|s| go_value(t.p, &t.p.table[usize::from(s)]));
-    let best = if meek.is_some() {
-        values.min()
-    } else {
-        values.max()
-    };
+    let mut values = [None::<i8>; 8];
+    let mut best: Option<i8> = None;
+    for (seat, slot) in t.p.table.iter().enumerate() {
+        if slot.live().is_some_and(Card::is_go)
+            && let Some(value) = go_value(t.p, slot)
+        {
+            values[seat] = Some(value);
+            best = Some(match (best, meek) {
+                (None, _) => value,
+                (Some(b), Some(_)) => b.min(value),
+                (Some(b), None) => b.max(value),
+            });
+        }
+    }
     let Some(best) = best else {
         t.push(Event::NoWinner);
         begin_even_chance(t);
         return;
     };
-    let winners = SeatSet::from_seats(
-        gos.iter()
-            .filter(|s| go_value(t.p, &t.p.table[usize::from(*s)]) == Some(best)),
-    );
-    for seat in gos.iter() {
+    let mut winners = SeatSet::EMPTY;
+    for (seat, value) in values.iter().enumerate() {
+        let Some(value) = value else { continue };
+        let won = *value == best;
+        if won {
+            winners.insert(seat as Seat);
+        }
         set_status(
             t,
-            seat,
-            if winners.contains(seat) {
-                Status::Spent
-            } else {
-                Status::Void
-            },
+            seat as Seat,
+            if won { Status::Spent } else { Status::Void },
         );
     }
     t.p.resolution.winners = winners;
@@ -706,8 +715,8 @@ fn resolve_go(t: &mut Table) {
 /// Even Chance (on an even winning value) or Odd Reversal (odd): its player swaps rooms with
 /// the winner, with duels when either side is tied.
 fn begin_even_chance(t: &mut Table) {
-    let evens = live_of(t.p, Card::EvenChance);
-    let odds = live_of(t.p, Card::OddReversal);
+    let evens = live_of(t, Card::EvenChance);
+    let odds = live_of(t, Card::OddReversal);
     let Some(value) = t.p.resolution.value else {
         for seat in evens.iter().chain(odds.iter()) {
             void(t, seat, Void::NoWinner);
@@ -723,7 +732,7 @@ fn begin_even_chance(t: &mut Table) {
     for seat in wrong.iter() {
         void(t, seat, Void::WrongParity);
     }
-    let players = live_of(t.p, card);
+    let players = live_of(t, card);
     match (players.len(), players.first()) {
         (0, _) | (_, None) => begin_tracking(t),
         (1, Some(partner)) => partner_found(t, partner),
@@ -766,7 +775,7 @@ fn swap(t: &mut Table, partner: Seat, winner: Seat) {
         });
     }
     if let Some(card) = t.p.table[usize::from(partner)].card {
-        for seat in live_of(t.p, card).iter() {
+        for seat in live_of(t, card).iter() {
             void(t, seat, Void::NotChosen);
         }
     }
@@ -863,7 +872,7 @@ fn finish_duel(t: &mut Table, why: DuelFor, winner: Option<Seat>) {
     match why {
         DuelFor::Swapper { card } => match winner {
             Some(chooser) => {
-                let among = live_of(t.p, card);
+                let among = live_of(t, card);
                 t.p.stage = Stage::Pick {
                     pick: Pick::Swapper { card, among },
                     chooser,
@@ -871,7 +880,7 @@ fn finish_duel(t: &mut Table, why: DuelFor, winner: Option<Seat>) {
             }
             None => {
                 // "If there is no winner, then no one moves."
-                for seat in live_of(t.p, card).iter() {
+                for seat in live_of(t, card).iter() {
                     void(t, seat, Void::NobodyMoved);
                 }
                 begin_tracking(t);
@@ -930,7 +939,7 @@ pub fn tracking_destination(p: &Public, seat: Seat, target: Seat) -> u8 {
 /// Tracking: one room closer to the player of the winning Go! (a choice if several won and it
 /// matters). All Tracking cards move together once every choice is made.
 fn begin_tracking(t: &mut Table) {
-    let trackers = live_of(t.p, Card::Tracking);
+    let trackers = live_of(t, Card::Tracking);
     if trackers.is_empty() {
         end_turn(t);
         return;
@@ -981,7 +990,7 @@ fn choose_target(t: &mut Table, seat: Seat, target: Seat) {
 }
 
 fn resolve_tracking(t: &mut Table) {
-    let trackers = live_of(t.p, Card::Tracking);
+    let trackers = live_of(t, Card::Tracking);
     let dests: Vec<(Seat, Seat, u8)> = trackers
         .iter()
         .filter_map(|s| {
@@ -1169,13 +1178,15 @@ fn after_lead(t: &mut Table) {
             let v = &mut t.p.seats[usize::from(seat)];
             v.room = to;
             v.lose_turn = true;
-            t.push(Event::Moved {
-                seat,
-                from,
-                to,
-                why: Move::Survival,
-                backward: false,
-            });
+            if from != to {
+                t.push(Event::Moved {
+                    seat,
+                    from,
+                    to,
+                    why: Move::Survival,
+                    backward: false,
+                });
+            }
             t.push(Event::LosesTurn {
                 seat,
                 why: Lose::Survival,

@@ -439,6 +439,10 @@ pub fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
                 name(seat)
             )
         }
+        Event::Resurrected { seat, cards: 0 } => format!(
+            "{} shuffles the discards into the draw pile at the Hoard.",
+            name(seat)
+        ),
         Event::Resurrected { seat, cards } => format!(
             "{}'s {cards} dead cards come back to life and are shuffled into the deck.",
             name(seat)

@@ -50,6 +50,11 @@
 //!   nobody, a Room 6 card that was not unique, a losing duel card. A player is "down to
 //!   five cards" when at most five of his 28 are not dead; he then reshuffles every card,
 //!   dead ones included (otherwise the rule would change nothing), and draws five.
+//!   Taken as written, this allows a lock: a seat in Room 9 plays the top of its draw
+//!   pile, its hand is never played there, so its cycling cards die one by one until the
+//!   only one left is one that always has effect; if that is Dragon ATTACK!!, it cancels
+//!   every card every turn and nobody can move again. The engine keeps the rule as printed;
+//!   a table that meets the lock has to agree to stop.
 //! - Uniqueness Is Where You Find It: every card that is not a Go! (Go WILD! is a Go!) dies
 //!   once played, in a duel too.
 //! - Resurrection happens at the end of the turn a seat first reaches Room 12, before the

@@ -100,7 +100,7 @@ impl Position {
                 )));
             }
             let mut rest = Pile::full_deck();
-            let top = take(&mut rest, seat, &spec.deck_top)?;
+            take(&mut rest, seat, &spec.deck_top)?;
             let discards = take(&mut rest, seat, &spec.discards)?;
             let dead = take(&mut rest, seat, &spec.dead)?;
             let hand = match &spec.hand {
@@ -127,16 +127,10 @@ impl Position {
                 dead,
                 lose_turn: spec.lose_turn,
             };
-            debug_assert_eq!(top.len() as usize + rest.len() as usize, private.deck.len());
             privates.push(Some(private));
         }
         let mut events = Vec::new();
-        let mut table = Table {
-            p: &mut public,
-            privates: &mut privates,
-            events: &mut events,
-            empty_turns: 0,
-        };
+        let mut table = Table::new(&mut public, &mut privates, &mut events);
         for seat in 0..table.p.seats.len() as Seat {
             table.settle(seat);
         }

@@ -207,12 +207,14 @@ pub const ROOMS: [Room; 12] = [
 const NO_EFFECT: Room = plain(0, "", "", "Short Game");
 
 /// Room `number` as printed (numbers outside 1–12 are clamped: rooms are stored checked).
+#[inline]
 pub fn room(number: u8) -> &'static Room {
     &ROOMS[usize::from(number.clamp(1, 12)) - 1]
 }
 
 /// The effects that apply in room `number` under `config`: the Short and Shortest Games
 /// "ignore all room special effects except the effect for Room 1".
+#[inline]
 pub fn effects(config: &Config, number: u8) -> &'static Room {
     if config.length != Length::Full && number != 1 {
         &NO_EFFECT

@@ -65,6 +65,7 @@ pub enum Facing {
 
 impl Facing {
     /// The change in room number of one step forward.
+    #[inline]
     pub fn forward(self) -> i8 {
         match self {
             Facing::In => 1,
@@ -80,45 +81,60 @@ pub struct SeatSet(u8);
 impl SeatSet {
     pub const EMPTY: SeatSet = SeatSet(0);
 
+    #[inline]
     pub fn single(seat: Seat) -> Self {
         let mut set = SeatSet::EMPTY;
         set.insert(seat);
         set
     }
 
+    #[inline]
     pub fn insert(&mut self, seat: Seat) {
         if seat < 8 {
             self.0 |= 1 << seat;
         }
     }
 
+    #[inline]
     pub fn remove(&mut self, seat: Seat) {
         if seat < 8 {
             self.0 &= !(1 << seat);
         }
     }
 
+    #[inline]
     pub fn contains(&self, seat: Seat) -> bool {
         seat < 8 && self.0 & (1 << seat) != 0
     }
 
+    #[inline]
     pub fn len(&self) -> usize {
         self.0.count_ones() as usize
     }
 
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.0 == 0
     }
 
     /// The lowest seat in the set.
+    #[inline]
     pub fn first(&self) -> Option<Seat> {
         (!self.is_empty()).then(|| self.0.trailing_zeros() as Seat)
     }
 
     /// Seats in ascending order.
-    pub fn iter(&self) -> impl Iterator<Item = Seat> + '_ {
-        let bits = self.0;
-        (0..8u8).filter(move |s| bits & (1 << s) != 0)
+    #[inline]
+    pub fn iter(&self) -> impl Iterator<Item = Seat> + use<> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let seat = bits.trailing_zeros() as Seat;
+            bits &= bits - 1;
+            Some(seat)
+        })
     }
 
     pub fn to_vec(&self) -> Vec<Seat> {
@@ -126,10 +142,12 @@ impl SeatSet {
     }
 
     /// The seats of `self` not in `other`.
+    #[inline]
     pub fn without(&self, other: SeatSet) -> SeatSet {
         SeatSet(self.0 & !other.0)
     }
 
+    #[inline]
     pub fn from_seats(seats: impl IntoIterator<Item = Seat>) -> Self {
         let mut set = SeatSet::EMPTY;
         for s in seats {
@@ -168,6 +186,7 @@ pub struct SeatView {
 impl SeatView {
     /// How far along the race the seat is: room r heading in is r, heading out is 24 − r,
     /// so Room 12 is 12 either way and the Tavern on the way out is 23.
+    #[inline]
     pub fn progress(&self) -> u8 {
         match self.facing {
             Facing::In => self.room,
@@ -176,6 +195,7 @@ impl SeatView {
     }
 
     /// Cards the seat can still draw: its deck, and its discards once reshuffled.
+    #[inline]
     pub fn drawable(&self) -> u8 {
         self.deck
             .saturating_add(self.discards.len())
@@ -216,10 +236,12 @@ pub struct Slot {
 
 impl Slot {
     /// The card, if it is still on the table.
+    #[inline]
     pub fn on_table(&self) -> Option<Card> {
         self.card.filter(|_| self.status != Status::Gone)
     }
 
+    #[inline]
     pub(crate) fn live(&self) -> Option<Card> {
         self.card.filter(|_| self.status == Status::Live)
     }
@@ -382,6 +404,7 @@ impl Private {
     }
 
     /// The top card of the draw pile.
+    #[inline]
     pub fn top(&self) -> Option<Card> {
         self.deck.last().copied()
     }
