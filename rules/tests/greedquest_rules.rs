@@ -1047,8 +1047,55 @@ fn even_chance_duel_with_no_winner_moves_nobody() {
     assert_eq!((t.room(0), t.room(1), t.room(2)), (1, 1, 6));
 }
 
-// ----------------------------------------------------------------------------------------
-// Variants.
+#[test]
+fn room_5_zero_is_even_for_even_chance_under_the_meek() {
+    // Room 5: "someone who plays a Go! 2 ends up with a 0"; Even Chance "takes effect when
+    // played on a turn where the winning Go! card was even".
+    let pos = Position::new(basic(4))
+        .room(0, 5, In)
+        .room(3, 8, In)
+        .hand(0, &with(Go2))
+        .hand(1, &with(Go1))
+        .hand(2, &with(Meek))
+        .hand(3, &with(EvenChance));
+    let mut t = Table::new(pos, &["A", "B", "C", "D"]);
+    t.lay(&[(0, Go2), (1, Go1), (2, Meek), (3, EvenChance)]);
+    assert_eq!(
+        (t.room(0), t.room(3)),
+        (8, 6),
+        "A's 0 wins and is even: D swaps with A"
+    );
+}
+
+#[test]
+fn room_9_duels_with_the_top_card_of_the_deck() {
+    // Room 9: "do not play from your hand after that point" — in a duel too.
+    let pos = Position::new(basic(3))
+        .room(0, 2, In)
+        .room(1, 9, In)
+        .room(2, 9, In)
+        .hand(0, &with(Go8))
+        .hand(1, &with(Wild))
+        .deck_top(1, &[EvenChance, Go2])
+        .hand(2, &with(Go1))
+        .deck_top(2, &[EvenChance, Go5]);
+    let mut t = Table::new(pos, &["A", "B", "C"]);
+    t.lay(&[(0, Go8), (1, EvenChance), (2, EvenChance)]);
+    assert_eq!(
+        t.pending(),
+        Pending::Together {
+            seats: vec![1, 2],
+            seal: Seal::UntilAll
+        }
+    );
+    assert_eq!(
+        GreedQuest::legal_inputs(&t.p, t.privates[1].as_ref(), 1),
+        vec![Input::Card(Go2)]
+    );
+    t.lay(&[(1, Go2), (2, Go5)]);
+    assert!(t.said("C wins the duel."));
+    assert!(t.hand(1).contains(Wild), "B's Go WILD! stays in hand");
+}
 
 #[test]
 fn short_game_ignores_every_room_but_the_tavern() {
