@@ -11,7 +11,7 @@
 //! ```
 //!
 //! Standard output carries machine-readable lines only:
-//! `TICKET <code>`, `SESSION <id>` and finally
+//! `TICKET <code>`, `SESSION <id>`, `STEP <n>` as the game moves, and finally
 //! `RESULT session=<hex> step=<n> state=<hex> audit=verified winners=<seats>` (or
 //! `audit=fault seat=<s> step=<n> what=<words>`, or `audit=halted what=<words>`).
 //! Exit status: 0 verified, 2 a fault or a halted game, 1 anything else (with a message on
@@ -317,6 +317,7 @@ fn play(opts: &Options) -> Result<ExitCode, String> {
         }
     }
     let mut announced = None;
+    let mut last_step = None;
     let mut started = false;
     let mut readied = false;
     loop {
@@ -341,6 +342,10 @@ fn play(opts: &Options) -> Result<ExitCode, String> {
                 if announced != Some(view.session) {
                     announced = Some(view.session);
                     println!("SESSION {}", view.session.to_hex());
+                }
+                if last_step != Some(view.step) {
+                    last_step = Some(view.step);
+                    println!("STEP {}", view.step);
                 }
                 if let Some(code) = finished(&view) {
                     linger(&handle, opts.linger);

@@ -1,0 +1,450 @@
+//! The app itself: it owns the network handle and the latest views the network sent,
+//! decides which screen is up, and turns what the screens ask for into commands. It
+//! never waits on the network: events are drained each frame and the handle wakes the
+//! GUI when one arrives.
+
+use crate::games::{self, GameUi, TableFrame, TableIntent};
+use crate::model::Model;
+use crate::rules_ref;
+use crate::screens::{
+    home::{self, HomeIntent, HomeState, HomeView},
+    lobby::{self, LobbyIntent, LobbyState},
+    log,
+    profile::{self, ProfileForm, ProfileIntent},
+    settings::{self as settings_screen, SettingsIntent},
+    table::{self, GameIntent},
+};
+use crate::settings::{NetworkChoice, Settings};
+use crate::theme::{self, Palette};
+use crate::widgets;
+use crate::net::{Command, Handle, HandleConfig, Network, SessionId};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// How the app is started.
+#[derive(Clone, Debug)]
+pub struct AppConfig {
+    pub data_dir: PathBuf,
+    /// A phone: leave room for the status bar and never focus a text box.
+    pub phone: bool,
+    /// Overrides the saved Wi-Fi/offline choice for this run (tests, `--offline`).
+    pub network: Option<NetworkChoice>,
+}
+
+/// A page over the main screen, left with Back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Page {
+    Main,
+    Profile,
+    Settings,
+    Rules,
+    Log,
+}
+
+pub struct HoardApp {
+    config: AppConfig,
+    settings: Settings,
+    net: Option<Handle>,
+    model: Model,
+    page: Page,
+    profile_form: ProfileForm,
+    home: HomeState,
+    lobby: LobbyState,
+    games: Vec<Box<dyn GameUi>>,
+    rules_open: Option<usize>,
+    confirm_leave: bool,
+    /// Sitting at a table (hosting, joining, or in a game): only then do lobby and game
+    /// views from the network take over the screen.
+    seated: bool,
+    /// A game this device left; late snapshots of it are ignored until it is resumed.
+    left: Option<SessionId>,
+    /// The theme last applied, to apply it again only when it changes.
+    applied_theme: Option<theme::ThemeChoice>,
+    /// Frames drawn, for the idle-repaint measurement.
+    pub frames: u64,
+}
+
+impl HoardApp {
+    /// Builds the app inside eframe's creation callback.
+    pub fn new(cc: &eframe::CreationContext<'_>, config: AppConfig) -> HoardApp {
+        HoardApp::with_context(&cc.egui_ctx, config)
+    }
+
+    /// Builds the app for an existing egui context (eframe, tests and benchmarks).
+    pub fn with_context(ctx: &egui::Context, config: AppConfig) -> HoardApp {
+        let mut model = Model::default();
+        let settings = match Settings::load(&config.data_dir) {
+            Ok(s) => s,
+            Err(e) => {
+                model.notice(e.to_string(), true, 0.0);
+                Settings::default()
+            }
+        };
+        let mut app = HoardApp {
+            profile_form: ProfileForm::new(settings.profile.as_ref()),
+            settings,
+            net: None,
+            model,
+            page: Page::Main,
+            home: HomeState::default(),
+            lobby: LobbyState::default(),
+            games: games::all(),
+            rules_open: None,
+            confirm_leave: false,
+            seated: false,
+            left: None,
+            applied_theme: None,
+            frames: 0,
+            config,
+        };
+        app.start_network(ctx);
+        app
+    }
+
+    /// Forgets the style applied, for drawing into another egui context (screenshots).
+    #[doc(hidden)]
+    pub fn restyle(&mut self, theme: theme::ThemeChoice) {
+        self.settings.theme = theme;
+        self.applied_theme = None;
+    }
+
+    fn network_choice(&self) -> NetworkChoice {
+        self.config.network.unwrap_or(self.settings.network)
+    }
+
+    /// Starts (or restarts) the network in the chosen mode; the handle runs on its own
+    /// thread and wakes the GUI for every event.
+    fn start_network(&mut self, ctx: &egui::Context) {
+        self.net = None;
+        let wake_ctx = ctx.clone();
+        let network = match self.network_choice() {
+            NetworkChoice::Wifi => Network::Lan,
+            NetworkChoice::Offline => Network::Offline,
+        };
+        let config = HandleConfig {
+            data_dir: self.config.data_dir.clone(),
+            network,
+            wake: Arc::new(move || wake_ctx.request_repaint()),
+        };
+        match Handle::start(config) {
+            Ok(handle) => {
+                if let Some(p) = &self.settings.profile {
+                    handle.send(Command::SetProfile {
+                        name: p.name.clone(),
+                        colour: p.colour,
+                    });
+                }
+                self.net = Some(handle);
+            }
+            Err(e) => {
+                let now = ctx.input(|i| i.time);
+                self.model.notice(
+                    format!("The network could not start: {e}. Restart Hoard to try again."),
+                    true,
+                    now,
+                );
+            }
+        }
+    }
+
+    fn send(&mut self, cmd: Command) {
+        if let Some(net) = &self.net {
+            net.send(cmd);
+        }
+    }
+
+    /// Takes in everything the network sent since the last frame.
+    fn drain(&mut self, now: f64) {
+        let Some(net) = &self.net else { return };
+        while let Some(event) = net.try_recv() {
+            use crate::net::Event;
+            match &event {
+                Event::Error(_) if self.model.lobby.is_none() && self.model.game.is_none() => {
+                    // Hosting or joining failed: back to Home, with the error shown there.
+                    self.seated = false;
+                }
+                Event::Lobby(_) if !self.seated => continue,
+                Event::Game(g) if !self.seated || self.left.as_ref() == Some(&g.session) => continue,
+                _ => {}
+            }
+            self.model.apply(event, now);
+        }
+    }
+
+    fn save_settings(&mut self, now: f64) {
+        if let Err(e) = self.settings.save(&self.config.data_dir) {
+            self.model.notice(e.to_string(), true, now);
+        }
+    }
+
+    fn leave_table(&mut self) {
+        self.send(Command::LeaveTable);
+        self.left = self.model.game.as_ref().map(|g| g.session.clone());
+        self.model.leave();
+        self.seated = false;
+        self.page = Page::Main;
+    }
+
+    /// The Back key (Android's back button, Escape): leaves a page or a lobby; from a game
+    /// it only asks.
+    fn back(&mut self) {
+        if self.page == Page::Rules && self.rules_open.is_some() {
+            self.rules_open = None;
+        } else if self.page != Page::Main {
+            self.page = Page::Main;
+        } else if self.model.game.as_ref().is_some_and(|g| g.outcome.is_none()) {
+            self.confirm_leave = true;
+        } else if self.model.game.is_some() || self.model.lobby.is_some() {
+            self.leave_table();
+        }
+    }
+
+    fn home_ui(&mut self, ui: &mut egui::Ui, now: f64) {
+        let Some(profile) = self.settings.profile.clone() else { return };
+        let view = HomeView {
+            profile: &profile,
+            network: self.network_choice(),
+            tables: &self.model.tables,
+            unfinished: &self.model.unfinished,
+            phone: self.config.phone,
+        };
+        let Some(intent) = home::show(ui, &mut self.home, &view) else { return };
+        match intent {
+            HomeIntent::Host => {
+                self.seated = true;
+                self.send(Command::HostTable {
+                    name: format!("{}'s table", profile.name),
+                });
+            }
+            HomeIntent::JoinCode(ticket) => {
+                self.seated = true;
+                self.send(Command::JoinTicket { ticket });
+            }
+            HomeIntent::JoinTable(i) => {
+                if let Some(t) = self.model.tables.get(i) {
+                    let table = t.id.clone();
+                    self.seated = true;
+                    self.send(Command::JoinTable { table });
+                }
+            }
+            HomeIntent::Resume(i) => {
+                if let Some(s) = self.model.unfinished.get(i) {
+                    let session = s.session.clone();
+                    if self.left.as_ref() == Some(&session) {
+                        self.left = None;
+                    }
+                    self.seated = true;
+                    self.send(Command::Resume { session });
+                }
+            }
+            HomeIntent::EditProfile => {
+                self.profile_form = ProfileForm::new(self.settings.profile.as_ref());
+                self.page = Page::Profile;
+            }
+            HomeIntent::Settings => self.page = Page::Settings,
+            HomeIntent::Rules => self.page = Page::Rules,
+        }
+        let _ = now;
+    }
+
+    fn lobby_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(view) = self.model.lobby.clone() else { return };
+        let ticket = self.model.ticket.clone();
+        let Some(intent) = lobby::show(ui, &mut self.lobby, &view, ticket.as_deref(), &mut self.games)
+        else {
+            return;
+        };
+        match intent {
+            LobbyIntent::Leave => self.leave_table(),
+            LobbyIntent::Choose(setup) => self.send(Command::ChooseGame { setup }),
+            LobbyIntent::AddBot => self.send(Command::AddBot),
+            LobbyIntent::RemoveSeat(seat) => self.send(Command::RemoveSeat { seat }),
+            LobbyIntent::Ready(ready) => self.send(Command::Ready { ready }),
+            LobbyIntent::Start => self.send(Command::Start),
+            LobbyIntent::CopyCode => {
+                if let Some(t) = ticket {
+                    ui.ctx().copy_text(t);
+                }
+            }
+        }
+    }
+
+    fn game_ui(&mut self, ui: &mut egui::Ui, now: f64) {
+        let Some(view) = self.model.game.take() else { return };
+        let frame = TableFrame {
+            now,
+            portrait: ui.available_width() < ui.available_height(),
+        };
+        let game = self.games.iter_mut().find(|g| g.shows(&view));
+        let intents = table::show(ui, &view, game, frame);
+        self.model.game = Some(view);
+        for intent in intents {
+            match intent {
+                GameIntent::Leave => self.confirm_leave = true,
+                GameIntent::Done => self.leave_table(),
+                GameIntent::Log => self.page = Page::Log,
+                GameIntent::Vote { seat, vote } => self.send(Command::Vote { seat, vote }),
+                GameIntent::Table(TableIntent::Play(input)) => self.send(Command::Play { input }),
+            }
+        }
+    }
+
+    fn confirm_leave_ui(&mut self, ctx: &egui::Context) {
+        if !self.confirm_leave {
+            return;
+        }
+        let modal = egui::Modal::new(egui::Id::unique("confirm-leave")).show(ctx, |ui| {
+            ui.set_max_width(320.0);
+            ui.heading("Leave this game?");
+            ui.label(
+                "The game is kept on this device. The others wait for you or vote to go on \
+                 without you; you can come back from Home.",
+            );
+            let mut choice = None;
+            if widgets::wide(ui, "Stay").clicked() {
+                choice = Some(false);
+            }
+            if widgets::wide(ui, "Leave the game").clicked() {
+                choice = Some(true);
+            }
+            choice
+        });
+        match modal.inner {
+            Some(true) => {
+                self.confirm_leave = false;
+                self.leave_table();
+            }
+            Some(false) => self.confirm_leave = false,
+            None if modal.should_close() => self.confirm_leave = false,
+            None => {}
+        }
+    }
+
+    fn notices_ui(&mut self, ui: &mut egui::Ui, now: f64) {
+        if let Some(next) = self.model.expire(now) {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs_f64(next.max(0.05)));
+        }
+        let palette = Palette::of(ui);
+        for n in &self.model.notices {
+            let tint = if n.error { palette.warn } else { palette.accent };
+            widgets::banner(ui, &n.text, tint);
+        }
+    }
+}
+
+impl eframe::App for HoardApp {
+    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        let now = ctx.input(|i| i.time);
+        self.drain(now);
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.frames += 1;
+        let ctx = ui.ctx().clone();
+        if self.applied_theme != Some(self.settings.theme) {
+            theme::apply(&ctx, self.settings.theme);
+            self.applied_theme = Some(self.settings.theme);
+        }
+        let now = ctx.input(|i| i.time);
+        let back = ctx.input_mut(|i| {
+            i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)
+                | i.consume_key(egui::Modifiers::NONE, egui::Key::BrowserBack)
+        });
+        if back && !self.confirm_leave {
+            self.back();
+        } else if back {
+            self.confirm_leave = false;
+        }
+
+        // Phones draw under the status bar; egui knows no safe area there, so leave one.
+        let top = if self.config.phone { 28 } else { 6 };
+        let frame = egui::Frame::central_panel(ui.style())
+            .inner_margin(egui::Margin { left: 8, right: 8, top, bottom: 6 });
+        egui::CentralPanel::default().frame(frame).show(ui, |ui| {
+            let in_game = self.page == Page::Main && self.model.game.is_some();
+            let max = if in_game { theme::MAX_TABLE } else { theme::MAX_COLUMN };
+            widgets::column(ui, max, |ui| {
+                self.notices_ui(ui, now);
+                self.page_ui(ui, now);
+            });
+        });
+        self.confirm_leave_ui(&ctx);
+    }
+}
+
+impl HoardApp {
+    fn page_ui(&mut self, ui: &mut egui::Ui, now: f64) {
+        let first_run = self.settings.profile.is_none();
+        if first_run || self.page == Page::Profile {
+            match profile::show(ui, &mut self.profile_form, first_run, self.config.phone) {
+                Some(ProfileIntent::Save(p)) => {
+                    self.send(Command::SetProfile {
+                        name: p.name.clone(),
+                        colour: p.colour,
+                    });
+                    self.settings.profile = Some(p);
+                    self.save_settings(now);
+                    self.page = Page::Main;
+                }
+                Some(ProfileIntent::Cancel) => self.page = Page::Main,
+                None => {}
+            }
+            return;
+        }
+        match self.page {
+            Page::Settings => match settings_screen::show(ui, &self.settings) {
+                Some(SettingsIntent::Back) => self.page = Page::Main,
+                Some(SettingsIntent::Theme(t)) => {
+                    self.settings.theme = t;
+                    self.save_settings(now);
+                }
+                Some(SettingsIntent::Network(n)) => {
+                    self.settings.network = n;
+                    self.config.network = None;
+                    self.save_settings(now);
+                    self.model = Model::default();
+                    self.seated = false;
+                    let ctx = ui.ctx().clone();
+                    self.start_network(&ctx);
+                }
+                Some(SettingsIntent::EditProfile) => {
+                    self.profile_form = ProfileForm::new(self.settings.profile.as_ref());
+                    self.page = Page::Profile;
+                }
+                None => {}
+            },
+            Page::Rules => {
+                if rules_ref::show(ui, &mut self.rules_open) {
+                    self.page = Page::Main;
+                }
+            }
+            Page::Log => {
+                let empty = Vec::new();
+                let log = self.model.game.as_ref().map(|g| &g.log).unwrap_or(&empty);
+                if log::show(ui, "Game log", log) {
+                    self.page = Page::Main;
+                }
+            }
+            Page::Main | Page::Profile => {
+                if self.model.game.is_some() {
+                    self.game_ui(ui, now);
+                } else if self.model.lobby.is_some() {
+                    self.lobby_ui(ui);
+                } else {
+                    if self.seated {
+                        // Hosting or joining is under way: say so rather than show Home.
+                        // A still line, not a spinner: nothing repaints while the network works.
+                        let leave = widgets::top_bar(ui, "Finding the table...", Some("Cancel"));
+                        ui.label("Connecting. This takes a moment on a busy Wi-Fi.");
+                        if leave {
+                            self.leave_table();
+                        }
+                        return;
+                    }
+                    self.home_ui(ui, now);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+//! One screen per game behind one small trait, after egui's demo windows: adding a game
+//! to the app is one file here and one line in [`all`].
+
+pub mod greedquest;
+
+use crate::net::{AnyInput, GameSetup, GameView};
+use std::ops::RangeInclusive;
+
+/// What the table screen asks the app to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TableIntent {
+    Play(AnyInput),
+}
+
+/// Things about the moment of drawing that every game's table may use.
+#[derive(Clone, Copy, Debug)]
+pub struct TableFrame {
+    /// Seconds since the app started (egui's clock): animations are timed on it.
+    pub now: f64,
+    /// A narrow, tall screen: stack things vertically.
+    pub portrait: bool,
+}
+
+/// A game as the app shows it.
+pub trait GameUi {
+    /// The title players see ("GreedQuest").
+    fn title(&self) -> &'static str;
+
+    /// How many seats the game takes.
+    fn seats(&self) -> RangeInclusive<u8>;
+
+    /// The setup chosen when the host picks this game.
+    fn default_setup(&self) -> GameSetup;
+
+    /// Whether `setup` is this game's.
+    fn owns(&self, setup: &GameSetup) -> bool;
+
+    /// The variant choices in the lobby (read-only unless `host`); returns a changed setup.
+    fn options_ui(&mut self, ui: &mut egui::Ui, setup: &GameSetup, host: bool) -> Option<GameSetup>;
+
+    /// The game's part of the table: board, hand and prompts. Returns what the player did.
+    /// The shared parts (seats, away votes, the end screen) are drawn around it.
+    fn table_ui(&mut self, ui: &mut egui::Ui, view: &GameView, frame: TableFrame)
+    -> Vec<TableIntent>;
+
+    /// Whether `view` is a game of this kind.
+    fn shows(&self, view: &GameView) -> bool;
+
+    /// Lines for the end screen beyond winners and scores (e.g. final rooms).
+    fn summary(&self, _view: &GameView) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Every game the app can show, in the order the lobby lists them.
+pub fn all() -> Vec<Box<dyn GameUi>> {
+    vec![Box::new(greedquest::GreedQuestUi::default())]
+}

@@ -1,0 +1,64 @@
+//! What the network has told the app, kept as the latest of each kind: the screens draw
+//! from this and nothing else.
+
+use crate::net::{Event, GameView, LobbyView, SessionSummary, TableInfo};
+
+/// How long a notice stays on screen, in seconds.
+pub const NOTICE_SECS: f64 = 6.0;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub text: String,
+    pub error: bool,
+    /// egui time when it arrived.
+    pub at: f64,
+}
+
+#[derive(Default)]
+pub struct Model {
+    pub tables: Vec<TableInfo>,
+    pub ticket: Option<String>,
+    pub lobby: Option<LobbyView>,
+    pub game: Option<GameView>,
+    pub unfinished: Vec<SessionSummary>,
+    pub notices: Vec<Notice>,
+}
+
+impl Model {
+    /// Takes in one event; `now` stamps notices.
+    pub fn apply(&mut self, event: Event, now: f64) {
+        match event {
+            Event::Tables(tables) => self.tables = tables,
+            Event::Ticket { ticket } => self.ticket = Some(ticket),
+            Event::Lobby(lobby) => self.lobby = Some(lobby),
+            Event::Game(game) => self.game = Some(game),
+            Event::Unfinished(list) => self.unfinished = list,
+            Event::Notice(text) => self.notice(text, false, now),
+            Event::Error(text) => self.notice(text, true, now),
+        }
+    }
+
+    pub fn notice(&mut self, text: String, error: bool, at: f64) {
+        self.notices.push(Notice { text, error, at });
+        // Only the newest few matter on a small screen.
+        if self.notices.len() > 3 {
+            self.notices.remove(0);
+        }
+    }
+
+    /// Drops notices older than [`NOTICE_SECS`]; returns seconds until the next one expires.
+    pub fn expire(&mut self, now: f64) -> Option<f64> {
+        self.notices.retain(|n| now - n.at < NOTICE_SECS);
+        self.notices
+            .iter()
+            .map(|n| n.at + NOTICE_SECS - now)
+            .reduce(f64::min)
+    }
+
+    /// Forgets the table and game this device has left.
+    pub fn leave(&mut self) {
+        self.lobby = None;
+        self.game = None;
+        self.ticket = None;
+    }
+}

@@ -1,0 +1,182 @@
+//! Home: who I am, unfinished games to resume, the tables seen on this Wi-Fi (they appear
+//! by themselves), hosting a table, and joining one by its code.
+
+use crate::settings::{NetworkChoice, Profile};
+use crate::theme::Palette;
+use crate::widgets::{self, entry::Entry, keypad::KeypadKind};
+use egui::RichText;
+use crate::net::{SessionSummary, TableInfo};
+
+/// Longest join code the field accepts (an iroh ticket is about 80 characters).
+const MAX_CODE: usize = 400;
+
+#[derive(Default)]
+pub struct HomeState {
+    code: String,
+    code_open: bool,
+    entry: Entry,
+}
+
+/// What home shows, all of it from the network's latest events.
+pub struct HomeView<'a> {
+    pub profile: &'a Profile,
+    pub network: NetworkChoice,
+    pub tables: &'a [TableInfo],
+    pub unfinished: &'a [SessionSummary],
+    pub phone: bool,
+}
+
+pub enum HomeIntent {
+    Host,
+    JoinCode(String),
+    JoinTable(usize),
+    Resume(usize),
+    EditProfile,
+    Settings,
+    Rules,
+}
+
+pub fn show(ui: &mut egui::Ui, state: &mut HomeState, view: &HomeView) -> Option<HomeIntent> {
+    let mut intent = None;
+    let palette = Palette::of(ui);
+    ui.horizontal(|ui| {
+        ui.set_min_height(crate::theme::TOUCH);
+        ui.heading(RichText::new("Hoard").strong().size(30.0));
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if widgets::button(ui, "Settings").clicked() {
+                intent = Some(HomeIntent::Settings);
+            }
+            if widgets::button(ui, "How to play").clicked() {
+                intent = Some(HomeIntent::Rules);
+            }
+        });
+    });
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        let me = widgets::seat_chip(ui, &view.profile.name, view.profile.colour, true);
+        if me
+            .interact(egui::Sense::click())
+            .on_hover_text("Change name or colour")
+            .clicked()
+        {
+            intent = Some(HomeIntent::EditProfile);
+        }
+        ui.add_space(4.0);
+        let host_label = match view.network {
+            NetworkChoice::Wifi => "Host a table",
+            NetworkChoice::Offline => "Play against bots",
+        };
+        if widgets::primary(ui, host_label).clicked() {
+            intent = Some(HomeIntent::Host);
+        }
+
+        if !view.unfinished.is_empty() {
+            ui.add_space(8.0);
+            ui.label(RichText::new("Unfinished games").strong().size(20.0));
+            for (i, s) in view.unfinished.iter().enumerate() {
+                let text = format!(
+                    "{} with {}, {} moves in",
+                    game_title(&s.game),
+                    s.names.join(", "),
+                    s.turn
+                );
+                ui.horizontal_wrapped(|ui| {
+                    if widgets::button(ui, "Resume").clicked() {
+                        intent = Some(HomeIntent::Resume(i));
+                    }
+                    ui.label(text);
+                });
+            }
+        }
+
+        ui.add_space(8.0);
+        match view.network {
+            NetworkChoice::Wifi => {
+                ui.label(RichText::new("Tables on this Wi-Fi").strong().size(20.0));
+                if view.tables.is_empty() {
+                    ui.label(
+                        RichText::new("Looking for tables... They appear here by themselves.")
+                            .color(palette.muted),
+                    );
+                }
+                for (i, t) in view.tables.iter().enumerate() {
+                    let full = t.seats_taken >= t.seats_total;
+                    let text = format!(
+                        "{} - {} by {}, {} of {} seats",
+                        t.name,
+                        game_title(&t.game),
+                        t.host_name,
+                        t.seats_taken,
+                        t.seats_total
+                    );
+                    ui.horizontal_wrapped(|ui| {
+                        let word = if full { "Full" } else { "Join" };
+                        if widgets::button_enabled(ui, !full, word).clicked() {
+                            intent = Some(HomeIntent::JoinTable(i));
+                        }
+                        ui.label(text);
+                    });
+                }
+                ui.add_space(8.0);
+                let toggle = if state.code_open {
+                    "Hide join code"
+                } else {
+                    "Join with a code"
+                };
+                if widgets::wide(ui, toggle).clicked() {
+                    state.code_open = !state.code_open;
+                }
+                if state.code_open {
+                    state.entry.show(
+                        ui,
+                        "Join code",
+                        "Paste or type the host's code",
+                        KeypadKind::Code,
+                        &mut state.code,
+                        MAX_CODE,
+                        view.phone,
+                    );
+                    let code = normalise_code(&state.code);
+                    if widgets::primary_enabled(ui, !code.is_empty(), "Join").clicked() {
+                        intent = Some(HomeIntent::JoinCode(code));
+                    }
+                }
+            }
+            NetworkChoice::Offline => {
+                ui.label(
+                    RichText::new(
+                        "Offline: you play against bots on this device. Switch to Wi-Fi in \
+                         Settings to play with friends.",
+                    )
+                    .color(palette.muted),
+                );
+            }
+        }
+    });
+    intent
+}
+
+/// A code as the network expects it: QR scanners may upper-case it, and pasting brings
+/// spaces and line breaks along.
+pub fn normalise_code(raw: &str) -> String {
+    raw.chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase()
+}
+
+/// A game's display name from its short name on the wire.
+pub fn game_title(name: &str) -> String {
+    crate::rules_ref::page(name)
+        .map(|p| p.title.to_string())
+        .unwrap_or_else(|| name.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_scanned_or_pasted_code_is_lower_cased_and_unwrapped() {
+        assert_eq!(normalise_code(" ENDPOINT\nabc 12 \t"), "endpointabc12");
+    }
+}

@@ -1,0 +1,161 @@
+//! The table before the game: which game and variant, who sits where, bots, ready,
+//! start, and the host's join code as a QR code and as text.
+
+use crate::games::GameUi;
+use crate::theme::{Palette, TOUCH};
+use crate::widgets::{self, qr::QrCache};
+use egui::RichText;
+use crate::net::{GameSetup, LobbyView};
+
+#[derive(Default)]
+pub struct LobbyState {
+    qr: QrCache,
+}
+
+pub enum LobbyIntent {
+    Leave,
+    Choose(GameSetup),
+    AddBot,
+    RemoveSeat(u8),
+    Ready(bool),
+    Start,
+    CopyCode,
+}
+
+pub fn show(
+    ui: &mut egui::Ui,
+    state: &mut LobbyState,
+    view: &LobbyView,
+    ticket: Option<&str>,
+    games: &mut [Box<dyn GameUi>],
+) -> Option<LobbyIntent> {
+    let mut intent = None;
+    let palette = Palette::of(ui);
+    if widgets::top_bar(ui, &view.table_name, Some("Leave")) {
+        intent = Some(LobbyIntent::Leave);
+    }
+    let current = games.iter().position(|g| g.owns(&view.setup));
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        // The game.
+        ui.label(RichText::new("Game").strong().size(20.0));
+        if view.host {
+            ui.horizontal_wrapped(|ui| {
+                for (i, game) in games.iter().enumerate() {
+                    if widgets::choice(ui, current == Some(i), game.title()) {
+                        intent = Some(LobbyIntent::Choose(game.default_setup()));
+                    }
+                }
+            });
+        }
+        match current {
+            Some(i) => {
+                let game = &mut games[i];
+                if !view.host {
+                    ui.label(RichText::new(game.title()).size(22.0));
+                }
+                if let Some(setup) = game.options_ui(ui, &view.setup, view.host) {
+                    intent = Some(LobbyIntent::Choose(setup));
+                }
+            }
+            None => {
+                ui.label("The host chose a game this version of Hoard does not have.");
+            }
+        }
+
+        // The seats.
+        ui.add_space(8.0);
+        let range = current.map(|i| games[i].seats());
+        let seats_hint = range
+            .as_ref()
+            .map(|r| format!(" ({} to {} players)", r.start(), r.end()))
+            .unwrap_or_default();
+        ui.label(RichText::new(format!("Seats{seats_hint}")).strong().size(20.0));
+        for (i, seat) in view.seats.iter().enumerate() {
+            ui.horizontal_wrapped(|ui| {
+                ui.set_min_height(TOUCH);
+                let mut name = seat.name.clone();
+                if seat.me {
+                    name.push_str(" (you)");
+                }
+                if seat.bot && !name.to_lowercase().contains("bot") {
+                    name.push_str(" (bot)");
+                }
+                widgets::seat_chip(ui, &name, seat.colour, seat.me);
+                let (word, colour) = if !seat.connected {
+                    ("away", palette.warn)
+                } else if seat.ready {
+                    ("ready", palette.good)
+                } else {
+                    ("not ready", palette.muted)
+                };
+                ui.label(RichText::new(word).color(colour));
+                if view.host
+                    && !seat.me
+                    && widgets::button(ui, "Remove").clicked()
+                {
+                    intent = Some(LobbyIntent::RemoveSeat(i as u8));
+                }
+            });
+        }
+        if view.host {
+            let room = range
+                .as_ref()
+                .map(|r| view.seats.len() < usize::from(*r.end()))
+                .unwrap_or(false);
+            if widgets::wide_enabled(ui, room, "Add a bot").clicked() {
+                intent = Some(LobbyIntent::AddBot);
+            }
+        }
+
+        // Ready and start.
+        ui.add_space(8.0);
+        let my_ready = view.seats.iter().any(|s| s.me && s.ready);
+        if view.host {
+            if !my_ready && widgets::wide(ui, "I'm ready").clicked() {
+                intent = Some(LobbyIntent::Ready(true));
+            }
+            if widgets::primary_enabled(ui, view.can_start, "Start the game").clicked() {
+                intent = Some(LobbyIntent::Start);
+            }
+            if !view.can_start {
+                let why = match &range {
+                    Some(r) if view.seats.len() < usize::from(*r.start()) => format!(
+                        "Waiting for players: at least {} are needed. Add a bot, or share the code.",
+                        r.start()
+                    ),
+                    _ => "Waiting until everyone is ready.".to_string(),
+                };
+                ui.label(RichText::new(why).color(palette.muted));
+            }
+        } else if my_ready {
+            if widgets::wide(ui, "Not ready after all").clicked() {
+                intent = Some(LobbyIntent::Ready(false));
+            }
+            ui.label(RichText::new("Waiting for the host to start.").color(palette.muted));
+        } else if widgets::primary(ui, "I'm ready").clicked() {
+            intent = Some(LobbyIntent::Ready(true));
+        }
+
+        // The join code, for the host to show.
+        if let Some(ticket) = ticket.filter(|_| view.host) {
+            ui.add_space(12.0);
+            ui.label(RichText::new("Join code").strong().size(20.0));
+            ui.label(
+                RichText::new(
+                    "Friends on this Wi-Fi see the table by themselves. If they don't, they can \
+                     scan this code or paste the text.",
+                )
+                .color(palette.muted),
+            );
+            let side = ui.available_width().min(280.0);
+            ui.vertical_centered(|ui| {
+                state.qr.show(ui, ticket, side);
+            });
+            ui.add(egui::Label::new(RichText::new(ticket).monospace().size(13.0)).wrap());
+            if !cfg!(target_os = "android") && widgets::wide(ui, "Copy the code").clicked() {
+                intent = Some(LobbyIntent::CopyCode);
+            }
+        }
+    });
+    intent
+}

@@ -1,0 +1,164 @@
+//! The game screen around any game's table: the bar (leave, log), notices, votes on seats
+//! that are away, and once the game is over, the end screen with the audit's verdict.
+
+use crate::games::{GameUi, TableFrame, TableIntent};
+use crate::theme::Palette;
+use crate::widgets;
+use egui::RichText;
+use crate::net::{AuditVerdict, AwayVote, GameView};
+use hoard_rules::Seat;
+
+pub enum GameIntent {
+    /// Back pressed: the app asks before leaving a game.
+    Leave,
+    Log,
+    Table(TableIntent),
+    Vote { seat: Seat, vote: AwayVote },
+    /// From the end screen: back to Home (nothing to ask, the game is over).
+    Done,
+}
+
+fn seat_name(view: &GameView, seat: Seat) -> String {
+    view.seats
+        .get(usize::from(seat))
+        .map(|s| s.name.clone())
+        .unwrap_or_else(|| format!("Seat {seat}"))
+}
+
+pub fn show(
+    ui: &mut egui::Ui,
+    view: &GameView,
+    game: Option<&mut Box<dyn GameUi>>,
+    frame: TableFrame,
+) -> Vec<GameIntent> {
+    let mut intents = Vec::new();
+    let palette = Palette::of(ui);
+    let title = game.as_ref().map(|g| g.title()).unwrap_or("Game");
+    ui.horizontal(|ui| {
+        ui.set_min_height(crate::theme::TOUCH);
+        let over = view.outcome.is_some();
+        let back = if over { "Home" } else { "Leave" };
+        if widgets::button(ui, &format!("< {back}")).clicked() {
+            intents.push(if over { GameIntent::Done } else { GameIntent::Leave });
+        }
+        ui.heading(title);
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            if widgets::button(ui, "Log").clicked() {
+                intents.push(GameIntent::Log);
+            }
+        });
+    });
+
+    if let Some(why) = &view.halted {
+        widgets::banner(ui, &format!("The game has stopped: {why}"), palette.warn);
+    }
+
+    // Votes on seats that are away: the table decides together whether to wait.
+    for vote in &view.votes {
+        let name = seat_name(view, vote.seat);
+        widgets::banner(
+            ui,
+            &format!(
+                "{name} has been away for {} seconds. Wait, skip {name}'s turns, or remove {name} from the game?",
+                vote.away_for_secs
+            ),
+            palette.warn,
+        );
+        ui.horizontal_wrapped(|ui| {
+            for (v, label) in [
+                (AwayVote::Wait, "Wait"),
+                (AwayVote::Skip, "Skip their turns"),
+                (AwayVote::Remove, "Remove them"),
+            ] {
+                if widgets::choice(ui, vote.my_vote == Some(v), label) {
+                    intents.push(GameIntent::Vote { seat: vote.seat, vote: v });
+                }
+            }
+        });
+    }
+
+    if view.outcome.is_some() {
+        if end_screen(ui, view, game.as_deref()) {
+            intents.push(GameIntent::Done);
+        }
+        return intents;
+    }
+    match game {
+        Some(game) => {
+            for intent in game.table_ui(ui, view, frame) {
+                intents.push(GameIntent::Table(intent));
+            }
+        }
+        None => {
+            ui.label("This version of Hoard cannot show this game.");
+        }
+    }
+    intents
+}
+
+/// The winners, the scores, the audit's verdict and a way home. Returns true on "Home".
+fn end_screen(ui: &mut egui::Ui, view: &GameView, game: Option<&Box<dyn GameUi>>) -> bool {
+    let palette = Palette::of(ui);
+    let mut home = false;
+    let Some(outcome) = &view.outcome else { return false };
+    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        ui.add_space(8.0);
+        let names: Vec<String> = outcome.winners.iter().map(|s| seat_name(view, *s)).collect();
+        let i_won = view.me.is_some_and(|m| outcome.winners.contains(&m));
+        let headline = match names.len() {
+            0 => "Nobody won.".to_string(),
+            1 if i_won => "You won!".to_string(),
+            1 => format!("{} won!", names[0]),
+            _ => format!("{} won together!", names.join(" and ")),
+        };
+        ui.vertical_centered(|ui| {
+            ui.label(RichText::new(headline).size(32.0).strong().color(palette.accent));
+        });
+        ui.add_space(6.0);
+        for (i, seat) in view.seats.iter().enumerate() {
+            let won = outcome.winners.contains(&(i as Seat));
+            ui.horizontal(|ui| {
+                widgets::seat_chip(ui, &seat.name, seat.colour, won);
+                if let Some(score) = outcome.scores.get(i) {
+                    ui.label(format!("{score} points"));
+                }
+                if won {
+                    ui.label(RichText::new("winner").color(palette.good).strong());
+                }
+            });
+        }
+        if let Some(game) = game {
+            for line in game.summary(view) {
+                ui.label(RichText::new(line).color(palette.muted));
+            }
+        }
+        ui.add_space(10.0);
+        ui.label(RichText::new("Fair play").strong().size(20.0));
+        match &view.audit {
+            None => widgets::banner(
+                ui,
+                "Checking every hidden play... every device is revealing its secrets.",
+                palette.muted,
+            ),
+            Some(AuditVerdict::Verified) => widgets::banner(
+                ui,
+                "Verified: every hidden card and choice was legal, and every device saw the same game.",
+                palette.good,
+            ),
+            Some(AuditVerdict::Fault { seat, step, what }) => {
+                let who = seat.map(|s| format!(" {}", seat_name(view, s))).unwrap_or_default();
+                let when = step.map(|s| format!(" at step {s}")).unwrap_or_default();
+                widgets::banner(
+                    ui,
+                    &format!("Not verified:{who}{when}: {what}"),
+                    palette.warn,
+                );
+            }
+        }
+        ui.add_space(10.0);
+        if widgets::primary(ui, "Back to home").clicked() {
+            home = true;
+        }
+    });
+    home
+}

@@ -1,0 +1,140 @@
+//! The player's own choices kept on this device: name, colour, theme, and whether to use
+//! the Wi-Fi. Written at once when they change (phones kill apps without warning).
+
+use crate::error::AppError;
+use crate::theme::ThemeChoice;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The file beside the network's own files in the data folder.
+pub const FILE: &str = "app-settings.postcard";
+
+/// Longest name shown at the table, in characters; keeps tokens and lists readable.
+pub const MAX_NAME: usize = 16;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Profile {
+    pub name: String,
+    pub colour: [u8; 3],
+}
+
+/// How this device reaches other players.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NetworkChoice {
+    /// Tables on this Wi-Fi (the normal way).
+    #[default]
+    Wifi,
+    /// No network at all: one device, you and bots.
+    Offline,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    pub profile: Option<Profile>,
+    pub theme: ThemeChoice,
+    pub network: NetworkChoice,
+}
+
+impl Settings {
+    pub fn path(data_dir: &Path) -> PathBuf {
+        data_dir.join(FILE)
+    }
+
+    /// Reads the settings; a missing file is a first run. A damaged file is reported
+    /// (the caller shows it) and replaced by defaults rather than stopping the app.
+    pub fn load(data_dir: &Path) -> Result<Settings, AppError> {
+        let path = Settings::path(data_dir);
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Settings::default()),
+            Err(source) => return Err(AppError::ReadSettings { path, source }),
+        };
+        postcard::from_bytes(&bytes).map_err(|e| AppError::DamagedSettings {
+            path,
+            why: e.to_string(),
+        })
+    }
+
+    /// Writes through a temporary file and a rename, so a kill mid-write leaves the old
+    /// settings, never half of new ones.
+    pub fn save(&self, data_dir: &Path) -> Result<(), AppError> {
+        let path = Settings::path(data_dir);
+        let write = |path: &Path| -> std::io::Result<()> {
+            std::fs::create_dir_all(data_dir)?;
+            // Plain data always serialises; an empty vector would only write an empty file.
+            let bytes = postcard::to_stdvec(self).unwrap_or_default();
+            let tmp = path.with_extension("tmp");
+            std::fs::write(&tmp, bytes)?;
+            std::fs::rename(&tmp, path)
+        };
+        write(&path).map_err(|source| AppError::WriteSettings { path, source })
+    }
+}
+
+/// A name as typed, cleaned for the table: trimmed, inner runs of spaces collapsed,
+/// control characters dropped, at most [`MAX_NAME`] characters. `None` if nothing is left.
+pub fn clean_name(raw: &str) -> Option<String> {
+    let mut out = String::new();
+    for word in raw.split_whitespace() {
+        let word: String = word.chars().filter(|c| !c.is_control()).collect();
+        if word.is_empty() {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(&word);
+    }
+    let out: String = out.chars().take(MAX_NAME).collect();
+    let out = out.trim_end().to_string();
+    (!out.is_empty()).then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_survive_a_restart_and_a_first_run_has_none() {
+        let dir = std::env::temp_dir().join(format!("hoard-settings-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(Settings::load(&dir).ok(), Some(Settings::default()));
+        let s = Settings {
+            profile: Some(Profile {
+                name: "Mia".into(),
+                colour: [40, 120, 220],
+            }),
+            theme: ThemeChoice::Light,
+            network: NetworkChoice::Offline,
+        };
+        assert!(s.save(&dir).is_ok());
+        assert_eq!(Settings::load(&dir).ok(), Some(s));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn damaged_settings_are_an_error_that_names_the_file_not_a_panic() {
+        let dir = std::env::temp_dir().join(format!("hoard-settings-bad-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(Settings::path(&dir), [0xff, 0xff, 0xff, 0xff, 0xff]);
+        match Settings::load(&dir) {
+            Err(e @ AppError::DamagedSettings { .. }) => {
+                assert!(e.to_string().contains(FILE), "{e}");
+            }
+            other => panic!("expected a damaged-settings error, got {other:?}"),
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn names_are_trimmed_collapsed_and_capped() {
+        assert_eq!(clean_name("  Mia  "), Some("Mia".into()));
+        assert_eq!(clean_name("Ana   Lu"), Some("Ana Lu".into()));
+        assert_eq!(clean_name("   "), None);
+        assert_eq!(clean_name("\u{7}"), None);
+        assert_eq!(
+            clean_name("Bartholomew the Great").map(|n| n.chars().count()),
+            Some(15) // 16 characters end in a space, which is trimmed
+        );
+    }
+}

@@ -1,0 +1,128 @@
+//! Small building blocks shared by the screens: finger-sized buttons, the top bar with
+//! its back button, a centred column, seat chips, and the keypad, entry and QR widgets.
+
+pub mod entry;
+pub mod keypad;
+pub mod qr;
+
+use crate::theme::{self, Palette, TOUCH};
+use egui::{Button, Color32, RichText, Sense, Stroke, Vec2};
+
+/// A full-width button for the main action of a screen.
+pub fn primary(ui: &mut egui::Ui, text: &str) -> egui::Response {
+    primary_enabled(ui, true, text)
+}
+
+pub fn primary_enabled(ui: &mut egui::Ui, enabled: bool, text: &str) -> egui::Response {
+    let palette = Palette::of(ui);
+    let fill = if enabled {
+        palette.accent
+    } else {
+        ui.visuals().widgets.inactive.weak_bg_fill
+    };
+    let ink = if enabled {
+        Color32::from_rgb(30, 24, 10)
+    } else {
+        ui.visuals().weak_text_color()
+    };
+    ui.add_enabled(
+        enabled,
+        Button::new(RichText::new(text).size(21.0).strong().color(ink))
+            .fill(fill)
+            .min_size(Vec2::new(ui.available_width(), TOUCH + 8.0)),
+    )
+}
+
+/// A full-width ordinary button.
+pub fn wide(ui: &mut egui::Ui, text: &str) -> egui::Response {
+    wide_enabled(ui, true, text)
+}
+
+pub fn wide_enabled(ui: &mut egui::Ui, enabled: bool, text: &str) -> egui::Response {
+    ui.add_enabled(
+        enabled,
+        Button::new(RichText::new(text).size(19.0)).min_size(Vec2::new(ui.available_width(), TOUCH)),
+    )
+}
+
+/// A finger-sized button that fits its text.
+pub fn button(ui: &mut egui::Ui, text: &str) -> egui::Response {
+    ui.add(Button::new(text).min_size(Vec2::splat(TOUCH)))
+}
+
+pub fn button_enabled(ui: &mut egui::Ui, enabled: bool, text: &str) -> egui::Response {
+    ui.add_enabled(enabled, Button::new(text).min_size(Vec2::splat(TOUCH)))
+}
+
+/// Lays `add` out in a column no wider than `max` points, centred.
+pub fn column<R>(ui: &mut egui::Ui, max: f32, add: impl FnOnce(&mut egui::Ui) -> R) -> R {
+    let width = ui.available_width().min(max);
+    let margin = ((ui.available_width() - width) / 2.0).max(0.0);
+    ui.horizontal_top(|ui| {
+        ui.add_space(margin);
+        ui.vertical(|ui| {
+            ui.set_width(width);
+            add(ui)
+        })
+        .inner
+    })
+    .inner
+}
+
+/// The bar at the top of every screen: an optional Back button and the title. Returns
+/// true when Back was pressed.
+pub fn top_bar(ui: &mut egui::Ui, title: &str, back: Option<&str>) -> bool {
+    let mut pressed = false;
+    ui.horizontal(|ui| {
+        ui.set_min_height(TOUCH);
+        if let Some(back) = back {
+            pressed = ui
+                .add(Button::new(RichText::new(format!("< {back}")).size(18.0)).min_size(Vec2::splat(TOUCH)))
+                .clicked();
+        }
+        ui.heading(title);
+    });
+    pressed
+}
+
+/// A round colour dot with a name: how a player is shown everywhere.
+pub fn seat_chip(ui: &mut egui::Ui, name: &str, colour: [u8; 3], strong: bool) -> egui::Response {
+    ui.horizontal(|ui| {
+        let (rect, _) = ui.allocate_exact_size(Vec2::splat(22.0), Sense::hover());
+        ui.painter().circle(
+            rect.center(),
+            10.0,
+            theme::colour(colour),
+            Stroke::new(1.5, ui.visuals().strong_text_color()),
+        );
+        let text = RichText::new(name);
+        ui.label(if strong { text.strong() } else { text });
+    })
+    .response
+}
+
+/// A line of plain-language status, e.g. a notice or an error, in a tinted box.
+pub fn banner(ui: &mut egui::Ui, text: &str, tint: Color32) {
+    egui::Frame::new()
+        .fill(tint.gamma_multiply(0.18))
+        .stroke(Stroke::new(1.0, tint))
+        .corner_radius(8)
+        .inner_margin(10)
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(RichText::new(text).color(ui.visuals().strong_text_color()));
+        });
+}
+
+/// A framed, finger-sized option that shows whether it is chosen; true when tapped while
+/// not chosen.
+pub fn choice(ui: &mut egui::Ui, on: bool, text: &str) -> bool {
+    ui.add(
+        Button::new(text)
+            .selected(on)
+            .frame(true)
+            .min_size(Vec2::splat(TOUCH)),
+    )
+    .clicked()
+        && !on
+}
