@@ -1455,6 +1455,21 @@ fn public_checks_reject_impossible_cards_wrong_seats_and_unopened_plays() {
 }
 
 #[test]
+fn a_damaged_table_is_refused_without_panicking() {
+    let pos = Position::new(basic(3))
+        .hand(0, &with(Go5))
+        .hand(1, &with(Go5))
+        .hand(2, &with(Go5));
+    let (mut p, mut privates) = pos.build().expect("position");
+    p.seats.truncate(2);
+    let step = Step::Inputs((0..3).map(|s| (s, Play::Open(Input::Card(Go5)))).collect());
+    assert!(matches!(
+        GreedQuest::apply(&mut p, &mut privates, &step),
+        Err(RuleError::BadConfig(_))
+    ));
+}
+
+#[test]
 fn setup_accepts_two_to_six_seats() {
     assert!(GreedQuest::setup(&Config::new(1)).is_err());
     assert!(GreedQuest::setup(&Config::new(7)).is_err());

@@ -226,7 +226,49 @@ fn check_private(
     }
 }
 
+/// Whether a table (perhaps read back from disk) holds together: sizes that match the seat
+/// count, and every seat it names at the table. The engine indexes by seat freely after this.
+fn intact(p: &Public) -> bool {
+    let n = p.config.seats;
+    let seat_ok = |s: Seat| s < n;
+    let stage_ok = match p.stage {
+        Stage::Deal | Stage::Over => true,
+        Stage::Play { seats } | Stage::Wild { seats } | Stage::LastParty { seats } => {
+            seats.within(n)
+        }
+        Stage::Duel { duel, seats } => {
+            seats.within(n)
+                && duel.alive.within(n)
+                && match duel.why {
+                    DuelFor::Swapper { .. } => true,
+                    DuelFor::Winner { partner } => seat_ok(partner),
+                    DuelFor::Lead { leaders } => leaders.within(n),
+                }
+        }
+        Stage::Pick { pick, chooser } => {
+            seat_ok(chooser)
+                && match pick {
+                    Pick::Swapper { among, .. } => among.within(n),
+                    Pick::Winner { partner, among } => seat_ok(partner) && among.within(n),
+                }
+        }
+        Stage::Track { seat } => seat_ok(seat),
+    };
+    (2..=6).contains(&n)
+        && p.seats.len() == usize::from(n)
+        && p.table.len() == usize::from(n)
+        && p.resolution.winners.within(n)
+        && p.table.iter().all(|slot| slot.target.is_none_or(seat_ok))
+        && stage_ok
+}
+
 fn validate(p: &Public, privates: &[Option<Private>], step: &Step<Input>) -> Result<(), RuleError> {
+    if !intact(p) {
+        return Err(RuleError::BadConfig(
+            "this table's saved state is damaged: its seats do not match the game's setup"
+                .to_string(),
+        ));
+    }
     for (index, private) in privates.iter().enumerate() {
         if let Some(private) = private
             && usize::from(private.seat) != index
@@ -921,7 +963,7 @@ fn choose_swap(t: &mut Table, pick: Pick, chooser: Seat, chosen: Seat) {
 
 /// Where a Tracking player ends up following `target`: one room closer (two from Room 3,
 /// alone), staying put if already in the target's room.
-pub fn tracking_destination(p: &Public, seat: Seat, target: Seat) -> u8 {
+pub(crate) fn tracking_destination(p: &Public, seat: Seat, target: Seat) -> u8 {
     let here = view(p, seat).room;
     let there = view(p, target).room;
     let stride = if p.table[usize::from(seat)].overshoot {

@@ -71,7 +71,6 @@ mod state;
 
 pub use bot::random_input;
 pub use cards::{Card, DECK_SIZE, HAND_SIZE, Pile};
-pub use engine::tracking_destination;
 pub use events::{Event, narrate};
 pub use position::Position;
 pub use state::{

@@ -141,6 +141,12 @@ impl SeatSet {
         self.iter().collect()
     }
 
+    /// Every seat in the set is below `count`.
+    #[inline]
+    pub fn within(&self, count: u8) -> bool {
+        u32::from(self.0) >> count == 0
+    }
+
     /// The seats of `self` not in `other`.
     #[inline]
     pub fn without(&self, other: SeatSet) -> SeatSet {
