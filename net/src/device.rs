@@ -738,6 +738,19 @@ impl Device {
         for g in guests {
             self.send(&g, &Frame::Begin(meta.clone()));
         }
+        // Devices that knocked at the open table but did not sit down have no business here now.
+        if let Some(net) = &mut self.net {
+            let devices = meta.devices();
+            let strangers: Vec<EndpointId> = net
+                .mesh
+                .peers()
+                .filter(|p| !devices.contains(*p))
+                .copied()
+                .collect();
+            for s in strangers {
+                net.mesh.disconnect(&s);
+            }
+        }
         self.connect_session(&meta);
         Ok(())
     }
@@ -777,6 +790,13 @@ impl Device {
         )?;
         self.role = Role::Playing(table);
         self.connect_session(&meta);
+        if let Some(net) = &mut self.net {
+            for seat in &meta.seats {
+                if seat.device != self.me && !dials(self.me, seat.device, meta.host()) {
+                    net.mesh.knock(seat.addr.clone());
+                }
+            }
+        }
         self.emit(Event::Notice(
             "Resumed the saved game; catching up with the table".into(),
         ));

@@ -778,3 +778,69 @@ mod interim_store {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::identity::SeatSpec;
+    use hoard_rules::greedquest::Config;
+
+    fn key(b: u8) -> SecretKey {
+        SecretKey::from_bytes(&[b; 32])
+    }
+
+    fn meta(a: &SecretKey, b: &SecretKey) -> SessionMeta {
+        let seats = vec![
+            SeatSpec {
+                key: a.public(),
+                name: "Ann".into(),
+            },
+            SeatSpec {
+                key: b.public(),
+                name: "Ben".into(),
+            },
+        ];
+        let start = Start::new::<GreedQuest>(&Config::new(2), seats, [5; 32]).expect("start");
+        let seat = |k: &SecretKey| SeatMeta {
+            device: k.public(),
+            addr: EndpointAddr::new(k.public()),
+            colour: [1, 2, 3],
+            bot: false,
+        };
+        SessionMeta {
+            seats: vec![seat(a), seat(b)],
+            start,
+        }
+    }
+
+    #[test]
+    fn a_device_speaks_only_for_the_seats_it_holds() {
+        let dir = std::env::temp_dir().join(format!("hoard-session-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (ann, ben, stranger) = (key(1), key(2), key(3));
+        let mut table =
+            Session::<GreedQuest>::create(dir.clone(), meta(&ann, &ben), &ann, &[], false, Time(0))
+                .expect("session");
+        let _ = table.pump(Time(0));
+        let bytes = b"anything at all";
+        // A stranger's device, whatever seat it claims to speak for.
+        for from in [stranger.public(), ben.public(), ann.public()] {
+            let err = table
+                .deliver(Time(1), stranger.public(), from, ann.public(), bytes)
+                .expect_err("a stranger is refused");
+            assert!(matches!(err, NetError::UnseatedPeer), "{err}");
+        }
+        // A seated device posing as another seat.
+        let err = table
+            .deliver(Time(1), ben.public(), ann.public(), ann.public(), bytes)
+            .expect_err("posing as Ann");
+        assert!(matches!(err, NetError::UnseatedPeer), "{err}");
+        // Ben's own bytes reach Ann's core (which then judges them: these are garbage).
+        let err = table
+            .deliver(Time(1), ben.public(), ben.public(), ann.public(), bytes)
+            .expect_err("garbage");
+        assert!(matches!(err, NetError::Malformed(_)), "{err}");
+        assert_eq!(table.step(), 0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -118,6 +118,32 @@ impl Mesh {
         self.spawn_link(peer, target);
     }
 
+    /// Dials `addr` once even if this side is not the pair's dialer, and takes the
+    /// connection as the link. A device back from a restart does this: the peer's old
+    /// connection to it is dead but would only be noticed at its idle timeout, while a new
+    /// connection replaces it at once.
+    pub fn knock(&mut self, addr: EndpointAddr) {
+        let peer = addr.id;
+        if peer == self.endpoint.id() || addr.is_empty() {
+            return;
+        }
+        if !self.links.contains_key(&peer) {
+            self.connect(addr.clone(), false);
+        }
+        let Some(link) = self.links.get(&peer) else {
+            return;
+        };
+        let conns = link.conns.clone();
+        let endpoint = self.endpoint.clone();
+        tokio::spawn(async move {
+            if let Ok(Ok(conn)) =
+                tokio::time::timeout(CONNECT_TIMEOUT, endpoint.connect(addr, ALPN)).await
+            {
+                let _ = conns.send(conn);
+            }
+        });
+    }
+
     /// Takes an incoming connection as the link to its peer, making a (non-dialing) link
     /// if there was none.
     pub fn adopt(&mut self, conn: Connection) {
