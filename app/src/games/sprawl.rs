@@ -84,7 +84,12 @@ impl GameUi for SprawlUi {
         matches!(view.state, AnyState::Sprawl { .. })
     }
 
-    fn options_ui(&mut self, ui: &mut egui::Ui, setup: &GameSetup, host: bool) -> Option<GameSetup> {
+    fn options_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        setup: &GameSetup,
+        host: bool,
+    ) -> Option<GameSetup> {
         let config = Self::config(setup)?;
         if !host {
             ui.label(describe(config));
@@ -131,7 +136,12 @@ impl GameUi for SprawlUi {
             .collect()
     }
 
-    fn table_ui(&mut self, ui: &mut egui::Ui, view: &GameView, frame: TableFrame) -> Vec<TableIntent> {
+    fn table_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        view: &GameView,
+        frame: TableFrame,
+    ) -> Vec<TableIntent> {
         let AnyState::Sprawl { public } = &view.state else {
             return Vec::new();
         };
@@ -145,7 +155,11 @@ impl GameUi for SprawlUi {
             }
             _ => Vec::new(),
         };
-        let board_moves: Vec<Input> = legal.iter().copied().filter(|i| landing(i).is_some()).collect();
+        let board_moves: Vec<Input> = legal
+            .iter()
+            .copied()
+            .filter(|i| landing(i).is_some())
+            .collect();
         if self.picked.is_some_and(|sq| !public.board.contains(sq)) {
             self.picked = None;
         }
@@ -227,7 +241,10 @@ fn move_label(public: &Public, me: Option<Seat>, input: &Input) -> String {
         Input::Place { at, size } => format!("Place a {size} at {at}"),
         Input::Build { at } => match public.board.tower(at) {
             Some(t) if Some(t.controller()) != me => {
-                format!("Build a {} on {at} and take it over", t.top().saturating_sub(1))
+                format!(
+                    "Build a {} on {at} and take it over",
+                    t.top().saturating_sub(1)
+                )
             }
             Some(t) => format!("Build a {} on {at}", t.top().saturating_sub(1)),
             None => format!("Build on {at}"),
@@ -235,10 +252,14 @@ fn move_label(public: &Public, me: Option<Seat>, input: &Input) -> String {
         Input::Branch {
             from, dir, size, ..
         } => format!("Branch a {size} off {from}, pointing {}", dir.word()),
-        Input::Spore { at, size, builds: 0 } => format!("Spore a {size} at {at}"),
-        Input::Spore { at, size, builds } => format!(
-            "Spore a {size} at {at}, then build {builds} more"
-        ),
+        Input::Spore {
+            at,
+            size,
+            builds: 0,
+        } => format!("Spore a {size} at {at}"),
+        Input::Spore { at, size, builds } => {
+            format!("Spore a {size} at {at}, then build {builds} more")
+        }
         Input::Ask => "Are you sure?".into(),
         Input::Pass => "Let it be".into(),
         Input::TakeBack => "Take it back".into(),
@@ -264,7 +285,11 @@ fn describe_square(view: &GameView, public: &Public, sq: Square) -> String {
             )
         }
         Cell::Branch(b) => {
-            let state = if public.is_dead(sq) { ", out of play" } else { "" };
+            let state = if public.is_dead(sq) {
+                ", out of play"
+            } else {
+                ""
+            };
             format!(
                 "{sq}: {}'s {} branch pointing {}{state}",
                 seat_name(view, b.owner),
@@ -279,7 +304,15 @@ impl SprawlUi {
     /// The last things that happened, so a move by a bot is never missed.
     fn news(&self, ui: &mut egui::Ui, view: &GameView) {
         let palette = Palette::of(ui);
-        for line in view.log.iter().rev().take(2).collect::<Vec<_>>().into_iter().rev() {
+        for line in view
+            .log
+            .iter()
+            .rev()
+            .take(2)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+        {
             ui.label(RichText::new(line).color(palette.muted));
         }
     }
@@ -302,7 +335,11 @@ impl SprawlUi {
             Phase::Over(_) => "The game is over.".to_string(),
             _ if self.sent_at.is_some() => "Sent. Waiting for the table...".to_string(),
             Phase::Turn { seat } if mine(*seat) && !board_moves.is_empty() => {
-                let first = !public.started.get(usize::from(*seat)).copied().unwrap_or(true);
+                let first = !public
+                    .started
+                    .get(usize::from(*seat))
+                    .copied()
+                    .unwrap_or(true);
                 let mut t = if first {
                     "Your first move: tap any square to place your starting tower.".to_string()
                 } else {
@@ -315,7 +352,11 @@ impl SprawlUi {
                 t
             }
             Phase::Turn { seat } => format!("{}'s turn.", seat_name(view, *seat)),
-            Phase::Offer { sporer, spore, seats } => {
+            Phase::Offer {
+                sporer,
+                spore,
+                seats,
+            } => {
                 if me.is_some_and(|m| seats.contains(&m)) && !legal.is_empty() {
                     format!(
                         "{} spored a {} at {}, and you could neutralize it next turn. \
@@ -335,7 +376,11 @@ impl SprawlUi {
                     )
                 }
             }
-            Phase::Decide { sporer, asker, spore } => {
+            Phase::Decide {
+                sporer,
+                asker,
+                spore,
+            } => {
                 if mine(*sporer) && !legal.is_empty() {
                     if legal.contains(&Input::TakeBack) {
                         format!(
@@ -364,7 +409,11 @@ impl SprawlUi {
         ui.label(RichText::new(text).size(17.0));
 
         // Questions answered with a word.
-        let words: Vec<Input> = legal.iter().copied().filter(|i| landing(i).is_none()).collect();
+        let words: Vec<Input> = legal
+            .iter()
+            .copied()
+            .filter(|i| landing(i).is_none())
+            .collect();
         let mut chosen = None;
         if !words.is_empty() {
             ui.horizontal_wrapped(|ui| {
@@ -383,11 +432,17 @@ impl SprawlUi {
         match self.picked {
             None => {}
             Some(sq) => {
-                let here: Vec<&Input> = board_moves.iter().filter(|i| landing(i) == Some(sq)).collect();
+                let here: Vec<&Input> = board_moves
+                    .iter()
+                    .filter(|i| landing(i) == Some(sq))
+                    .collect();
                 if here.is_empty() {
                     ui.label(
-                        RichText::new(format!("{}. Nothing you can play there.", describe_square(view, public, sq)))
-                            .color(palette.muted),
+                        RichText::new(format!(
+                            "{}. Nothing you can play there.",
+                            describe_square(view, public, sq)
+                        ))
+                        .color(palette.muted),
                     );
                 } else {
                     ui.horizontal_wrapped(|ui| {
@@ -416,7 +471,15 @@ impl SprawlUi {
                 if mine_seat(view, seat) {
                     name.push_str(" (you)");
                 }
-                widgets::seat_chip(ui, &name, view.seats.get(usize::from(seat)).map(|s| s.colour).unwrap_or([128; 3]), to_move == Some(seat));
+                widgets::seat_chip(
+                    ui,
+                    &name,
+                    view.seats
+                        .get(usize::from(seat))
+                        .map(|s| s.colour)
+                        .unwrap_or([128; 3]),
+                    to_move == Some(seat),
+                );
                 ui.label(format!(
                     "1s {} · 2s {} · 3s {} = {} pips",
                     stash.count(1),
@@ -426,7 +489,13 @@ impl SprawlUi {
                 ));
                 let owed = public.coup_owed.iter().filter(|s| **s == seat).count();
                 if owed > 0 {
-                    ui.label(RichText::new(format!("{owed} coup card{}", if owed == 1 { "" } else { "s" })).color(palette.accent));
+                    ui.label(
+                        RichText::new(format!(
+                            "{owed} coup card{}",
+                            if owed == 1 { "" } else { "s" }
+                        ))
+                        .color(palette.accent),
+                    );
                 }
                 if to_move == Some(seat) {
                     ui.label(RichText::new("to move").color(palette.good));
@@ -470,10 +539,13 @@ impl SprawlUi {
         let (cols, rows) = (f32::from(board.cols), f32::from(board.rows));
         let by_width = (ui.available_width() - RULER) / cols;
         let by_height = (max_height - RULER - 8.0) / rows;
-        let cell = by_width.min(by_height).min(MAX_CELL).max(24.0).floor();
+        let cell = by_width.min(by_height).clamp(24.0, MAX_CELL).floor();
         let size = Vec2::new(RULER + cell * cols, RULER + cell * rows);
         let (outer, _) = ui.allocate_exact_size(size, Sense::hover());
-        let grid = Rect::from_min_size(outer.min + Vec2::splat(RULER), Vec2::new(cell * cols, cell * rows));
+        let grid = Rect::from_min_size(
+            outer.min + Vec2::splat(RULER),
+            Vec2::new(cell * cols, cell * rows),
+        );
         let painter = ui.painter_at(outer);
         let ink = ui.visuals().text_color();
         let line = Stroke::new(1.0, palette.room_edge.gamma_multiply(0.6));
@@ -482,7 +554,10 @@ impl SprawlUi {
         // Rulers: the names the log uses ("C4").
         for c in 0..board.cols {
             painter.text(
-                Pos2::new(grid.min.x + (f32::from(c) + 0.5) * cell, outer.min.y + RULER / 2.0),
+                Pos2::new(
+                    grid.min.x + (f32::from(c) + 0.5) * cell,
+                    outer.min.y + RULER / 2.0,
+                ),
                 egui::Align2::CENTER_CENTER,
                 ((b'A' + c) as char).to_string(),
                 egui::FontId::proportional(12.0),
@@ -491,7 +566,10 @@ impl SprawlUi {
         }
         for r in 0..board.rows {
             painter.text(
-                Pos2::new(outer.min.x + RULER / 2.0, grid.min.y + (f32::from(r) + 0.5) * cell),
+                Pos2::new(
+                    outer.min.x + RULER / 2.0,
+                    grid.min.y + (f32::from(r) + 0.5) * cell,
+                ),
                 egui::Align2::CENTER_CENTER,
                 (u32::from(r) + 1).to_string(),
                 egui::FontId::proportional(12.0),
@@ -501,7 +579,9 @@ impl SprawlUi {
 
         let shown = self.shown_seat(view, public);
         let targets = shown.map(|s| public.targets(s)).unwrap_or_default();
-        let target_colour = shown.map(|s| seat_colour(view, s)).unwrap_or(palette.accent);
+        let target_colour = shown
+            .map(|s| seat_colour(view, s))
+            .unwrap_or(palette.accent);
         let id = egui::Id::unique("sprawl-board");
         for sq in board.squares() {
             let rect = Rect::from_min_size(
@@ -513,14 +593,22 @@ impl SprawlUi {
             let response = ui.interact(rect, id.with(sq), Sense::click());
             let mut label = describe_square(view, public, sq);
             if targets.contains(&sq) {
-                label.push_str(&format!(", targeted by {}", shown.map(|s| seat_name(view, s)).unwrap_or_default()));
+                label.push_str(&format!(
+                    ", targeted by {}",
+                    shown.map(|s| seat_name(view, s)).unwrap_or_default()
+                ));
             }
             if playable {
                 label.push_str(" (tap to play here)");
             }
-            response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, playable, &label));
+            response
+                .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Button, playable, &label));
             if response.clicked() {
-                self.picked = if self.picked == Some(sq) { None } else { Some(sq) };
+                self.picked = if self.picked == Some(sq) {
+                    None
+                } else {
+                    Some(sq)
+                };
             }
 
             if playable {
@@ -528,13 +616,19 @@ impl SprawlUi {
             }
             match board.cell(sq) {
                 Cell::Empty => {}
-                Cell::Tower(t) => paint_tower(&painter, rect, &t, view, public.is_neutralized(sq), ink),
+                Cell::Tower(t) => {
+                    paint_tower(&painter, rect, &t, view, public.is_neutralized(sq), ink)
+                }
                 Cell::Branch(b) => paint_branch(&painter, rect, &b, view, public.is_dead(sq), ink),
             }
             if targets.contains(&sq) {
                 // A ring where the seat could spore; a corner dot where something stands.
                 if board.is_vacant(sq) {
-                    painter.circle_stroke(rect.center(), cell * 0.2, Stroke::new(3.0, target_colour));
+                    painter.circle_stroke(
+                        rect.center(),
+                        cell * 0.2,
+                        Stroke::new(3.0, target_colour),
+                    );
                 } else {
                     painter.circle(
                         rect.left_top() + Vec2::splat(cell * 0.14),
@@ -545,9 +639,19 @@ impl SprawlUi {
                 }
             }
             if self.picked == Some(sq) {
-                painter.rect_stroke(rect.shrink(1.5), 2.0, Stroke::new(3.0, palette.accent), egui::StrokeKind::Inside);
+                painter.rect_stroke(
+                    rect.shrink(1.5),
+                    2.0,
+                    Stroke::new(3.0, palette.accent),
+                    egui::StrokeKind::Inside,
+                );
             } else if playable {
-                painter.rect_stroke(rect.shrink(1.0), 0.0, Stroke::new(1.5, palette.accent), egui::StrokeKind::Inside);
+                painter.rect_stroke(
+                    rect.shrink(1.0),
+                    0.0,
+                    Stroke::new(1.5, palette.accent),
+                    egui::StrokeKind::Inside,
+                );
             }
         }
         if let Some(sq) = self.picked {
@@ -567,14 +671,27 @@ fn footprint(size: u8) -> f32 {
 
 /// A tower from above: one square per piece, largest at the bottom, each with the
 /// diagonals that make a pyramid's faces; crossed out when neutralized.
-fn paint_tower(painter: &egui::Painter, rect: Rect, tower: &Tower, view: &GameView, neutralized: bool, ink: Color32) {
+fn paint_tower(
+    painter: &egui::Painter,
+    rect: Rect,
+    tower: &Tower,
+    view: &GameView,
+    neutralized: bool,
+    ink: Color32,
+) {
     let cell = rect.width();
     let fade = if neutralized { 0.4 } else { 1.0 };
     for (owner, size) in tower.pieces() {
         let side = cell * footprint(size);
         let r = Rect::from_center_size(rect.center(), Vec2::splat(side));
         let fill = seat_colour(view, owner).gamma_multiply(fade);
-        painter.rect(r, 2.0, fill, Stroke::new(1.5, ink.gamma_multiply(0.8 * fade)), egui::StrokeKind::Inside);
+        painter.rect(
+            r,
+            2.0,
+            fill,
+            Stroke::new(1.5, ink.gamma_multiply(0.8 * fade)),
+            egui::StrokeKind::Inside,
+        );
         let edge = Stroke::new(1.0, Color32::BLACK.gamma_multiply(0.45 * fade));
         painter.line_segment([r.left_top(), r.right_bottom()], edge);
         painter.line_segment([r.right_top(), r.left_bottom()], edge);
@@ -589,7 +706,14 @@ fn paint_tower(painter: &egui::Painter, rect: Rect, tower: &Tower, view: &GameVi
 
 /// A lying pyramid from above: a triangle whose base faces its source and whose tip
 /// points the way the branch points, longer and wider by pips.
-fn paint_branch(painter: &egui::Painter, rect: Rect, branch: &Branch, view: &GameView, dead: bool, ink: Color32) {
+fn paint_branch(
+    painter: &egui::Painter,
+    rect: Rect,
+    branch: &Branch,
+    view: &GameView,
+    dead: bool,
+    ink: Color32,
+) {
     let cell = rect.width();
     let fade = if dead { 0.4 } else { 1.0 };
     let (dx, dy) = branch.dir.delta();
@@ -602,9 +726,16 @@ fn paint_branch(painter: &egui::Painter, rect: Rect, branch: &Branch, view: &Gam
     let back = c - along * (len / 2.0);
     let points = vec![tip, back + across * half_w, back - across * half_w];
     let fill = seat_colour(view, branch.owner).gamma_multiply(fade);
-    painter.add(Shape::convex_polygon(points, fill, Stroke::new(1.5, ink.gamma_multiply(0.8 * fade))));
+    painter.add(Shape::convex_polygon(
+        points,
+        fill,
+        Stroke::new(1.5, ink.gamma_multiply(0.8 * fade)),
+    ));
     // The ridge from the base to the point shows which way it points at a glance.
-    painter.line_segment([back, tip], Stroke::new(1.0, Color32::BLACK.gamma_multiply(0.45 * fade)));
+    painter.line_segment(
+        [back, tip],
+        Stroke::new(1.0, Color32::BLACK.gamma_multiply(0.45 * fade)),
+    );
 }
 
 #[cfg(test)]
@@ -617,13 +748,33 @@ mod tests {
         let public = Sprawl::setup(&Config::new(3)).unwrap_or_else(|e| panic!("{e}"));
         let at = Square::new(2, 3);
         let from = Square::new(1, 3);
-        assert_eq!(move_label(&public, Some(0), &Input::Place { at, size: 3 }), "Place a 3 at C4");
         assert_eq!(
-            move_label(&public, Some(0), &Input::Branch { from, at, dir: Dir::East, size: 2 }),
+            move_label(&public, Some(0), &Input::Place { at, size: 3 }),
+            "Place a 3 at C4"
+        );
+        assert_eq!(
+            move_label(
+                &public,
+                Some(0),
+                &Input::Branch {
+                    from,
+                    at,
+                    dir: Dir::East,
+                    size: 2
+                }
+            ),
             "Branch a 2 off B4, pointing east"
         );
         assert_eq!(
-            move_label(&public, Some(0), &Input::Spore { at, size: 3, builds: 1 }),
+            move_label(
+                &public,
+                Some(0),
+                &Input::Spore {
+                    at,
+                    size: 3,
+                    builds: 1
+                }
+            ),
             "Spore a 3 at C4, then build 1 more"
         );
         assert_eq!(landing(&Input::Ask), None);
