@@ -7,7 +7,6 @@ use crate::{Game, Outcome, Pending, Play, RuleError, Seal, Seat, Step, rng};
 use rand_chacha::ChaCha8Rng;
 
 /// A game played out locally.
-#[derive(Clone, Debug)]
 pub struct Played<G: Game> {
     pub public: G::Public,
     /// Every seat's private side, as it ended.
@@ -18,6 +17,31 @@ pub struct Played<G: Game> {
     pub events: usize,
     /// `None` if the step limit came first.
     pub outcome: Option<Outcome>,
+}
+
+// By hand: a derive would ask the game's unit struct itself to be Clone and Debug.
+impl<G: Game> Clone for Played<G> {
+    fn clone(&self) -> Self {
+        Played {
+            public: self.public.clone(),
+            privates: self.privates.clone(),
+            steps: self.steps.clone(),
+            events: self.events,
+            outcome: self.outcome.clone(),
+        }
+    }
+}
+
+impl<G: Game> std::fmt::Debug for Played<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Played")
+            .field("public", &self.public)
+            .field("privates", &self.privates)
+            .field("steps", &self.steps.len())
+            .field("events", &self.events)
+            .field("outcome", &self.outcome)
+            .finish()
+    }
 }
 
 /// A seat's choice of input: what the game's bot or a test policy answers.

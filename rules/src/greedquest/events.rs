@@ -324,7 +324,8 @@ pub fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
             )
         }
         Event::WildValue { seat, value } => {
-            format!("{} names the Go WILD! a {value}.", name(seat))
+            let article = if value == 8 { "an" } else { "a" };
+            format!("{} names the Go WILD! {article} {value}.", name(seat))
         }
         Event::Won {
             seat,
@@ -366,9 +367,12 @@ pub fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
                 "moves to"
             };
             let why = match why {
-                Move::Puzzle => " (Pointless Puzzle Room)".to_string(),
+                Move::Puzzle => ", out of the Pointless Puzzle Room".to_string(),
                 Move::SecretDoor => " through a Secret Door".to_string(),
-                Move::SeeYa { go_cards } => format!(" (See Ya!, {go_cards} Go! cards)"),
+                Move::SeeYa { go_cards: 1 } => " with See Ya! (one Go! card in play)".to_string(),
+                Move::SeeYa { go_cards } => {
+                    format!(" with See Ya! ({go_cards} Go! cards in play)")
+                }
                 Move::Go => String::new(),
                 Move::Swap { with } => {
                     return format!(
