@@ -6,7 +6,7 @@
 //! all of them. Shuffles use the seat's deck key: reshuffle number r shuffles, with
 //! `rng::from_seed(key, "deck r")`, the cards in canonical order.
 
-use super::cards::{Card, DECK_SIZE, KINDS, Pile};
+use super::cards::{Card, DECK_SIZE, HAND_SIZE, KINDS, Pile};
 use super::events::Event;
 use super::state::{Private, Public, SeatSet};
 use crate::{Seat, rng};
@@ -151,7 +151,7 @@ impl<'a> Table<'a> {
     /// Draws until the hand holds five (or the cards run out).
     pub fn refill(&mut self, seat: Seat) -> u8 {
         let hand = self.p.seats[usize::from(seat)].hand;
-        self.draw(seat, super::state::FULL_HAND.saturating_sub(hand))
+        self.draw(seat, HAND_SIZE.saturating_sub(hand))
     }
 
     /// Takes `card` out of the hand (it has been played). The public side only counts.

@@ -5,7 +5,7 @@
 //! Each function that can need input either sets [`Stage`] and returns, or calls the next
 //! part of the turn itself; a later step picks up from the stage.
 
-use super::cards::{Card, DECK_SIZE};
+use super::cards::{Card, DECK_SIZE, HAND_SIZE};
 use super::deck::Table;
 use super::events::{Choice, Event, Lose, Move, SitOut, Void};
 use super::rooms::{Room, Special, effects};
@@ -591,11 +591,7 @@ fn resolve_cards(t: &mut Table) {
         t.discard(seat, Card::Loot, attrition == Attrition::Uniqueness);
         t.discard_hand(seat);
         let trapped = fx(t.p, view(t.p, seat).room).special == Special::Trap;
-        let drew = if trapped {
-            0
-        } else {
-            t.draw(seat, super::state::FULL_HAND)
-        };
+        let drew = if trapped { 0 } else { t.draw(seat, HAND_SIZE) };
         t.push(Event::Looted { seat, drew });
     }
 
@@ -1106,7 +1102,7 @@ fn end_turn(t: &mut Table) {
     for seat in 0..n {
         let v = view(t.p, seat);
         let special = fx(t.p, v.room).special;
-        if special == Special::Trap || v.hand >= super::state::FULL_HAND {
+        if special == Special::Trap || v.hand >= HAND_SIZE {
             continue;
         }
         if special == Special::LastParty {
@@ -1211,7 +1207,7 @@ fn after_lead(t: &mut Table) {
     if t.p.config.attrition == Attrition::Survival {
         for seat in 0..t.p.seat_count() {
             let v = view(t.p, seat);
-            if DECK_SIZE.saturating_sub(v.dead.len()) > super::state::FULL_HAND {
+            if DECK_SIZE.saturating_sub(v.dead.len()) > HAND_SIZE {
                 continue;
             }
             let to = if v.facing == Facing::In { 1 } else { 12 };

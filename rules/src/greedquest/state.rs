@@ -1,7 +1,7 @@
 //! GreedQuest's state: the table every device sees ([`Public`]), what one seat alone knows
 //! ([`Private`]), the options of a game ([`Config`]) and what a seat submits ([`Input`]).
 
-use super::cards::{Card, DECK_SIZE, HAND_SIZE, Pile};
+use super::cards::{Card, DECK_SIZE, Pile};
 use crate::Seat;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -483,6 +483,3 @@ pub enum Input {
     /// Room 11: discard the first card drawn and draw another.
     DiscardDrawn,
 }
-
-/// The size of a full hand, for refills.
-pub(crate) const FULL_HAND: u8 = HAND_SIZE;
