@@ -68,7 +68,10 @@ pub fn transport_config() -> QuicTransportConfig {
         .build()
 }
 
-/// A bound endpoint and, on the LAN, its mDNS service.
+/// The mDNS service name Hoard devices announce themselves under.
+pub const MDNS_SERVICE: &str = "hoard";
+
+/// A bound endpoint and, on the LAN, the mDNS listener that feeds the list of tables.
 pub struct Bound {
     pub endpoint: Endpoint,
     pub mdns: Option<MdnsAddressLookup>,
@@ -89,20 +92,34 @@ pub async fn bind_endpoint(
         },
         None => bind_once(key, options.mode, 0).await?,
     };
-    let mdns = if options.mdns {
+    let browser = if options.mdns {
+        let lookup = |e: String| TransportError::Discovery(e);
+        // The endpoint's own service: announces this device (and its table card) and
+        // finds peers' addresses when dialing them by id.
         let service = MdnsAddressLookup::builder()
-            .service_name("hoard")
+            .service_name(MDNS_SERVICE)
             .build(endpoint.id())
-            .map_err(|e| TransportError::Discovery(e.to_string()))?;
+            .map_err(|e| lookup(e.to_string()))?;
         endpoint
             .address_lookup()
-            .map_err(|e| TransportError::Discovery(e.to_string()))?
-            .add(service.clone());
-        Some(service)
+            .map_err(|e| lookup(e.to_string()))?
+            .add(service);
+        // A second, silent one only for the list of tables. The endpoint's service sends
+        // every change about a peer it is resolving (one being dialed) to the resolver
+        // instead of its subscribers, so a list fed by it would miss a table closing.
+        let browser = MdnsAddressLookup::builder()
+            .service_name(MDNS_SERVICE)
+            .advertise(false)
+            .build(endpoint.id())
+            .map_err(|e| lookup(e.to_string()))?;
+        Some(browser)
     } else {
         None
     };
-    Ok(Bound { endpoint, mdns })
+    Ok(Bound {
+        endpoint,
+        mdns: browser,
+    })
 }
 
 async fn bind_once(key: SecretKey, mode: NetMode, port: u16) -> Result<Endpoint, TransportError> {
@@ -139,9 +156,11 @@ async fn bind_once(key: SecretKey, mode: NetMode, port: u16) -> Result<Endpoint,
     builder.bind().await.map_err(|e| bind(e.to_string()))
 }
 
-/// Publishes (or, with `None`, withdraws) this device's table card in mDNS.
+/// Publishes this device's table card in mDNS, or with `None` a card that says no table
+/// is open here. (Withdrawing the user data altogether would not reach the others:
+/// iroh-mdns-address-lookup 0.6 republishes without clearing the old TXT attribute.)
 pub fn advertise(endpoint: &Endpoint, card: Option<UserData>) {
-    endpoint.set_user_data_for_address_lookup(card);
+    endpoint.set_user_data_for_address_lookup(card.or_else(super::table::no_table_card));
 }
 
 /// Whether an address is one a loopback-only device may use.

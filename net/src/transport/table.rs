@@ -104,6 +104,12 @@ impl TableInfo {
     }
 }
 
+/// The card of a device whose table has closed: recognisably Hoard's, never a table.
+/// (`None` only if it did not fit in user data, which it always does.)
+pub fn no_table_card() -> Option<UserData> {
+    UserData::try_from(format!("{MAGIC}{SEP}closed")).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
