@@ -145,6 +145,8 @@ const PROFILE_FILE: &str = "profile.bin";
 const META_FILE: &str = "table.bin";
 const BOTS_FILE: &str = "bots.bin";
 const PORT_FILE: &str = "port";
+/// The most frames taken in one go before the session does its work.
+const BURST: usize = 256;
 
 /// Writes `bytes` to `path` so that a crash leaves either the old file or the new one.
 fn write_durably(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -332,7 +334,17 @@ impl Device {
                     Some(Input::Command(cmd)) => self.command(cmd).await,
                     Some(Input::Shutdown) | None => break,
                 },
-                Some(event) = recv(&mut self.mesh_rx) => self.mesh_event(event),
+                Some(event) = recv(&mut self.mesh_rx) => {
+                    self.mesh_event(event);
+                    // Take what else has arrived before doing the work it causes, so a
+                    // burst (a catch-up) is saved with one fsync rather than one per frame.
+                    for _ in 0..BURST {
+                        let Some(more) = self.mesh_rx.as_mut().and_then(|rx| rx.try_recv().ok()) else {
+                            break;
+                        };
+                        self.mesh_event(more);
+                    }
+                }
                 Some(list) = recv(&mut self.tables_rx) => self.emit(Event::Tables(list)),
                 _ = sleep_until(deadline) => self.timeout(),
             }

@@ -80,11 +80,18 @@ impl SessionMeta {
 
 /// How a game appears on the screens: the per-game glue between a core and the handle's
 /// game-independent types.
-pub trait TableGame: Game {
+pub trait TableGame: Game + Sized {
     fn any_state(public: &Self::Public, private: Option<&Self::Private>) -> AnyState;
     fn from_any(input: AnyInput) -> Option<Self::Input>;
     /// How the table goes on without a skipped seat (the same on every device).
     fn sit_out() -> Option<SitOut<Self>>;
+    /// The protocol settings every device uses for this game.
+    fn core_config() -> CoreConfig<Self> {
+        CoreConfig {
+            sit_out: Self::sit_out(),
+            ..CoreConfig::default()
+        }
+    }
 }
 
 impl TableGame for GreedQuest {
@@ -181,7 +188,7 @@ struct Local<G: Game> {
     broken: bool,
 }
 
-pub struct Session<G: TableGame> {
+pub struct Session<G: Game> {
     meta: SessionMeta,
     dir: PathBuf,
     me: PublicKey,
@@ -193,14 +200,6 @@ pub struct Session<G: TableGame> {
     autoplay: bool,
     log: Vec<String>,
     narrated: usize,
-}
-
-/// The protocol settings every device uses for every game.
-fn core_config<G: TableGame>() -> CoreConfig<G> {
-    CoreConfig {
-        sit_out: G::sit_out(),
-        ..CoreConfig::default()
-    }
 }
 
 /// Where a session's files live under the device's data directory.
@@ -227,7 +226,7 @@ impl<G: TableGame> Session<G> {
         autoplay: bool,
         now: Time,
     ) -> Result<Session<G>> {
-        Session::open(dir, meta, key, bots, autoplay, now, false)
+        Session::open_with(dir, meta, key, bots, autoplay, now, false, G::core_config())
     }
 
     /// Rebuilds this device's seats from their stores after a restart.
@@ -239,10 +238,15 @@ impl<G: TableGame> Session<G> {
         autoplay: bool,
         now: Time,
     ) -> Result<Session<G>> {
-        Session::open(dir, meta, key, bots, autoplay, now, true)
+        Session::open_with(dir, meta, key, bots, autoplay, now, true, G::core_config())
     }
+}
 
-    fn open(
+impl<G: Game> Session<G> {
+    /// Opens this device's seats with protocol settings `cfg` (every device at the table
+    /// must use the same): new cores if `resume` is false, else rebuilt from their stores.
+    #[allow(clippy::too_many_arguments)]
+    pub fn open_with(
         dir: PathBuf,
         meta: SessionMeta,
         key: &SecretKey,
@@ -250,6 +254,7 @@ impl<G: TableGame> Session<G> {
         autoplay: bool,
         now: Time,
         resume: bool,
+        cfg: CoreConfig<G>,
     ) -> Result<Session<G>> {
         meta.check()?;
         let me = key.public();
@@ -267,17 +272,11 @@ impl<G: TableGame> Session<G> {
             let path = seat_dir(&dir, seat);
             let (store, core) = if resume {
                 let (store, saved) = SeatStore::open(&path)?;
-                let core = Core::resume(saved, seat_key, entropy()?, now, core_config::<G>())?;
+                let core = Core::resume(saved, seat_key, entropy()?, now, cfg.clone())?;
                 (store, core)
             } else {
                 let store = SeatStore::create(&path, &meta.start)?;
-                let core = Core::new(
-                    meta.start.clone(),
-                    seat_key,
-                    entropy()?,
-                    now,
-                    core_config::<G>(),
-                )?;
+                let core = Core::new(meta.start.clone(), seat_key, entropy()?, now, cfg.clone())?;
                 (store, core)
             };
             let bot = meta.seats.get(i).is_some_and(|s| s.bot) || (seat == my_seat && autoplay);
@@ -384,17 +383,24 @@ impl<G: TableGame> Session<G> {
         out: &mut Pumped,
     ) {
         let local = &mut self.locals[i];
+        let mut result = Ok(());
         while let Some(record) = local.core.poll_persist() {
-            if local.broken {
-                continue;
+            if result.is_ok() {
+                result = local.store.persist(&record);
             }
-            if let Err(e) = local.store.persist(&record) {
-                local.broken = true;
-                out.errors.push(format!(
-                    "The game could not be saved ({e}); {} stops playing until it can",
-                    self.meta.start.name(local.seat)
-                ));
-            }
+        }
+        // Everything this core asked to keep is on disk before anything it sent leaves.
+        if result.is_ok() {
+            result = local.store.flush();
+        }
+        if let Err(e) = result
+            && !local.broken
+        {
+            local.broken = true;
+            out.errors.push(format!(
+                "The game could not be saved ({e}); {} stops playing until it can",
+                self.meta.start.name(local.seat)
+            ));
         }
         let from = local.key;
         let broken = local.broken;
@@ -460,12 +466,28 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
-impl<G: TableGame> Table for Session<G> {
-    fn meta(&self) -> &SessionMeta {
+impl<G: Game> Session<G> {
+    pub fn meta(&self) -> &SessionMeta {
         &self.meta
     }
 
-    fn deliver(
+    /// The core of this device's own seat.
+    pub fn core(&self) -> &Core<G> {
+        &self.locals[self.mine].core
+    }
+
+    /// This device's player's move.
+    pub fn submit(&mut self, now: Time, input: G::Input) -> Result<()> {
+        let local = &mut self.locals[self.mine];
+        if local.broken {
+            return Err(NetError::Halted(
+                "the game could not be saved on this device".into(),
+            ));
+        }
+        local.core.submit(now, input)
+    }
+
+    pub fn deliver(
         &mut self,
         now: Time,
         device: EndpointId,
@@ -482,7 +504,7 @@ impl<G: TableGame> Table for Session<G> {
         self.locals[i].core.handle_message(now, from, bytes)
     }
 
-    fn peer_up(&mut self, now: Time, device: EndpointId) {
+    pub fn peer_up(&mut self, now: Time, device: EndpointId) {
         self.connected.insert(device);
         let keys: Vec<PublicKey> = self
             .meta
@@ -500,7 +522,7 @@ impl<G: TableGame> Table for Session<G> {
         }
     }
 
-    fn set_connected(&mut self, device: EndpointId, up: bool) {
+    pub fn set_connected(&mut self, device: EndpointId, up: bool) {
         if up {
             self.connected.insert(device);
         } else {
@@ -508,7 +530,7 @@ impl<G: TableGame> Table for Session<G> {
         }
     }
 
-    fn timeout(&mut self, now: Time) {
+    pub fn timeout(&mut self, now: Time) {
         for local in &mut self.locals {
             if local.core.poll_timeout().is_some_and(|t| t <= now) {
                 local.core.handle_timeout(now);
@@ -516,26 +538,14 @@ impl<G: TableGame> Table for Session<G> {
         }
     }
 
-    fn next_timeout(&self) -> Option<Time> {
+    pub fn next_timeout(&self) -> Option<Time> {
         self.locals
             .iter()
             .filter_map(|l| l.core.poll_timeout())
             .min()
     }
 
-    fn play(&mut self, now: Time, input: AnyInput) -> Result<()> {
-        let input = G::from_any(input)
-            .ok_or_else(|| NetError::NotYourMove(format!("this table plays {}", G::NAME)))?;
-        let local = &mut self.locals[self.mine];
-        if local.broken {
-            return Err(NetError::Halted(
-                "the game could not be saved on this device".into(),
-            ));
-        }
-        local.core.submit(now, input)
-    }
-
-    fn vote(&mut self, now: Time, seat: Seat, vote: AwayVote) -> Result<()> {
+    pub fn vote(&mut self, now: Time, seat: Seat, vote: AwayVote) -> Result<()> {
         let action = match vote {
             AwayVote::Wait => {
                 self.my_votes.insert(seat, vote);
@@ -556,7 +566,7 @@ impl<G: TableGame> Table for Session<G> {
         Ok(())
     }
 
-    fn set_autoplay(&mut self, on: bool) {
+    pub fn set_autoplay(&mut self, on: bool) {
         self.autoplay = on;
         let mine = self.mine;
         let bot = self
@@ -567,7 +577,7 @@ impl<G: TableGame> Table for Session<G> {
         self.locals[mine].bot = on || bot;
     }
 
-    fn pump(&mut self, now: Time) -> Pumped {
+    pub fn pump(&mut self, now: Time) -> Pumped {
         let mut out = Pumped::default();
         let mut mail = VecDeque::new();
         loop {
@@ -594,6 +604,71 @@ impl<G: TableGame> Table for Session<G> {
             self.write_progress();
         }
         out
+    }
+
+    pub fn finished(&self) -> bool {
+        let core = &self.locals[self.mine].core;
+        core.verdict().is_some() || core.halted().is_some()
+    }
+
+    pub fn step(&self) -> u32 {
+        self.locals[self.mine].core.step()
+    }
+
+    pub fn anyone_away(&self) -> bool {
+        let core = &self.locals[self.mine].core;
+        (0..self.meta.start.seats.len()).any(|s| core.seat_status(s as Seat).away)
+    }
+}
+
+impl<G: TableGame> Table for Session<G> {
+    fn meta(&self) -> &SessionMeta {
+        Session::meta(self)
+    }
+    fn deliver(
+        &mut self,
+        now: Time,
+        device: EndpointId,
+        from: PublicKey,
+        to: PublicKey,
+        bytes: &[u8],
+    ) -> Result<()> {
+        Session::deliver(self, now, device, from, to, bytes)
+    }
+    fn peer_up(&mut self, now: Time, device: EndpointId) {
+        Session::peer_up(self, now, device)
+    }
+    fn set_connected(&mut self, device: EndpointId, up: bool) {
+        Session::set_connected(self, device, up)
+    }
+    fn timeout(&mut self, now: Time) {
+        Session::timeout(self, now)
+    }
+    fn next_timeout(&self) -> Option<Time> {
+        Session::next_timeout(self)
+    }
+    fn play(&mut self, now: Time, input: AnyInput) -> Result<()> {
+        let input = G::from_any(input)
+            .ok_or_else(|| NetError::NotYourMove(format!("this table plays {}", G::NAME)))?;
+        self.submit(now, input)
+    }
+    fn vote(&mut self, now: Time, seat: Seat, vote: AwayVote) -> Result<()> {
+        Session::vote(self, now, seat, vote)
+    }
+    fn set_autoplay(&mut self, on: bool) {
+        Session::set_autoplay(self, on)
+    }
+    fn pump(&mut self, now: Time) -> Pumped {
+        Session::pump(self, now)
+    }
+    fn finished(&self) -> bool {
+        Session::finished(self)
+    }
+    fn step(&self) -> u32 {
+        Session::step(self)
+    }
+    fn anyone_away(&self) -> bool {
+        Session::anyone_away(self)
     }
 
     fn view(&mut self, now: Time) -> Option<GameView> {
@@ -670,24 +745,12 @@ impl<G: TableGame> Table for Session<G> {
         };
         Some(view)
     }
-
-    fn finished(&self) -> bool {
-        let core = &self.locals[self.mine].core;
-        core.verdict().is_some() || core.halted().is_some()
-    }
-
-    fn step(&self) -> u32 {
-        self.locals[self.mine].core.step()
-    }
-
-    fn anyone_away(&self) -> bool {
-        let core = &self.locals[self.mine].core;
-        (0..self.meta.start.seats.len()).any(|s| core.seat_status(s as Seat).away)
-    }
 }
 
 /// Interim store for one seat until the protocol's store module lands: the start, an
-/// append-only message log and a secrets file, each record length-prefixed and fsync'd.
+/// append-only message log and a secrets file, each record length-prefixed. Records are
+/// gathered by `persist` and made durable together by `flush` (one fsync per file), which
+/// the session calls before any of the seat's transmits leave.
 mod interim_store {
     use crate::core::{Persist, Saved, SecretRecord};
     use crate::error::{NetError, Result};
@@ -699,15 +762,13 @@ mod interim_store {
     pub struct SeatStore {
         log: File,
         secrets: File,
+        log_buf: Vec<u8>,
+        secrets_buf: Vec<u8>,
     }
 
-    fn append(file: &mut File, bytes: &[u8]) -> Result<()> {
-        let mut buf = Vec::with_capacity(4 + bytes.len());
+    fn frame(buf: &mut Vec<u8>, bytes: &[u8]) {
         buf.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
         buf.extend_from_slice(bytes);
-        file.write_all(&buf)?;
-        file.sync_data()?;
-        Ok(())
     }
 
     fn records(bytes: &[u8]) -> Vec<&[u8]> {
@@ -729,15 +790,21 @@ mod interim_store {
     }
 
     impl SeatStore {
+        fn at(dir: &Path) -> Result<SeatStore> {
+            Ok(SeatStore {
+                log: open_append(&dir.join("log"))?,
+                secrets: open_append(&dir.join("secrets"))?,
+                log_buf: Vec::new(),
+                secrets_buf: Vec::new(),
+            })
+        }
+
         pub fn create(dir: &Path, start: &Start) -> Result<SeatStore> {
             std::fs::create_dir_all(dir)?;
             let mut f = File::create(dir.join("start"))?;
             f.write_all(&postcard::to_stdvec(start).unwrap_or_default())?;
             f.sync_all()?;
-            Ok(SeatStore {
-                log: open_append(&dir.join("log"))?,
-                secrets: open_append(&dir.join("secrets"))?,
-            })
+            SeatStore::at(dir)
         }
 
         pub fn open(dir: &Path) -> Result<(SeatStore, Saved)> {
@@ -758,23 +825,33 @@ mod interim_store {
                 messages: records(&log).into_iter().map(|r| r.to_vec()).collect(),
                 secrets: parsed,
             };
-            Ok((
-                SeatStore {
-                    log: open_append(&dir.join("log"))?,
-                    secrets: open_append(&dir.join("secrets"))?,
-                },
-                saved,
-            ))
+            Ok((SeatStore::at(dir)?, saved))
         }
 
         pub fn persist(&mut self, record: &Persist) -> Result<()> {
             match record {
-                Persist::Message(bytes) => append(&mut self.log, bytes),
-                Persist::Secret(s) => append(
-                    &mut self.secrets,
+                Persist::Message(bytes) => frame(&mut self.log_buf, bytes),
+                Persist::Secret(s) => frame(
+                    &mut self.secrets_buf,
                     &postcard::to_stdvec(s).unwrap_or_default(),
                 ),
             }
+            Ok(())
+        }
+
+        /// Makes everything persisted so far durable.
+        pub fn flush(&mut self) -> Result<()> {
+            for (file, buf) in [
+                (&mut self.secrets, &mut self.secrets_buf),
+                (&mut self.log, &mut self.log_buf),
+            ] {
+                if !buf.is_empty() {
+                    file.write_all(buf)?;
+                    file.sync_data()?;
+                    buf.clear();
+                }
+            }
+            Ok(())
         }
     }
 }

@@ -2,6 +2,9 @@
 //! fails), their output as lines with timeouts, the parsed `RESULT` line, scratch
 //! directories that clean up, and in-process devices driven through the handle.
 
+pub mod rounds;
+pub mod table;
+
 use hoard_net::handle::{Event, GameView, Handle, HandleConfig, Network};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,440 @@
+//! A table of in-process devices on loopback, for measuring: each device is the real
+//! per-device stack below the handle — a [`Session`] of protocol cores with its store on
+//! disk, a [`Mesh`] of iroh connections, the same frames — run as its own task, with the
+//! test playing its seat step by step (or letting it play and vote by itself) and every
+//! step it completes reported with the moment it did.
+
+use crate::rounds::{self, Input, Rounds};
+use hoard_net::core::{CoreConfig, Time};
+use hoard_net::device::{Frame, dials};
+use hoard_net::handle::AwayVote;
+use hoard_net::session::{SeatMeta, Session, SessionMeta, session_dir};
+use hoard_net::transport::endpoint::{EndpointOptions, NetMode, bind_endpoint};
+use hoard_net::transport::mesh::{self, Mesh, MeshEvent};
+use hoard_net::{SeatSpec, SecretKey, Start};
+use hoard_rules::{Game, Pending, Seat};
+use iroh::{Endpoint, EndpointAddr, TransportAddr};
+use std::path::PathBuf;
+use std::sync::mpsc as std_mpsc;
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+/// What the test tells a device.
+enum Cmd {
+    Submit(Input),
+    /// Play by bot, and vote to skip any seat that is away.
+    Auto(bool),
+    Stop,
+}
+
+/// What a device reports after its work, whenever something changed.
+#[derive(Clone, Debug)]
+pub struct Status {
+    pub device: usize,
+    /// When the device finished the work that produced this status.
+    pub at: Instant,
+    pub step: u32,
+    pub pending: Option<Pending>,
+    /// Bit `s`: seat `s`'s move for this step is in (as this device sees it).
+    pub committed: u8,
+    pub away: u8,
+    pub state: [u8; 32],
+    /// `Some(true)` once the audit verified the game.
+    pub verified: Option<bool>,
+}
+
+/// Protocol settings for the measured tables: a quiet seat counts as away quickly, and the
+/// table can go on without it.
+fn config(away_after_ms: u64) -> CoreConfig<Rounds> {
+    CoreConfig {
+        away_after: away_after_ms,
+        sit_out: Some(rounds::sit_out),
+        ..CoreConfig::default()
+    }
+}
+
+struct Slot {
+    key: SecretKey,
+    dir: PathBuf,
+    port: u16,
+    ctl: Option<mpsc::UnboundedSender<Cmd>>,
+}
+
+/// A table of `n` devices, one seat each.
+pub struct LoopTable {
+    pub rt: tokio::runtime::Runtime,
+    slots: Vec<Slot>,
+    meta: SessionMeta,
+    away_after_ms: u64,
+    tx: std_mpsc::Sender<Status>,
+    rx: std_mpsc::Receiver<Status>,
+    /// The latest status of every device.
+    pub last: Vec<Option<Status>>,
+    /// For each device, when it first reached each step.
+    pub reached: Vec<Vec<Option<Instant>>>,
+}
+
+fn addr_of(endpoint: &Endpoint) -> EndpointAddr {
+    EndpointAddr::from_parts(
+        endpoint.id(),
+        endpoint
+            .bound_sockets()
+            .into_iter()
+            .filter(|a| a.ip().is_loopback())
+            .map(TransportAddr::Ip),
+    )
+}
+
+impl LoopTable {
+    /// Binds `n` endpoints on loopback, seats them at a game of `rounds` rounds and starts
+    /// every device. Data directories live under `dir`.
+    pub fn new(dir: &std::path::Path, n: u8, rounds: u32, away_after_ms: u64) -> LoopTable {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let keys: Vec<SecretKey> = (0..n)
+            .map(|i| SecretKey::from_bytes(&[i + 11; 32]))
+            .collect();
+        let endpoints: Vec<Endpoint> = rt.block_on(async {
+            let mut eps = Vec::new();
+            for k in &keys {
+                let bound = bind_endpoint(k.clone(), &EndpointOptions::new(NetMode::Loopback))
+                    .await
+                    .expect("bind");
+                eps.push(bound.endpoint);
+            }
+            eps
+        });
+        let specs = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| SeatSpec {
+                key: k.public(),
+                name: format!("Seat {i}"),
+            })
+            .collect();
+        let start = Start::new::<Rounds>(&rounds::Config { seats: n, rounds }, specs, [42; 32])
+            .expect("start");
+        let meta = SessionMeta {
+            start,
+            seats: endpoints
+                .iter()
+                .map(|e| SeatMeta {
+                    device: e.id(),
+                    addr: addr_of(e),
+                    colour: [9, 9, 9],
+                    bot: false,
+                })
+                .collect(),
+        };
+        let (tx, rx) = std_mpsc::channel();
+        let mut table = LoopTable {
+            rt,
+            slots: Vec::new(),
+            meta,
+            away_after_ms,
+            tx,
+            rx,
+            last: vec![None; n as usize],
+            reached: vec![Vec::new(); n as usize],
+        };
+        for (i, (key, endpoint)) in keys.into_iter().zip(endpoints).enumerate() {
+            let port = addr_of(&endpoint)
+                .ip_addrs()
+                .next()
+                .map(|a| a.port())
+                .unwrap_or(0);
+            table.slots.push(Slot {
+                key,
+                dir: dir.join(format!("device-{i}")),
+                port,
+                ctl: None,
+            });
+            table.spawn(i, Some(endpoint), false);
+        }
+        table
+    }
+
+    pub fn seats(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Starts device `i`'s task: on `endpoint`, or (after a stop) a new endpoint on the
+    /// same port; `resume` rebuilds its seat from its store.
+    fn spawn(&mut self, i: usize, endpoint: Option<Endpoint>, resume: bool) {
+        let (ctl, cmds) = mpsc::unbounded_channel();
+        let slot = &mut self.slots[i];
+        slot.ctl = Some(ctl);
+        let key = slot.key.clone();
+        let port = slot.port;
+        let dir = session_dir(&slot.dir, &self.meta.session());
+        let meta = self.meta.clone();
+        let cfg = config(self.away_after_ms);
+        let report = self.tx.clone();
+        self.rt.spawn(async move {
+            let endpoint = match endpoint {
+                Some(e) => e,
+                None => {
+                    let mut options = EndpointOptions::new(NetMode::Loopback);
+                    options.port = Some(port);
+                    bind_endpoint(key.clone(), &options)
+                        .await
+                        .expect("rebind")
+                        .endpoint
+                }
+            };
+            let clock = Instant::now();
+            let now = || Time(clock.elapsed().as_millis() as u64);
+            let session = Session::<Rounds>::open_with(
+                dir,
+                meta.clone(),
+                &key,
+                &[],
+                false,
+                now(),
+                resume,
+                cfg,
+            )
+            .expect("session");
+            run_device(i, endpoint, session, meta, cmds, report, clock, resume).await;
+        });
+    }
+
+    /// Stops device `i` politely (its connections close at once).
+    pub fn stop(&mut self, i: usize) {
+        if let Some(ctl) = self.slots[i].ctl.take() {
+            let _ = ctl.send(Cmd::Stop);
+        }
+    }
+
+    /// Starts device `i` again from its data directory.
+    pub fn restart(&mut self, i: usize) {
+        self.spawn(i, None, true);
+    }
+
+    pub fn submit(&self, i: usize, input: Input) {
+        if let Some(ctl) = &self.slots[i].ctl {
+            let _ = ctl.send(Cmd::Submit(input));
+        }
+    }
+
+    pub fn auto(&self, i: usize, on: bool) {
+        if let Some(ctl) = &self.slots[i].ctl {
+            let _ = ctl.send(Cmd::Auto(on));
+        }
+    }
+
+    /// Takes reports until `done` holds, or panics after `limit`.
+    pub fn until(&mut self, limit: Duration, what: &str, mut done: impl FnMut(&LoopTable) -> bool) {
+        let deadline = Instant::now() + limit;
+        while !done(self) {
+            let left = deadline
+                .checked_duration_since(Instant::now())
+                .unwrap_or_else(|| panic!("timed out waiting for {what}; last: {:#?}", self.last));
+            if let Ok(status) = self.rx.recv_timeout(left) {
+                let d = status.device;
+                let steps = &mut self.reached[d];
+                if steps.len() <= status.step as usize {
+                    steps.resize(status.step as usize + 1, None);
+                }
+                steps[status.step as usize].get_or_insert(status.at);
+                self.last[d] = Some(status);
+            }
+        }
+    }
+
+    /// The step device `i` is at.
+    pub fn step(&self, i: usize) -> u32 {
+        self.last[i].as_ref().map_or(0, |s| s.step)
+    }
+
+    /// Whether every listed device is at `step` or beyond.
+    pub fn all_at(&self, devices: &[usize], step: u32) -> bool {
+        devices.iter().all(|d| self.step(*d) >= step)
+    }
+}
+
+impl Drop for LoopTable {
+    fn drop(&mut self) {
+        for i in 0..self.slots.len() {
+            self.stop(i);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn run_device(
+    me: usize,
+    endpoint: Endpoint,
+    mut session: Session<Rounds>,
+    meta: SessionMeta,
+    mut cmds: mpsc::UnboundedReceiver<Cmd>,
+    report: std_mpsc::Sender<Status>,
+    clock: Instant,
+    resumed: bool,
+) {
+    let now = || Time(clock.elapsed().as_millis() as u64);
+    let (events_tx, mut events) = mpsc::unbounded_channel();
+    let mut mesh = Mesh::new(endpoint.clone(), events_tx);
+    let id = endpoint.id();
+    for seat in &meta.seats {
+        if seat.device == id {
+            continue;
+        }
+        let dial = dials(id, seat.device, meta.host());
+        mesh.connect(seat.addr.clone(), dial);
+        if resumed && !dial {
+            mesh.knock(seat.addr.clone());
+        }
+    }
+    let mut auto = false;
+    let mut rng = hoard_rules::rng::from_seed(&[me as u8; 32], "table bot");
+    let mut last_step = None;
+    let session_id = meta.session();
+    let mut last_sent: Option<(u32, u8, u8, bool)> = None;
+    loop {
+        let deadline = session
+            .next_timeout()
+            .map(|t| clock + Duration::from_millis(t.as_millis()));
+        tokio::select! {
+            cmd = cmds.recv() => match cmd {
+                Some(Cmd::Submit(input)) => {
+                    if let Err(e) = session.submit(now(), input) {
+                        tracing::warn!("device {me} could not move: {e}");
+                    }
+                }
+                Some(Cmd::Auto(on)) => auto = on,
+                Some(Cmd::Stop) | None => break,
+            },
+            Some(event) = events.recv() => {
+                let mut next = Some(event);
+                let mut taken = 0;
+                while let Some(event) = next {
+                    handle(&mut session, &mut mesh, &meta, event, now());
+                    taken += 1;
+                    next = if taken < 256 { events.try_recv().ok() } else { None };
+                }
+            }
+            _ = async {
+                match deadline {
+                    Some(at) => tokio::time::sleep_until(at.into()).await,
+                    None => std::future::pending().await,
+                }
+            } => session.timeout(now()),
+        }
+        loop {
+            send_all(&mut session, &mesh, session_id, now());
+            if !auto {
+                break;
+            }
+            // Playing by itself: move, and vote to go on without any seat that is away
+            // (a vote already cast at this step is refused; nothing to do then).
+            let core = session.core();
+            let mut moved = false;
+            if core.my_move()
+                && let Some(public) = core.public()
+                && let Some(input) = Rounds::bot_input(public, None, core.my_seat(), &mut rng)
+            {
+                moved = session.submit(now(), input).is_ok();
+            }
+            let mine = session.core().my_seat();
+            for s in 0..meta.seats.len() as Seat {
+                let status = session.core().seat_status(s);
+                if s != mine && status.away && !status.removed {
+                    let _ = session.vote(now(), s, AwayVote::Skip);
+                }
+            }
+            if !moved {
+                send_all(&mut session, &mesh, session_id, now());
+                break;
+            }
+        }
+        let core = session.core();
+        let at = Instant::now();
+        let n = meta.seats.len();
+        let mut committed = 0u8;
+        let mut away = 0u8;
+        for s in 0..n {
+            let st = core.seat_status(s as Seat);
+            if st.committed {
+                committed |= 1 << s;
+            }
+            if st.away {
+                away |= 1 << s;
+            }
+        }
+        let step = core.step();
+        let verified = core.verdict().map(|v| v.is_verified());
+        let key = (step, committed, away, verified.is_some());
+        if last_sent != Some(key) {
+            last_sent = Some(key);
+            // Report every step passed, so the moment each was reached is known.
+            let from = last_step.map_or(step, |l: u32| (l + 1).min(step));
+            for s in from..=step {
+                let _ = report.send(Status {
+                    device: me,
+                    at,
+                    step: s,
+                    pending: if s == step { core.pending() } else { None },
+                    committed: if s == step { committed } else { 0 },
+                    away,
+                    state: core.state_hash(),
+                    verified,
+                });
+            }
+            last_step = Some(step);
+        }
+    }
+    drop(mesh);
+    let _ = tokio::time::timeout(Duration::from_millis(300), endpoint.close()).await;
+}
+
+/// Lets the session do its work and sends what it produced.
+fn send_all(
+    session: &mut Session<Rounds>,
+    mesh: &Mesh,
+    session_id: hoard_net::SessionId,
+    now: Time,
+) {
+    let pumped = session.pump(now);
+    for (device, from, to, bytes) in pumped.sends {
+        let frame = Frame::Core {
+            session: session_id,
+            from,
+            to,
+            bytes,
+        };
+        mesh.send(&device, postcard::to_stdvec(&frame).unwrap_or_default());
+    }
+}
+
+fn handle(
+    session: &mut Session<Rounds>,
+    mesh: &mut Mesh,
+    meta: &SessionMeta,
+    event: MeshEvent,
+    now: Time,
+) {
+    match event {
+        MeshEvent::Incoming { conn } => {
+            if meta.devices().contains(&conn.remote_id()) {
+                mesh.adopt(conn);
+            } else {
+                mesh::refuse(&conn, "not seated at this table");
+            }
+        }
+        MeshEvent::Up { peer } => session.peer_up(now, peer),
+        MeshEvent::Down { peer, .. } => session.set_connected(peer, false),
+        MeshEvent::Frame { peer, bytes } => {
+            if let Ok(Frame::Core {
+                from, to, bytes, ..
+            }) = postcard::from_bytes::<Frame>(&bytes)
+            {
+                let _ = session.deliver(now, peer, from, to, &bytes);
+            }
+        }
+    }
+}
