@@ -38,14 +38,50 @@ use crate::identity::{PublicKey, SecretKey, SessionId, Start};
 use crate::log::{self, PlayRecord, StepRecord};
 use crate::seal;
 use crate::wire::{
-    Accept, AuditOpening, Basis, Body, Hash, Hello, Kind, Link, MAX_INPUT, Reveal, Signed, VoteAction,
-    Wire,
+    Accept, AuditOpening, Basis, Body, Hash, Hello, Kind, Link, MAX_INPUT, Reveal, SignatureMemo, Signed,
+    VoteAction, Wire,
 };
 use hoard_rules::{Game, Pending, Play, Seal, Seat, Step, public_hash};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A map keyed by message ids (already uniform BLAKE3 output) or slots holding them. Only
+/// ever looked up, never iterated, so its order cannot leak into what devices compute.
+type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<FoldHasher>>;
+
+/// Folds the key's bytes into 64 bits: enough for keys that are mostly hash output, and
+/// far cheaper than SipHash, which guards against chosen keys that cannot matter here
+/// (an attacker choosing message ids would have to find BLAKE3 preimages).
+#[derive(Default)]
+struct FoldHasher(u64);
+
+impl Hasher for FoldHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Ids are uniform: their first eight bytes (and length) are plenty.
+        let mut word = [0u8; 8];
+        let n = bytes.len().min(8);
+        word[..n].copy_from_slice(&bytes[..n]);
+        self.write_u64(u64::from_le_bytes(word) ^ bytes.len() as u64);
+    }
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(i as u64)
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(i as u64)
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64)
+    }
+}
 
 /// Messages further ahead of the table than this many steps are refused (they come again
 /// with the next sync), so a peer cannot fill memory with far-future messages.
@@ -79,6 +115,8 @@ pub struct CoreConfig<G: Game> {
     /// How a skipped seat sits out an input step; `None`: skipping is possible only at
     /// beacon draws and at the audit (by removing the seat).
     pub sit_out: Option<SitOut<G>>,
+    /// For simulators running many devices in one process only: see [`SignatureMemo`].
+    pub memo: Option<SignatureMemo>,
 }
 
 impl<G: Game> Clone for CoreConfig<G> {
@@ -88,6 +126,7 @@ impl<G: Game> Clone for CoreConfig<G> {
             resync_after: self.resync_after,
             chain_len: self.chain_len,
             sit_out: self.sit_out,
+            memo: self.memo.clone(),
         }
     }
 }
@@ -99,6 +138,7 @@ impl<G: Game> Default for CoreConfig<G> {
             resync_after: 1_500,
             chain_len: beacon::DEFAULT_CHAIN_LEN,
             sit_out: None,
+            memo: None,
         }
     }
 }
@@ -271,6 +311,8 @@ struct Held {
 /// The state of the game itself, rebuilt from the log whenever needed.
 struct GameState<G: Game> {
     public: G::Public,
+    /// `G::pending(&public)`, kept because it is asked for on every message.
+    pending: Pending,
     /// Indexed by seat; only this device's own seat is `Some`.
     privates: Vec<Option<G::Private>>,
     records: Vec<StepRecord>,
@@ -288,8 +330,16 @@ struct GameState<G: Game> {
     skipped: BTreeSet<(u32, Seat)>,
 }
 
-/// Messages of one step on our log, sorted by kind.
+/// Messages of one step on our log, sorted by kind, built up message by message.
 struct View<G: Game> {
+    /// The step and basis this view is of.
+    n: u32,
+    basis: Basis,
+    /// How many of the step's messages (in arrival order) have been sorted in.
+    seen: usize,
+    /// Commitment message ids by seat, and openings still waiting for theirs.
+    commit_ids: BTreeMap<Seat, Hash>,
+    open_ids: Vec<(Seat, Hash)>,
     inputs: BTreeMap<Seat, (Vec<u8>, G::Input)>,
     commits: BTreeMap<Seat, Hash>,
     opens: BTreeMap<Seat, (Vec<u8>, G::Input)>,
@@ -299,9 +349,14 @@ struct View<G: Game> {
     reveals: BTreeMap<Seat, Reveal>,
 }
 
-impl<G: Game> Default for View<G> {
-    fn default() -> Self {
+impl<G: Game> View<G> {
+    fn new(n: u32, basis: Basis) -> Self {
         View {
+            n,
+            basis,
+            seen: 0,
+            commit_ids: BTreeMap::new(),
+            open_ids: Vec::new(),
             inputs: BTreeMap::new(),
             commits: BTreeMap::new(),
             opens: BTreeMap::new(),
@@ -340,6 +395,7 @@ pub struct Core<G: Game> {
     key: SecretKey,
     me: Seat,
     keys: Vec<PublicKey>,
+    verifiers: Vec<ed25519_dalek::VerifyingKey>,
 
     secret: Hash,
     chain: Chain,
@@ -347,13 +403,19 @@ pub struct Core<G: Game> {
     sealed: BTreeMap<(u32, Hash), (Hash, Vec<u8>)>,
     rng: ChaCha20Rng,
 
-    msgs: BTreeMap<Hash, Held>,
+    msgs: IdMap<Hash, Held>,
+    /// Inputs decoded from messages, by message id (`None`: unreadable).
+    decoded: IdMap<Hash, Option<G::Input>>,
+    /// `check_input` verdicts on inputs, by message id: fixed by the message's basis.
+    checked: IdMap<Hash, Option<String>>,
     by_step: BTreeMap<u32, Vec<Hash>>,
     /// (seat, step, kind, log) -> message id: one message per slot and log.
-    slots: BTreeMap<(Seat, u32, Kind, Hash), Hash>,
+    slots: IdMap<(Seat, u32, Kind, Hash), Hash>,
     accepts: Vec<Option<Accept>>,
 
     game: Option<GameState<G>>,
+    /// The current step's view, kept between messages.
+    view: Option<View<G>>,
     owed_since: Vec<Option<Time>>,
     away: Vec<bool>,
     quiet_since: Time,
@@ -445,7 +507,7 @@ impl<G: Game> Core<G> {
             let wire = Wire::decode(bytes)
                 .map_err(|e| NetError::Corrupt(format!("a saved message could not be read: {e}")))?;
             // A saved message that no longer checks out is dropped, as it would be from a peer.
-            let _ = core.ingest(now, wire, Origin::Store);
+            let _ = core.ingest(now, wire, Some(bytes.clone()), Origin::Store);
         }
         if core.accepts[core.me as usize].is_none() {
             core.sign_accept();
@@ -477,6 +539,7 @@ impl<G: Game> Core<G> {
         let session = start.session();
         Ok(Core {
             keys: start.seats.iter().map(|s| s.key).collect(),
+            verifiers: start.seats.iter().map(|s| s.key.as_verifying_key()).collect(),
             cfg,
             session,
             config,
@@ -486,11 +549,14 @@ impl<G: Game> Core<G> {
             chain: Chain::new(chain_seed, chain_len.clamp(1, beacon::MAX_CHAIN_LEN)),
             sealed: BTreeMap::new(),
             rng,
-            msgs: BTreeMap::new(),
+            msgs: IdMap::default(),
+            decoded: IdMap::default(),
+            checked: IdMap::default(),
             by_step: BTreeMap::new(),
-            slots: BTreeMap::new(),
+            slots: IdMap::default(),
             accepts: vec![None; n],
             game: None,
+            view: None,
             owed_since: vec![None; n],
             away: vec![false; n],
             quiet_since: now,
@@ -516,6 +582,11 @@ impl<G: Game> Core<G> {
         if peer == self.me {
             return Ok(());
         }
+        // Echoes make most arrivals repeats: an honest peer's bytes are canonical, so their
+        // hash is the id of a message we may already hold.
+        if self.msgs.contains_key(&Wire::id_of(bytes)) {
+            return Ok(());
+        }
         let wire = Wire::decode(bytes)?;
         if wire.session() != &self.session {
             return Err(NetError::WrongSession);
@@ -525,7 +596,7 @@ impl<G: Game> Core<G> {
                 self.answer_hello(peer, &hello);
                 Ok(())
             }
-            other => self.ingest(now, other, Origin::Peer(peer)),
+            other => self.ingest(now, other, Some(bytes.to_vec()), Origin::Peer(peer)),
         };
         self.advance(now);
         result
@@ -563,8 +634,7 @@ impl<G: Game> Core<G> {
             return Err(NetError::NotYourMove("the game has not begun".into()));
         };
         let n = gs.records.len() as u32;
-        let pending = G::pending(&gs.public);
-        let seal = match &pending {
+        let seal = match &gs.pending {
             Pending::Turn { seat } if *seat == self.me => None,
             Pending::Together { seats, seal } if seats.contains(&self.me) => Some(*seal),
             Pending::Over(_) => return Err(NetError::Rules(hoard_rules::RuleError::GameOver)),
@@ -630,7 +700,7 @@ impl<G: Game> Core<G> {
             return Err(NetError::BadVote(format!("the table is not waiting for {name}")));
         }
         let n = gs.records.len() as u32;
-        match G::pending(&gs.public) {
+        match &gs.pending {
             Pending::Over(_) if action == VoteAction::Skip => {
                 return Err(NetError::BadVote(format!(
                     "the game is over: {name} can only be removed, to finish the audit without them"
@@ -722,7 +792,7 @@ impl<G: Game> Core<G> {
             .and_then(|p| p.as_ref())
     }
     pub fn pending(&self) -> Option<Pending> {
-        self.game.as_ref().map(|g| G::pending(&g.public))
+        self.game.as_ref().map(|g| g.pending.clone())
     }
     /// The completed steps.
     pub fn records(&self) -> &[StepRecord] {
@@ -769,8 +839,8 @@ impl<G: Game> Core<G> {
             return false;
         }
         let n = gs.records.len() as u32;
-        let kind = match G::pending(&gs.public) {
-            Pending::Turn { seat } if seat == self.me => Kind::Input,
+        let kind = match &gs.pending {
+            Pending::Turn { seat } if *seat == self.me => Kind::Input,
             Pending::Together { seats, seal } if seats.contains(&self.me) => match seal {
                 Seal::Open => Kind::Input,
                 _ => Kind::Commit,
@@ -832,7 +902,7 @@ impl<G: Game> Core<G> {
     fn sign_and_send(&mut self, step: u32, basis: Basis, body: Body) {
         let msg = Signed::sign(&self.key, self.session, self.me, step, basis, body);
         // Our own message passes every check a peer's would.
-        let _ = self.ingest(self.quiet_since, Wire::Signed(msg), Origin::Own);
+        let _ = self.ingest(self.quiet_since, Wire::Signed(msg), None, Origin::Own);
     }
 
     fn send_link(&mut self, step: u32, link: Hash) {
@@ -842,12 +912,13 @@ impl<G: Game> Core<G> {
             step,
             link,
         };
-        let _ = self.ingest(self.quiet_since, Wire::Link(msg), Origin::Own);
+        let _ = self.ingest(self.quiet_since, Wire::Link(msg), None, Origin::Own);
     }
 
     /// Checks a signed message or link and adds it to what we hold.
-    fn ingest(&mut self, now: Time, wire: Wire, origin: Origin) -> Result<()> {
-        let bytes = wire.encode();
+    /// `raw` is the message as it arrived (its hash is its id); `None` encodes it afresh.
+    fn ingest(&mut self, now: Time, wire: Wire, raw: Option<Vec<u8>>, origin: Origin) -> Result<()> {
+        let bytes = raw.unwrap_or_else(|| wire.encode());
         let id = Wire::id_of(&bytes);
         if self.msgs.contains_key(&id) {
             return Ok(());
@@ -860,7 +931,7 @@ impl<G: Game> Core<G> {
         if wire.session() != &self.session {
             return Err(NetError::WrongSession);
         }
-        let Some(key) = self.keys.get(seat as usize).copied() else {
+        let Some(key) = self.verifiers.get(seat as usize).copied() else {
             return Err(NetError::NoSuchSeat { seat });
         };
         let at = self.step();
@@ -873,7 +944,12 @@ impl<G: Game> Core<G> {
             });
         }
         if let Wire::Signed(s) = &wire {
-            if origin != Origin::Own && !s.verify(&key) {
+            // An opening is checked against its signed commitment instead: only one that
+            // does not match has its own signature checked, to make it proof.
+            if origin != Origin::Own
+                && s.kind() != Kind::Open
+                && !s.verify_with(&key, self.cfg.memo.as_ref())
+            {
                 return Err(NetError::BadSignature {
                     seat,
                     name: self.start.name(seat),
@@ -908,7 +984,10 @@ impl<G: Game> Core<G> {
             }
             Origin::Peer(from) => {
                 self.persists.push_back(Persist::Message(bytes.clone()));
-                for (i, k) in self.keys.iter().enumerate() {
+                // Echo what a seat could sign twice. An opening is bound by its commitment
+                // and a link by its chain, so neither can be shown two ways: no echo needed.
+                let echo = matches!(&wire, Wire::Signed(s) if s.kind() != Kind::Open);
+                for (i, k) in self.keys.iter().enumerate().filter(|_| echo) {
                     let i = i as Seat;
                     if i != self.me && i != from && i != seat {
                         self.transmits.push_back(Transmit {
@@ -1208,6 +1287,7 @@ impl<G: Game> Core<G> {
             state: public_hash(&public),
         };
         self.game = Some(GameState {
+            pending: G::pending(&public),
             public,
             privates,
             records: Vec::new(),
@@ -1239,27 +1319,46 @@ impl<G: Game> Core<G> {
         }
     }
 
-    /// Sorts the messages of step `n` on our log into a view, checking each as it goes.
-    /// Returns the view; a signed message that proves a fault halts the game.
+    /// The view of step `n` on our log. The current step's view is kept between calls and
+    /// only messages that arrived since are sorted in.
     fn view(&mut self, n: u32, pending: &Pending) -> View<G> {
-        let mut view = View::default();
-        let Some(gs) = &self.game else { return view };
-        let Some(basis) = gs.bases.get(n as usize).copied() else {
-            return view;
+        let Some(gs) = &self.game else {
+            return View::new(n, Basis::default());
         };
+        let Some(basis) = gs.bases.get(n as usize).copied() else {
+            return View::new(n, Basis::default());
+        };
+        let current = n as usize == gs.records.len();
+        let mut view = match self.view.take() {
+            Some(v) if current && v.n == n && v.basis == basis => v,
+            other => {
+                if !current {
+                    self.view = other;
+                }
+                View::new(n, basis)
+            }
+        };
+        self.absorb(&mut view, pending);
+        view
+    }
+
+    /// Sorts the step's messages that `view` has not seen yet into it, checking each. A
+    /// signed message that proves a fault halts the game.
+    fn absorb(&mut self, view: &mut View<G>, pending: &Pending) {
+        let n = view.n;
+        let basis = view.basis;
+        let Some(gs) = &self.game else { return };
         let removed = removed_before(&gs.removed, n);
         let public_now = n as usize == gs.records.len();
-        let (awaited, seal): (Vec<Seat>, Option<Seal>) = match pending {
-            Pending::Turn { seat } => (vec![*seat], None),
-            Pending::Together { seats, seal } => (seats.clone(), Some(*seal)),
-            _ => (Vec::new(), None),
+        let (awaited, seal): (&[Seat], Option<Seal>) = match pending {
+            Pending::Turn { seat } => (std::slice::from_ref(seat), None),
+            Pending::Together { seats, seal } => (seats, Some(*seal)),
+            _ => (&[], None),
         };
-        let mut faults: Vec<Fault> = Vec::new();
-        let mut proofs: Vec<Proof> = Vec::new();
-        let mut commit_msgs: BTreeMap<Seat, Signed> = BTreeMap::new();
-        let mut open_msgs: Vec<Signed> = Vec::new();
         let draw_k = gs.draws + 1;
-        for id in self.by_step.get(&n).into_iter().flatten() {
+        let ids = self.by_step.get(&n).map_or(&[][..], |v| &v[..]);
+        let mut input_ids: Vec<(Seat, Hash)> = Vec::new();
+        for id in ids.iter().skip(view.seen) {
             let Some(held) = self.msgs.get(id) else { continue };
             match &held.wire {
                 Wire::Link(l) => {
@@ -1279,48 +1378,23 @@ impl<G: Game> Core<G> {
                     if s.basis != basis || removed.contains(&s.seat) {
                         continue;
                     }
-                    let who = format!("{} (seat {})", self.start.name(s.seat), s.seat);
+                    let awaits = awaited.contains(&s.seat);
                     match &s.body {
-                        Body::Input(bytes) if seal.is_none() || seal == Some(Seal::Open) => {
-                            if !awaited.contains(&s.seat) {
-                                continue;
-                            }
-                            match postcard::from_bytes::<G::Input>(bytes) {
-                                Ok(input) => {
-                                    if public_now
-                                        && let Err(e) = G::check_input(&gs.public, s.seat, &input)
-                                    {
-                                        faults.push(Fault {
-                                            seat: Some(s.seat),
-                                            step: Some(n),
-                                            what: format!("{who} signed a move the rules forbid at step {n}: {e}"),
-                                        });
-                                        continue;
-                                    }
-                                    view.inputs.insert(s.seat, (bytes.clone(), input));
-                                }
-                                Err(_) => faults.push(Fault {
-                                    seat: Some(s.seat),
-                                    step: Some(n),
-                                    what: format!("{who} signed a move that cannot be read at step {n}"),
-                                }),
-                            }
+                        Body::Input(_) if awaits && matches!(seal, None | Some(Seal::Open)) => {
+                            input_ids.push((s.seat, *id));
                         }
-                        Body::Commit(c)
-                            if matches!(seal, Some(Seal::UntilAll | Seal::UntilAudit))
-                                && awaited.contains(&s.seat) =>
-                        {
-                            view.commits.insert(s.seat, *c);
-                            commit_msgs.insert(s.seat, s.clone());
+                        Body::Commit(c) if awaits && matches!(seal, Some(Seal::UntilAll | Seal::UntilAudit)) => {
+                            view.commits.entry(s.seat).or_insert(*c);
+                            view.commit_ids.entry(s.seat).or_insert(*id);
                         }
-                        Body::Open { .. } if seal == Some(Seal::UntilAll) && awaited.contains(&s.seat) => {
-                            open_msgs.push(s.clone());
+                        Body::Open { .. } if awaits && seal == Some(Seal::UntilAll) => {
+                            view.open_ids.push((s.seat, *id));
                         }
                         Body::Vote { target, action } => {
                             view.votes.entry(*target).or_default().insert(s.seat, *action);
                         }
                         Body::Reveal(r) if matches!(pending, Pending::Over(_)) => {
-                            view.reveals.insert(s.seat, r.clone());
+                            view.reveals.entry(s.seat).or_insert_with(|| r.clone());
                         }
                         _ => {}
                     }
@@ -1328,36 +1402,52 @@ impl<G: Game> Core<G> {
                 Wire::Hello(_) => {}
             }
         }
-        for open in open_msgs {
-            let Body::Open { salt, input } = &open.body else { continue };
-            let Some(commit) = commit_msgs.get(&open.seat) else {
-                continue;
-            };
-            let who = format!("{} (seat {})", self.start.name(open.seat), open.seat);
-            if seal::commitment(&self.session, n, open.seat, salt, input) != view.commits[&open.seat] {
-                proofs.push(Proof::BadOpening {
-                    commit: commit.clone(),
-                    open: open.clone(),
-                });
+        view.seen = ids.len();
+
+        let mut proofs: Vec<Proof> = Vec::new();
+        let mut faults: Vec<Fault> = Vec::new();
+        let mut waiting = Vec::new();
+        for (seat, id) in std::mem::take(&mut view.open_ids) {
+            if view.opens.contains_key(&seat) {
                 continue;
             }
-            match postcard::from_bytes::<G::Input>(input) {
-                Ok(i) => {
-                    if public_now && let Err(e) = G::check_input(&gs.public, open.seat, &i) {
-                        faults.push(Fault {
-                            seat: Some(open.seat),
-                            step: Some(n),
-                            what: format!("{who} sealed a play the rules forbid at step {n}: {e}"),
-                        });
-                        continue;
-                    }
-                    view.opens.insert(open.seat, (input.clone(), i));
+            let (Some(commit_id), Some(Wire::Signed(open))) =
+                (view.commit_ids.get(&seat), self.msgs.get(&id).map(|h| &h.wire))
+            else {
+                // Its commitment has not come yet: look again when it does.
+                waiting.push((seat, id));
+                continue;
+            };
+            let Body::Open { salt, input } = &open.body else { continue };
+            if seal::commitment(&self.session, n, seat, salt, input) != view.commits[&seat] {
+                // Openings are checked against their commitment, not their signature; one
+                // that does not match is proof against its seat only if that seat signed it
+                // (Proof::check verifies both signatures).
+                if let Some(Wire::Signed(commit)) = self.msgs.get(commit_id).map(|h| &h.wire) {
+                    proofs.push(Proof::BadOpening {
+                        commit: commit.clone(),
+                        open: open.clone(),
+                    });
                 }
-                Err(_) => faults.push(Fault {
-                    seat: Some(open.seat),
-                    step: Some(n),
-                    what: format!("{who} sealed a play that cannot be read at step {n}"),
-                }),
+                continue;
+            }
+            match self.judge(n, seat, id, public_now, "sealed a play") {
+                Ok(judged) => {
+                    view.opens.insert(seat, judged);
+                }
+                Err(f) => faults.push(f),
+            }
+        }
+        view.open_ids = waiting;
+        for (seat, id) in input_ids {
+            if view.inputs.contains_key(&seat) {
+                continue;
+            }
+            match self.judge(n, seat, id, public_now, "signed a move") {
+                Ok(judged) => {
+                    view.inputs.insert(seat, judged);
+                }
+                Err(f) => faults.push(f),
             }
         }
         for proof in proofs {
@@ -1366,7 +1456,60 @@ impl<G: Game> Core<G> {
         if let Some(f) = faults.into_iter().next() {
             self.halt(f);
         }
-        view
+    }
+
+    /// Decodes the input a message carries and, at the current step, checks it against the
+    /// public state; both results are kept by message id (a message's basis fixes them).
+    fn judge(
+        &mut self,
+        n: u32,
+        seat: Seat,
+        id: Hash,
+        public_now: bool,
+        did: &str,
+    ) -> Result<(Vec<u8>, G::Input), Fault> {
+        let who = || format!("{} (seat {seat})", self.start.name(seat));
+        let bytes = match self.msgs.get(&id).map(|h| &h.wire) {
+            Some(Wire::Signed(Signed {
+                body: Body::Input(b) | Body::Open { input: b, .. },
+                ..
+            })) => b.clone(),
+            _ => Vec::new(),
+        };
+        let decoded = self
+            .decoded
+            .entry(id)
+            .or_insert_with(|| postcard::from_bytes::<G::Input>(&bytes).ok())
+            .clone();
+        let Some(input) = decoded else {
+            return Err(Fault {
+                seat: Some(seat),
+                step: Some(n),
+                what: format!("{} {did} that cannot be read at step {n}", who()),
+            });
+        };
+        if public_now {
+            let verdict = match self.checked.get(&id) {
+                Some(v) => v.clone(),
+                None => {
+                    let v = self
+                        .game
+                        .as_ref()
+                        .and_then(|g| G::check_input(&g.public, seat, &input).err())
+                        .map(|e| e.to_string());
+                    self.checked.insert(id, v.clone());
+                    v
+                }
+            };
+            if let Some(why) = verdict {
+                return Err(Fault {
+                    seat: Some(seat),
+                    step: Some(n),
+                    what: format!("{} {did} the rules forbid at step {n}: {why}", who()),
+                });
+            }
+        }
+        Ok((bytes, input))
     }
 
     /// Tries to complete the current step.
@@ -1375,12 +1518,27 @@ impl<G: Game> Core<G> {
             return Ok(Progress::Waiting(BTreeSet::new()));
         };
         let n = gs.records.len() as u32;
-        let basis = gs.bases[n as usize];
-        let pending = G::pending(&gs.public);
+        let pending = gs.pending.clone();
         let view = self.view(n, &pending);
-        if self.halted.is_some() {
-            return Ok(Progress::Waiting(BTreeSet::new()));
+        let result = if self.halted.is_some() {
+            Ok(Progress::Waiting(BTreeSet::new()))
+        } else {
+            self.step_with(now, &pending, &view)
+        };
+        if self.step() == n && self.view.is_none() {
+            self.view = Some(view);
         }
+        result
+    }
+
+    /// [`Core::try_step`] with the current step's view.
+    fn step_with(&mut self, now: Time, pending: &Pending, view: &View<G>) -> Result<Progress, Fault> {
+        let Some(gs) = &self.game else {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        };
+        let n = gs.records.len() as u32;
+        let basis = gs.bases[n as usize];
+        let pending = pending.clone();
         let Some(gs) = &self.game else {
             return Ok(Progress::Waiting(BTreeSet::new()));
         };
@@ -1391,7 +1549,7 @@ impl<G: Game> Core<G> {
         let i_am_in = !removed.contains(&me);
 
         if let Pending::Over(_) = pending {
-            return self.over(n, basis, &view, &removed, &removals);
+            return self.over(n, basis, view, &removed, &removals);
         }
 
         let awaited: Vec<Seat> = match &pending {
@@ -1617,6 +1775,7 @@ impl<G: Game> Core<G> {
         let basis = log::next_basis(&gs.bases[n as usize], &record, public_hash(&gs.public));
         gs.records.push(record);
         gs.bases.push(basis);
+        gs.pending = G::pending(&gs.public);
         for e in &events {
             gs.events.push((n, e.clone()));
         }
@@ -1791,12 +1950,16 @@ impl<G: Game> Core<G> {
             gs.removed.iter().filter(|(_, at)| **at < n).map(|(s, a)| (*s, *a)).collect();
         let skipped_keep: BTreeSet<(u32, Seat)> =
             gs.skipped.iter().filter(|(at, _)| *at < n).copied().collect();
+        let events_keep: Vec<(u32, G::Event)> =
+            gs.events.iter().filter(|(at, _)| *at < n).cloned().collect();
         self.heads_sent.retain(|s| *s <= n);
+        self.view = None;
         self.game = None;
         self.begin(self.quiet_since);
         let Some(gs) = &mut self.game else { return };
         gs.removed = removed_keep;
         gs.skipped = skipped_keep;
+        gs.events = events_keep;
         // Drop the Began event begin() queued: the game did not begin again.
         if matches!(self.events.back(), Some(Event::Began)) {
             self.events.pop_back();
@@ -1830,8 +1993,8 @@ impl<G: Game> Core<G> {
             let basis = log::next_basis(&gs.bases[i as usize], &record, public_hash(&gs.public));
             gs.records.push(record);
             gs.bases.push(basis);
+            gs.pending = G::pending(&gs.public);
         }
-        // Events of replayed steps stay as they were; later ones are gone.
         self.events.push_back(Event::Rewound { step: n });
     }
 }

@@ -15,7 +15,7 @@ pub use iroh_base::{PublicKey, SecretKey, Signature};
 
 /// The hash of a [`Start`]: every signed message of the session carries and signs it.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct SessionId(pub [u8; 32]);
+pub struct SessionId(#[serde(with = "crate::wire::bytes32")] pub [u8; 32]);
 
 impl fmt::Debug for SessionId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

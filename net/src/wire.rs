@@ -22,8 +22,10 @@ pub const MAX_INPUT: usize = 4 * 1024;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Basis {
     /// Hash chain over every completed step record before this step.
+    #[serde(with = "bytes32")]
     pub log: Hash,
     /// [`hoard_rules::public_hash`] of the public state before this step.
+    #[serde(with = "bytes32")]
     pub state: Hash,
 }
 
@@ -31,11 +33,13 @@ pub struct Basis {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Accept {
     /// Link 0 of the seat's beacon chain; link `k` is revealed for draw `k`.
+    #[serde(with = "bytes32")]
     pub chain_head: Hash,
     /// How many links the chain has after its head.
     pub chain_len: u32,
     /// [`crate::seal::secret_commitment`] of the 32-byte secret the game mixes into the
     /// seat's private side (its deck order); revealed at the audit.
+    #[serde(with = "bytes32")]
     pub secret: Hash,
 }
 
@@ -52,7 +56,9 @@ pub enum VoteAction {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AuditOpening {
     pub step: u32,
+    #[serde(with = "bytes32")]
     pub salt: Hash,
+    #[serde(with = "byte_vec")]
     pub input: Vec<u8>,
 }
 
@@ -60,6 +66,7 @@ pub struct AuditOpening {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reveal {
     /// The secret committed in the seat's [`Accept`].
+    #[serde(with = "bytes32")]
     pub secret: Hash,
     /// The openings of all the seat's decisions sealed until the audit, by step.
     pub sealed: Vec<AuditOpening>,
@@ -71,11 +78,16 @@ pub enum Body {
     /// The seat takes its seat, with its commitments (step 0, empty basis).
     Accept(Accept),
     /// An open input: a [`hoard_rules::Pending::Turn`] or an open `Together` step.
-    Input(Vec<u8>),
+    Input(#[serde(with = "byte_vec")] Vec<u8>),
     /// The commitment to a sealed input.
-    Commit(Hash),
+    Commit(#[serde(with = "bytes32")] Hash),
     /// The opening of a commitment: salt and input.
-    Open { salt: Hash, input: Vec<u8> },
+    Open {
+        #[serde(with = "bytes32")]
+        salt: Hash,
+        #[serde(with = "byte_vec")]
+        input: Vec<u8>,
+    },
     /// A vote about an away seat at this step.
     Vote { target: Seat, action: VoteAction },
     /// "I completed the previous step; this is my basis for this one": sent when a vote
@@ -122,7 +134,29 @@ pub struct Signed {
     pub step: u32,
     pub basis: Basis,
     pub body: Body,
+    #[serde(with = "signature_bytes")]
     pub sig: Signature,
+}
+
+/// Signatures already found valid, shared by devices simulated in one process so each
+/// message is checked once instead of once per device. Verifying is a pure function of key,
+/// bytes and signature, and the memo is keyed by all three, so it changes nothing but the
+/// time taken. Real devices do not use one.
+#[derive(Clone, Default)]
+pub struct SignatureMemo(std::sync::Arc<std::sync::Mutex<std::collections::HashSet<Hash>>>);
+
+impl SignatureMemo {
+    pub fn new() -> SignatureMemo {
+        SignatureMemo::default()
+    }
+    fn contains(&self, id: &Hash) -> bool {
+        self.0.lock().map(|set| set.contains(id)).unwrap_or(false)
+    }
+    fn insert(&self, id: Hash) {
+        if let Ok(mut set) = self.0.lock() {
+            set.insert(id);
+        }
+    }
 }
 
 /// The exact bytes a signature covers: a domain tag, then everything but the signature.
@@ -166,6 +200,32 @@ impl Signed {
         key.verify(&bytes, &self.sig).is_ok()
     }
 
+    /// [`Signed::verify`] with a key already decompressed (the same strict check iroh makes),
+    /// consulting `memo` first when given.
+    pub fn verify_with(&self, key: &ed25519_dalek::VerifyingKey, memo: Option<&SignatureMemo>) -> bool {
+        let bytes = signing_bytes(&self.session, self.seat, self.step, &self.basis, &self.body);
+        let sig = self.sig.to_bytes();
+        let id = memo.map(|_| {
+            let mut h = blake3::Hasher::new_derive_key("hoard v1 verified signature");
+            h.update(key.as_bytes());
+            h.update(&sig);
+            h.update(&bytes);
+            *h.finalize().as_bytes()
+        });
+        if let (Some(memo), Some(id)) = (memo, id)
+            && memo.contains(&id)
+        {
+            return true;
+        }
+        let ok = key
+            .verify_strict(&bytes, &ed25519_dalek::Signature::from_bytes(&sig))
+            .is_ok();
+        if ok && let (Some(memo), Some(id)) = (memo, id) {
+            memo.insert(id);
+        }
+        ok
+    }
+
     pub fn kind(&self) -> Kind {
         self.body.kind()
     }
@@ -191,6 +251,7 @@ pub struct Link {
     pub session: SessionId,
     pub seat: Seat,
     pub step: u32,
+    #[serde(with = "bytes32")]
     pub link: Hash,
 }
 
@@ -201,7 +262,8 @@ pub struct Hello {
     pub session: SessionId,
     /// The step the sender is waiting on.
     pub step: u32,
-    /// Ids ([`Wire::id`]) of the messages the sender holds for `step`.
+    /// Ids ([`Wire::id_of`]) of the messages the sender holds for `step`.
+    #[serde(with = "ids")]
     pub have: Vec<Hash>,
     /// Ask the receiver for its own hello back, so the sender can send what it lacks.
     pub reply: bool,
@@ -237,8 +299,9 @@ impl Wire {
         postcard::to_stdvec(self).unwrap_or_default()
     }
 
-    /// The message's id: the hash of its canonical bytes (decoding then re-encoding gives
-    /// the same id however the sender spelled the bytes).
+    /// A message's id: the hash of its bytes. Honest devices send canonical bytes, so one
+    /// message has one id; a re-spelled copy is at worst held twice, and two different
+    /// messages in one slot are still caught by content.
     pub fn id_of(canonical: &[u8]) -> Hash {
         *blake3::hash(canonical).as_bytes()
     }
@@ -249,5 +312,110 @@ impl Wire {
             Wire::Link(l) => &l.session,
             Wire::Hello(h) => &h.session,
         }
+    }
+}
+
+/// Fixed-size byte arrays as one length-prefixed byte string on the wire (one read, not one
+/// per byte); anything but the exact length is refused.
+mod fixed_bytes {
+    use serde::de::{Error, Visitor};
+    use std::fmt;
+
+    pub struct Exact<const N: usize>;
+
+    impl<'de, const N: usize> Visitor<'de> for Exact<N> {
+        type Value = [u8; N];
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "{N} bytes")
+        }
+        fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<[u8; N], E> {
+            v.try_into().map_err(|_| E::invalid_length(v.len(), &self))
+        }
+    }
+}
+
+pub(crate) mod bytes32 {
+    use super::fixed_bytes::Exact;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[u8; 32], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(v)
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 32], D::Error> {
+        d.deserialize_bytes(Exact::<32>)
+    }
+}
+
+mod signature_bytes {
+    use super::fixed_bytes::Exact;
+    use crate::identity::Signature;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Signature, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&v.to_bytes())
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Signature, D::Error> {
+        d.deserialize_bytes(Exact::<64>).map(|b| Signature::from_bytes(&b))
+    }
+}
+
+mod byte_vec {
+    use serde::de::{Error, Visitor};
+    use serde::{Deserializer, Serializer};
+    use std::fmt;
+
+    pub fn serialize<S: Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(v)
+    }
+
+    struct Bytes;
+    impl<'de> Visitor<'de> for Bytes {
+        type Value = Vec<u8>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("bytes")
+        }
+        fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+            Ok(v.to_vec())
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        d.deserialize_bytes(Bytes)
+    }
+}
+
+/// A list of ids as one byte string of 32-byte ids.
+mod ids {
+    use super::Hash;
+    use serde::de::{Error, Visitor};
+    use serde::{Deserializer, Serializer};
+    use std::fmt;
+
+    pub fn serialize<S: Serializer>(v: &[Hash], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&v.concat())
+    }
+
+    struct Ids;
+    impl<'de> Visitor<'de> for Ids {
+        type Value = Vec<Hash>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("32-byte ids")
+        }
+        fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Vec<Hash>, E> {
+            if v.len() % 32 != 0 {
+                return Err(E::invalid_length(v.len(), &self));
+            }
+            Ok(v.chunks_exact(32)
+                .map(|c| {
+                    let mut id = [0u8; 32];
+                    id.copy_from_slice(c);
+                    id
+                })
+                .collect())
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Hash>, D::Error> {
+        d.deserialize_bytes(Ids)
     }
 }

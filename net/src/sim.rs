@@ -1,0 +1,603 @@
+//! A deterministic simulator: N cores wired through a seeded network that delays, loses,
+//! reorders and duplicates messages, splits the table into partitions, and crashes devices
+//! and restarts them from what their store kept. Bots play every seat. The same seed gives
+//! the same run, event for event, so a failure replays exactly.
+//!
+//! Modelled on FoundationDB's and TigerBeetle's simulation testing: the code under test is
+//! the real [`Core`]; only the world around it (clock, network, disk, crashes) is simulated.
+
+use crate::core::{Core, CoreConfig, Event, Persist, Saved, Time};
+use crate::log::{PlayRecord, StepRecord};
+use crate::identity::{PublicKey, SeatSpec, SecretKey, Start};
+use crate::wire::{Hash, VoteAction};
+use crate::Verdict;
+use hoard_rules::{Game, Seat};
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// What the network and the devices do wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Faults {
+    /// Delivery delay range, ms.
+    pub min_delay: u64,
+    pub max_delay: u64,
+    /// Per mille of messages lost.
+    pub loss: u32,
+    /// Per mille of messages delivered twice.
+    pub duplicate: u32,
+    /// Per mille of messages held back much longer than the rest (reordering).
+    pub straggle: u32,
+    /// How many times the table is split in two for a while.
+    pub partitions: u32,
+    /// How many device crashes (each restarted from its store).
+    pub crashes: u32,
+    /// Of those crash moments, per mille where the last messages the device had written
+    /// to its store never left it.
+    pub lose_unsent: u32,
+    /// A seat whose device dies for good; the others vote to remove it once it is away.
+    pub dead_seat: Option<Seat>,
+}
+
+impl Faults {
+    /// A perfect network: small delays, nothing lost.
+    pub fn none() -> Faults {
+        Faults {
+            min_delay: 1,
+            max_delay: 5,
+            loss: 0,
+            duplicate: 0,
+            straggle: 0,
+            partitions: 0,
+            crashes: 0,
+            lose_unsent: 0,
+            dead_seat: None,
+        }
+    }
+
+    /// A random mix of every fault, from `rng`.
+    pub fn random(rng: &mut ChaCha8Rng) -> Faults {
+        let pick = |rng: &mut ChaCha8Rng, lo: u64, hi: u64| lo + rng.next_u64() % (hi - lo + 1);
+        Faults {
+            min_delay: pick(rng, 1, 10),
+            max_delay: pick(rng, 20, 120),
+            loss: pick(rng, 0, 100) as u32,
+            duplicate: pick(rng, 0, 50) as u32,
+            straggle: pick(rng, 0, 50) as u32,
+            partitions: pick(rng, 0, 2) as u32,
+            crashes: pick(rng, 0, 2) as u32,
+            lose_unsent: 500,
+            dead_seat: None,
+        }
+    }
+}
+
+/// How one simulated game went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub seed: u64,
+    pub seats: u8,
+    /// Steps in the final log.
+    pub steps: u32,
+    /// Steps that were sealed until all were in.
+    pub sealed_steps: u32,
+    /// Messages and bytes handed to the network (echoes and syncs included).
+    pub messages: u64,
+    pub bytes: u64,
+    /// Simulated time the game took, ms.
+    pub sim_time: u64,
+    pub crashes: u32,
+    /// Every device's verdict, by seat (a dead seat's is `None`).
+    pub verdicts: Vec<Option<Verdict>>,
+    /// Every device's final state hash, by seat.
+    pub final_states: Vec<Option<Hash>>,
+    pub divergences: usize,
+}
+
+/// What the simulator keeps of a device's disk.
+#[derive(Clone, Default)]
+struct Disk {
+    saved: Saved,
+}
+
+impl Disk {
+    fn write(&mut self, p: Persist) {
+        match p {
+            Persist::Message(b) => self.saved.messages.push(b),
+            Persist::Secret(s) => self.saved.secrets.push(s),
+        }
+    }
+}
+
+struct Node<G: Game> {
+    key: SecretKey,
+    core: Option<Core<G>>,
+    disk: Disk,
+    bot: ChaCha8Rng,
+    /// The generation of this node's scheduled wake-up (older ones are stale).
+    wake_gen: u64,
+    wake_at: Option<Time>,
+    think_at: Option<Time>,
+    /// Which batch of sends the node's last drive produced.
+    batch: u64,
+    dead: bool,
+    voted: Vec<(u32, Seat)>,
+    /// Records on disk after the last drive.
+    written: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Ev {
+    Deliver {
+        to: Seat,
+        from: Seat,
+        batch: u64,
+        bytes: Vec<u8>,
+    },
+    Wake {
+        node: Seat,
+        generation: u64,
+    },
+    Think {
+        node: Seat,
+    },
+    Crash {
+        node: Seat,
+        down_for: u64,
+    },
+    Restart {
+        node: Seat,
+    },
+    Split {
+        side: u8,
+        until: u64,
+    },
+}
+
+/// One simulated table.
+pub struct Sim<G: Game> {
+    seed: u64,
+    faults: Faults,
+    cfg: CoreConfig<G>,
+    nodes: Vec<Node<G>>,
+    keys: Vec<PublicKey>,
+    queue: BinaryHeap<Reverse<(Time, u64, Ev)>>,
+    seq: u64,
+    now: Time,
+    net: ChaCha8Rng,
+    /// A bit per seat: seats on the other side of a partition, until when.
+    split: Option<(u8, u64)>,
+    messages: u64,
+    bytes: u64,
+    crashes: u32,
+    divergences: usize,
+    trace: bool,
+    failure: Option<String>,
+}
+
+/// The longest a simulated game may take before it counts as stuck (simulated ms).
+pub const TIME_LIMIT: u64 = 6 * 3600 * 1000;
+
+fn derive(seed: u64, label: &str, n: u64) -> [u8; 32] {
+    let mut h = blake3::Hasher::new_derive_key("hoard v1 simulator");
+    h.update(&seed.to_le_bytes());
+    h.update(label.as_bytes());
+    h.update(&n.to_le_bytes());
+    *h.finalize().as_bytes()
+}
+
+impl<G: Game> Sim<G> {
+    /// A table of `config`'s seats, every seat a bot, with faults from `faults`.
+    pub fn new(config: &G::Config, seats: u8, faults: Faults, seed: u64, cfg: CoreConfig<G>) -> Result<Sim<G>, String> {
+        let keys: Vec<SecretKey> = (0..seats)
+            .map(|s| SecretKey::from_bytes(&derive(seed, "key", s as u64)))
+            .collect();
+        let specs = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| SeatSpec {
+                key: k.public(),
+                name: format!("Bot {}", i + 1),
+            })
+            .collect();
+        let start = Start::new::<G>(config, specs, derive(seed, "nonce", 0)).map_err(|e| e.to_string())?;
+        let mut sim = Sim {
+            seed,
+            cfg,
+            keys: keys.iter().map(|k| k.public()).collect(),
+            nodes: Vec::new(),
+            queue: BinaryHeap::new(),
+            seq: 0,
+            now: Time(0),
+            net: ChaCha8Rng::from_seed(derive(seed, "network", 0)),
+            split: None,
+            messages: 0,
+            bytes: 0,
+            crashes: 0,
+            divergences: 0,
+            trace: false,
+            failure: None,
+            faults,
+        };
+        for (i, key) in keys.into_iter().enumerate() {
+            let bot = ChaCha8Rng::from_seed(derive(seed, "bot", i as u64));
+            let core = Core::new(
+                start.clone(),
+                key.clone(),
+                derive(seed, "entropy", i as u64),
+                Time(0),
+                sim.cfg.clone(),
+            )
+            .map_err(|e| e.to_string())?;
+            sim.nodes.push(Node {
+                key,
+                core: Some(core),
+                disk: Disk {
+                    saved: Saved {
+                        start: Some(start.clone()),
+                        ..Saved::default()
+                    },
+                },
+                bot,
+                wake_gen: 0,
+                wake_at: None,
+                think_at: None,
+                batch: 0,
+                dead: false,
+                voted: Vec::new(),
+                written: 0,
+            });
+        }
+        // Schedule the world's faults up front, from the seed.
+        let mut plan = ChaCha8Rng::from_seed(derive(seed, "plan", 0));
+        for _ in 0..sim.faults.partitions {
+            let at = 200 + plan.next_u64() % 20_000;
+            let len = 300 + plan.next_u64() % 4_000;
+            let side = (plan.next_u32() % ((1u32 << seats) - 2) + 1) as u8;
+            sim.push(Time(at), Ev::Split { side, until: at + len });
+        }
+        for _ in 0..sim.faults.crashes {
+            let at = 100 + plan.next_u64() % 30_000;
+            let node = (plan.next_u32() % seats as u32) as Seat;
+            let down_for = 50 + plan.next_u64() % 3_000;
+            sim.push(Time(at), Ev::Crash { node, down_for });
+        }
+        if let Some(dead) = sim.faults.dead_seat {
+            let at = 500 + plan.next_u64() % 5_000;
+            sim.push(Time(at), Ev::Crash { node: dead, down_for: u64::MAX });
+        }
+        for i in 0..seats {
+            sim.drive(i);
+        }
+        Ok(sim)
+    }
+
+    /// Print every delivery and event (for replaying a failing seed).
+    pub fn trace(&mut self, on: bool) {
+        self.trace = on;
+    }
+
+    fn push(&mut self, at: Time, ev: Ev) {
+        self.seq += 1;
+        self.queue.push(Reverse((at, self.seq, ev)));
+    }
+
+    fn roll(&mut self, per_mille: u32) -> bool {
+        per_mille > 0 && self.net.next_u32() % 1000 < per_mille
+    }
+
+    fn delay(&mut self) -> u64 {
+        let (lo, hi) = (self.faults.min_delay, self.faults.max_delay.max(self.faults.min_delay));
+        let mut d = lo + self.net.next_u64() % (hi - lo + 1);
+        if self.roll(self.faults.straggle) {
+            d += 200 + self.net.next_u64() % 2_000;
+        }
+        d
+    }
+
+    fn blocked(&self, a: Seat, b: Seat) -> bool {
+        match self.split {
+            Some((side, until)) if self.now.0 < until => ((side >> a) & 1) != ((side >> b) & 1),
+            _ => false,
+        }
+    }
+
+    /// Carries out what node `i`'s core asks: writes, then sends, then events, then timers.
+    fn drive(&mut self, i: Seat) {
+        let now = self.now;
+        let idx = i as usize;
+        self.nodes[idx].batch += 1;
+        let batch = self.nodes[idx].batch;
+        let mut sends = Vec::new();
+        let mut events = Vec::new();
+        {
+            let node = &mut self.nodes[idx];
+            let Some(core) = node.core.as_mut() else { return };
+            // Write before send: everything persisted now is on "disk" before any send.
+            while let Some(p) = core.poll_persist() {
+                node.disk.write(p);
+            }
+            while let Some(t) = core.poll_transmit() {
+                sends.push(t);
+            }
+            while let Some(e) = core.poll_event() {
+                events.push(e);
+            }
+        }
+        // A repeat the core dropped changes nothing: no timers or moves to look at.
+        let wrote = {
+            let node = &self.nodes[idx];
+            node.disk.saved.messages.len() + node.disk.saved.secrets.len()
+        } != self.nodes[idx].written;
+        if !wrote && sends.is_empty() && events.is_empty() && self.nodes[idx].wake_at.is_some() {
+            return;
+        }
+        self.nodes[idx].written =
+            self.nodes[idx].disk.saved.messages.len() + self.nodes[idx].disk.saved.secrets.len();
+        for t in sends {
+            let Some(to) = self.keys.iter().position(|k| *k == t.to) else { continue };
+            self.messages += 1;
+            self.bytes += t.bytes.len() as u64;
+
+            if self.blocked(i, to as Seat) || self.roll(self.faults.loss) {
+                continue;
+            }
+            if self.roll(self.faults.duplicate) {
+                let at = now.plus(self.delay());
+                let bytes = t.bytes.clone();
+                self.push(at, Ev::Deliver { to: to as Seat, from: i, batch, bytes });
+            }
+            let at = now.plus(self.delay());
+            self.push(at, Ev::Deliver { to: to as Seat, from: i, batch, bytes: t.bytes });
+        }
+        for e in events {
+            if self.trace {
+                println!("{:>8} seat {i}: {e:?}", now.0);
+            }
+            match e {
+                Event::Diverged(d) => {
+                    self.divergences += 1;
+                    self.fail(format!("seat {i} saw seat {} diverge at step {}", d.seat, d.step));
+                }
+                Event::Halted(f) => self.fail(format!("seat {i} halted: {}", f.what)),
+                Event::Away { seat } if Some(seat) == self.faults.dead_seat => self.vote_remove(i, seat),
+                _ => {}
+            }
+        }
+        let node = &mut self.nodes[idx];
+        let Some(core) = node.core.as_ref() else { return };
+        if let Some(t) = core.poll_timeout()
+            && node.wake_at.is_none_or(|w| t < w || w <= now)
+        {
+            node.wake_gen += 1;
+            node.wake_at = Some(t);
+            let generation = node.wake_gen;
+            self.push(t.max(now), Ev::Wake { node: i, generation });
+        }
+        let node = &mut self.nodes[idx];
+        if node.think_at.is_none() && node.core.as_ref().is_some_and(|c| c.my_move()) {
+            let at = now.plus(1 + node.bot.next_u64() % 40);
+            node.think_at = Some(at);
+            self.push(at, Ev::Think { node: i });
+        }
+    }
+
+    fn vote_remove(&mut self, i: Seat, target: Seat) {
+        let now = self.now;
+        let node = &mut self.nodes[i as usize];
+        let Some(core) = node.core.as_mut() else { return };
+        let step = core.step();
+        if node.voted.contains(&(step, target)) {
+            return;
+        }
+        if core.vote(now, target, VoteAction::Remove).is_ok() {
+            node.voted.push((step, target));
+        }
+    }
+
+    fn fail(&mut self, why: String) {
+        if self.failure.is_none() {
+            self.failure = Some(why);
+        }
+    }
+
+    fn finished(&self) -> bool {
+        self.nodes
+            .iter()
+            .all(|n| n.dead || n.core.as_ref().is_some_and(|c| c.verdict().is_some()))
+    }
+
+    /// Runs the game to its end (every live device has its audit verdict) and checks that
+    /// every device agrees. An `Err` names the seed and what went wrong.
+    pub fn run(mut self) -> Result<Report, String> {
+        while !self.finished() && self.failure.is_none() {
+            let Some(Reverse((at, _, ev))) = self.queue.pop() else {
+                self.fail("nothing left to happen but the game is not over".into());
+                break;
+            };
+            if at.0 > TIME_LIMIT {
+                self.fail("the game did not finish in six simulated hours".into());
+                break;
+            }
+            self.now = self.now.max(at);
+            self.step(ev);
+        }
+        self.check()
+    }
+
+    fn step(&mut self, ev: Ev) {
+        let now = self.now;
+        match ev {
+            Ev::Deliver { to, from, bytes, .. } => {
+                if self.blocked(from, to) {
+                    return;
+                }
+                let from_key = self.keys[from as usize];
+                let Some(core) = self.nodes[to as usize].core.as_mut() else { return };
+                if let Err(e) = core.handle_message(now, from_key, &bytes) {
+                    self.fail(format!("seat {to} refused a message from honest seat {from}: {e}"));
+                }
+                self.drive(to);
+            }
+            Ev::Wake { node, generation } => {
+                let n = &mut self.nodes[node as usize];
+                if n.wake_gen != generation {
+                    return;
+                }
+                n.wake_at = None;
+                let Some(core) = n.core.as_mut() else { return };
+                core.handle_timeout(now);
+                self.drive(node);
+            }
+            Ev::Think { node } => {
+                let n = &mut self.nodes[node as usize];
+                n.think_at = None;
+                let Some(core) = n.core.as_mut() else { return };
+                if !core.my_move() {
+                    return;
+                }
+                let seat = core.my_seat();
+                let (Some(public), private) = (core.public(), core.private()) else { return };
+                let Some(input) = G::bot_input(public, private, seat, &mut n.bot) else {
+                    self.fail(format!("seat {node}'s bot found no move"));
+                    return;
+                };
+                if let Err(e) = core.submit(now, input) {
+                    self.fail(format!("seat {node}'s bot move was refused: {e}"));
+                }
+                self.drive(node);
+            }
+            Ev::Crash { node, down_for } => {
+                let lose = self.roll(self.faults.lose_unsent);
+                let n = &mut self.nodes[node as usize];
+                if n.core.is_none() {
+                    return;
+                }
+                n.core = None;
+                n.think_at = None;
+                n.wake_at = None;
+                n.wake_gen += 1;
+                self.crashes += 1;
+                if self.trace {
+                    println!("{:>8} seat {node}: CRASH (lose unsent: {lose})", now.0);
+                }
+                if lose {
+                    // The last batch was written but never left the device.
+                    let batch = n.batch;
+                    let kept: Vec<_> = std::mem::take(&mut self.queue)
+                        .into_iter()
+                        .filter(|Reverse((_, _, ev))| {
+                            !matches!(ev, Ev::Deliver { from, batch: b, .. } if *from == node && *b == batch)
+                        })
+                        .collect();
+                    self.queue = kept.into_iter().collect();
+                }
+                if down_for == u64::MAX {
+                    self.nodes[node as usize].dead = true;
+                } else {
+                    self.push(now.plus(down_for), Ev::Restart { node });
+                }
+            }
+            Ev::Restart { node } => {
+                let entropy = derive(self.seed, "restart entropy", self.seq);
+                let n = &mut self.nodes[node as usize];
+                match Core::resume(n.disk.saved.clone(), n.key.clone(), entropy, now, self.cfg.clone()) {
+                    Ok(core) => n.core = Some(core),
+                    Err(e) => {
+                        self.fail(format!("seat {node} could not restart from its store: {e}"));
+                        return;
+                    }
+                }
+                if self.trace {
+                    println!("{:>8} seat {node}: RESTART", now.0);
+                }
+                self.drive(node);
+            }
+            Ev::Split { side, until } => {
+                self.split = Some((side, until));
+                if self.trace {
+                    println!("{:>8} PARTITION {side:#b} until {until}", now.0);
+                }
+            }
+        }
+    }
+
+    fn check(self) -> Result<Report, String> {
+        let seed = self.seed;
+        let fail = |why: String| Err(format!("seed {seed}: {why}"));
+        if let Some(why) = self.failure {
+            return fail(why);
+        }
+        let live: Vec<&Core<G>> = self
+            .nodes
+            .iter()
+            .filter(|n| !n.dead)
+            .filter_map(|n| n.core.as_ref())
+            .collect();
+        let Some(first) = live.first() else {
+            return fail("no device finished".into());
+        };
+        for c in &live {
+            if c.basis() != first.basis() {
+                return fail(format!(
+                    "seat {} ended on another log or state than seat {}",
+                    c.my_seat(),
+                    first.my_seat()
+                ));
+            }
+            match c.verdict() {
+                Some(v) if v.is_verified() => {}
+                other => return fail(format!("seat {}'s audit: {other:?}", c.my_seat())),
+            }
+        }
+        let sealed_steps = first
+            .records()
+            .iter()
+            .filter(|r| {
+                matches!(r, StepRecord::Inputs(plays)
+                    if plays.iter().any(|(_, p)| matches!(p, PlayRecord::Opened { .. })))
+            })
+            .count() as u32;
+        Ok(Report {
+            seed,
+            seats: self.nodes.len() as u8,
+            steps: first.step(),
+            sealed_steps,
+            messages: self.messages,
+            bytes: self.bytes,
+            sim_time: self.now.0,
+            crashes: self.crashes,
+            verdicts: self
+                .nodes
+                .iter()
+                .map(|n| n.core.as_ref().and_then(|c| c.verdict().cloned()))
+                .collect(),
+            final_states: self
+                .nodes
+                .iter()
+                .map(|n| n.core.as_ref().map(|c| c.state_hash()))
+                .collect(),
+            divergences: self.divergences,
+        })
+    }
+}
+
+/// Plays one seeded game of `G` with `seats` seats and `faults`; the seed fixes everything.
+pub fn play<G: Game>(
+    config: &G::Config,
+    seats: u8,
+    faults: Faults,
+    seed: u64,
+    cfg: CoreConfig<G>,
+    trace: bool,
+) -> Result<Report, String> {
+    let mut sim = Sim::<G>::new(config, seats, faults, seed, cfg).map_err(|e| format!("seed {seed}: {e}"))?;
+    sim.trace(trace);
+    sim.run()
+}
+
+/// The seed to replay, from `HOARD_SIM_SEED`, if set.
+pub fn replay_seed() -> Option<u64> {
+    std::env::var("HOARD_SIM_SEED").ok()?.trim().parse().ok()
+}

@@ -1,0 +1,4 @@
+//! Shared fixtures for hoard-net's integration tests.
+#![allow(dead_code)]
+
+pub mod highcard;
