@@ -28,16 +28,10 @@ fn enabled_buttons(h: &Harness<'_, HoardApp>) -> Vec<String> {
 
 /// Hosts Sprawl (Counting Coup on) against `bots` bots and starts it.
 fn host_sprawl(h: &mut Harness<'_, HoardApp>, bots: usize) {
-    host_with_bots(h, 0);
+    host_with_bots(h, bots);
     click(h, "Sprawl");
     wait_until(h, "Sprawl's variants", |h| has(h, "Counting Coup"));
     click(h, "Counting Coup");
-    for n in 0..bots {
-        click(h, "Add a bot");
-        wait_until(h, "the bot to sit down", |h| {
-            h.query_all_by_label_contains("(bot)").count() > n
-        });
-    }
     start(h);
     wait_until(h, "the Sprawl board", |h| {
         h.query_all_by_label_contains("A1:").next().is_some()

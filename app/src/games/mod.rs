@@ -2,6 +2,7 @@
 //! to the app is one file here and one line in [`all`].
 
 pub mod greedquest;
+pub mod sprawl;
 
 use crate::net::{AnyInput, GameSetup, GameView};
 use std::ops::RangeInclusive;
@@ -54,5 +55,8 @@ pub trait GameUi {
 
 /// Every game the app can show, in the order the lobby lists them.
 pub fn all() -> Vec<Box<dyn GameUi>> {
-    vec![Box::new(greedquest::GreedQuestUi::default())]
+    vec![
+        Box::new(greedquest::GreedQuestUi::default()),
+        Box::new(sprawl::SprawlUi::default()),
+    ]
 }

@@ -26,6 +26,8 @@ pub struct SprawlUi {
     /// The position my last input was sent from: nothing more is offered until it changes,
     /// so a double tap never sends twice.
     sent_at: Option<Public>,
+    /// This frame's seat colours (see [`seat_colours`]).
+    colours: Vec<[u8; 3]>,
 }
 
 impl SprawlUi {
@@ -146,6 +148,7 @@ impl GameUi for SprawlUi {
             return Vec::new();
         };
         let mut intents = Vec::new();
+        self.colours = seat_colours(view);
         if self.sent_at.as_ref().is_some_and(|p| p != public) {
             self.sent_at = None;
         }
@@ -177,8 +180,10 @@ impl GameUi for SprawlUi {
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                if frame.portrait {
+                // Side by side once there is room for the board and a column beside it.
+                if frame.portrait && ui.available_width() < 640.0 {
                     self.news(ui, view);
+                    self.stash_strip(ui, view, public);
                     self.board(ui, view, public, &board_moves, f32::INFINITY);
                     self.seats_panel(ui, view, public);
                 } else {
@@ -217,10 +222,41 @@ fn who(view: &GameView, seat: Seat) -> String {
     }
 }
 
-fn seat_colour(view: &GameView, seat: Seat) -> Color32 {
-    view.seats
+/// Each seat's colour on this table. Pieces are told apart by colour alone, so a seat
+/// whose colour is too close to an earlier seat's (players pick theirs freely) is given
+/// the first palette colour nobody at the table is using.
+fn seat_colours(view: &GameView) -> Vec<[u8; 3]> {
+    let close = |a: [u8; 3], b: [u8; 3]| -> bool {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| u32::from(x.abs_diff(y)))
+            .sum::<u32>()
+            < 120
+    };
+    let mut out: Vec<[u8; 3]> = Vec::with_capacity(view.seats.len());
+    for seat in &view.seats {
+        let mut colour = seat.colour;
+        if out.iter().any(|c| close(*c, colour)) {
+            let taken = |c: [u8; 3]| {
+                view.seats
+                    .iter()
+                    .map(|s| s.colour)
+                    .chain(out.iter().copied())
+                    .any(|t| close(t, c))
+            };
+            if let Some((free, _)) = theme::SEAT_COLOURS.iter().find(|(c, _)| !taken(*c)) {
+                colour = *free;
+            }
+        }
+        out.push(colour);
+    }
+    out
+}
+
+fn colour_of(colours: &[[u8; 3]], seat: Seat) -> Color32 {
+    colours
         .get(usize::from(seat))
-        .map(|s| theme::colour(s.colour))
+        .map(|c| theme::colour(*c))
         .unwrap_or(Color32::GRAY)
 }
 
@@ -458,6 +494,27 @@ impl SprawlUi {
         chosen
     }
 
+    /// Pips left in every stash, in a line above the board (phones).
+    fn stash_strip(&self, ui: &mut egui::Ui, view: &GameView, public: &Public) {
+        let to_move = public.to_move();
+        let ink = ui.visuals().strong_text_color();
+        ui.horizontal_wrapped(|ui| {
+            for seat in 0..public.seats() {
+                let colour = colour_of(&self.colours, seat);
+                let (dot, _) = ui.allocate_exact_size(Vec2::splat(16.0), Sense::hover());
+                ui.painter()
+                    .circle(dot.center(), 7.0, colour, Stroke::new(1.0, ink));
+                let name: String = seat_name(view, seat).chars().take(8).collect();
+                let text = RichText::new(format!("{name} {}", public.stash(seat).pips()));
+                ui.label(if to_move == Some(seat) {
+                    text.strong()
+                } else {
+                    text
+                });
+            }
+        });
+    }
+
     /// Every seat's stash and state, and the switch for whose targets are shown.
     fn seats_panel(&mut self, ui: &mut egui::Ui, view: &GameView, public: &Public) {
         let palette = Palette::of(ui);
@@ -474,33 +531,31 @@ impl SprawlUi {
                 widgets::seat_chip(
                     ui,
                     &name,
-                    view.seats
+                    self.colours
                         .get(usize::from(seat))
-                        .map(|s| s.colour)
+                        .copied()
                         .unwrap_or([128; 3]),
                     to_move == Some(seat),
                 );
-                ui.label(format!(
-                    "1s {} · 2s {} · 3s {} = {} pips",
-                    stash.count(1),
-                    stash.count(2),
-                    stash.count(3),
-                    stash.pips()
-                ));
-                let owed = public.coup_owed.iter().filter(|s| **s == seat).count();
-                if owed > 0 {
-                    ui.label(
-                        RichText::new(format!(
-                            "{owed} coup card{}",
-                            if owed == 1 { "" } else { "s" }
-                        ))
-                        .color(palette.accent),
-                    );
-                }
+                ui.label(format!("{} pips", stash.pips()));
                 if to_move == Some(seat) {
                     ui.label(RichText::new("to move").color(palette.good));
                 }
             });
+            let mut detail = format!(
+                "left: {} ones, {} twos, {} threes",
+                stash.count(1),
+                stash.count(2),
+                stash.count(3)
+            );
+            let owed = public.coup_owed.iter().filter(|s| **s == seat).count();
+            if owed > 0 {
+                detail.push_str(&format!(
+                    "; {owed} face-down coup card{}",
+                    if owed == 1 { "" } else { "s" }
+                ));
+            }
+            ui.label(RichText::new(detail).small().color(palette.muted));
         }
         ui.add_space(4.0);
         ui.label(RichText::new("Show the squares targeted by").strong());
@@ -580,7 +635,7 @@ impl SprawlUi {
         let shown = self.shown_seat(view, public);
         let targets = shown.map(|s| public.targets(s)).unwrap_or_default();
         let target_colour = shown
-            .map(|s| seat_colour(view, s))
+            .map(|s| colour_of(&self.colours, s))
             .unwrap_or(palette.accent);
         let id = egui::Id::unique("sprawl-board");
         for sq in board.squares() {
@@ -617,9 +672,11 @@ impl SprawlUi {
             match board.cell(sq) {
                 Cell::Empty => {}
                 Cell::Tower(t) => {
-                    paint_tower(&painter, rect, &t, view, public.is_neutralized(sq), ink)
+                    paint_tower(&painter, rect, &t, &self.colours, public.is_neutralized(sq))
                 }
-                Cell::Branch(b) => paint_branch(&painter, rect, &b, view, public.is_dead(sq), ink),
+                Cell::Branch(b) => {
+                    paint_branch(&painter, rect, &b, &self.colours, public.is_dead(sq))
+                }
             }
             if targets.contains(&sq) {
                 // A ring where the seat could spore; a corner dot where something stands.
@@ -675,32 +732,33 @@ fn paint_tower(
     painter: &egui::Painter,
     rect: Rect,
     tower: &Tower,
-    view: &GameView,
+    colours: &[[u8; 3]],
     neutralized: bool,
-    ink: Color32,
 ) {
     let cell = rect.width();
     let fade = if neutralized { 0.4 } else { 1.0 };
-    for (owner, size) in tower.pieces() {
+    let outline = Stroke::new(1.5, Color32::from_black_alpha(200).gamma_multiply(fade));
+    for (level, (owner, size)) in tower.pieces().enumerate() {
         let side = cell * footprint(size);
         let r = Rect::from_center_size(rect.center(), Vec2::splat(side));
-        let fill = seat_colour(view, owner).gamma_multiply(fade);
-        painter.rect(
-            r,
-            2.0,
-            fill,
-            Stroke::new(1.5, ink.gamma_multiply(0.8 * fade)),
-            egui::StrokeKind::Inside,
-        );
+        // Each piece up the stack a shade lighter, so the levels read from above.
+        let fill = colour_of(colours, owner)
+            .lerp_to_gamma(Color32::WHITE, 0.2 * level as f32)
+            .gamma_multiply(fade);
+        painter.rect(r, 2.0, fill, outline, egui::StrokeKind::Inside);
         let edge = Stroke::new(1.0, Color32::BLACK.gamma_multiply(0.45 * fade));
         painter.line_segment([r.left_top(), r.right_bottom()], edge);
         painter.line_segment([r.right_top(), r.left_bottom()], edge);
     }
     if neutralized {
         let r = rect.shrink(cell * 0.12);
-        let cross = Stroke::new(3.0, Color32::from_rgb(230, 40, 40));
-        painter.line_segment([r.left_top(), r.right_bottom()], cross);
-        painter.line_segment([r.right_top(), r.left_bottom()], cross);
+        for stroke in [
+            Stroke::new(6.0, Color32::BLACK),
+            Stroke::new(3.0, Color32::from_rgb(255, 90, 60)),
+        ] {
+            painter.line_segment([r.left_top(), r.right_bottom()], stroke);
+            painter.line_segment([r.right_top(), r.left_bottom()], stroke);
+        }
     }
 }
 
@@ -710,9 +768,8 @@ fn paint_branch(
     painter: &egui::Painter,
     rect: Rect,
     branch: &Branch,
-    view: &GameView,
+    colours: &[[u8; 3]],
     dead: bool,
-    ink: Color32,
 ) {
     let cell = rect.width();
     let fade = if dead { 0.4 } else { 1.0 };
@@ -725,11 +782,11 @@ fn paint_branch(
     let tip = c + along * (len / 2.0);
     let back = c - along * (len / 2.0);
     let points = vec![tip, back + across * half_w, back - across * half_w];
-    let fill = seat_colour(view, branch.owner).gamma_multiply(fade);
+    let fill = colour_of(colours, branch.owner).gamma_multiply(fade);
     painter.add(Shape::convex_polygon(
         points,
         fill,
-        Stroke::new(1.5, ink.gamma_multiply(0.8 * fade)),
+        Stroke::new(1.5, Color32::from_black_alpha(200).gamma_multiply(fade)),
     ));
     // The ridge from the base to the point shows which way it points at a glance.
     painter.line_segment(
