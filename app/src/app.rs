@@ -5,6 +5,7 @@
 
 use crate::games::{self, GameUi, TableFrame, TableIntent};
 use crate::model::Model;
+use crate::net::{Command, Handle, HandleConfig, Network, SessionId};
 use crate::rules_ref;
 use crate::screens::{
     home::{self, HomeIntent, HomeState, HomeView},
@@ -17,7 +18,6 @@ use crate::screens::{
 use crate::settings::{NetworkChoice, Settings};
 use crate::theme::{self, Palette};
 use crate::widgets;
-use crate::net::{Command, Handle, HandleConfig, Network, SessionId};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -164,7 +164,9 @@ impl HoardApp {
                     self.seated = false;
                 }
                 Event::Lobby(_) if !self.seated => continue,
-                Event::Game(g) if !self.seated || self.left.as_ref() == Some(&g.session) => continue,
+                Event::Game(g) if !self.seated || self.left.as_ref() == Some(&g.session) => {
+                    continue;
+                }
                 _ => {}
             }
             self.model.apply(event, now);
@@ -179,7 +181,7 @@ impl HoardApp {
 
     fn leave_table(&mut self) {
         self.send(Command::LeaveTable);
-        self.left = self.model.game.as_ref().map(|g| g.session.clone());
+        self.left = self.model.game.as_ref().map(|g| g.session);
         self.model.leave();
         self.seated = false;
         self.page = Page::Main;
@@ -192,7 +194,12 @@ impl HoardApp {
             self.rules_open = None;
         } else if self.page != Page::Main {
             self.page = Page::Main;
-        } else if self.model.game.as_ref().is_some_and(|g| g.outcome.is_none()) {
+        } else if self
+            .model
+            .game
+            .as_ref()
+            .is_some_and(|g| g.outcome.is_none())
+        {
             self.confirm_leave = true;
         } else if self.model.game.is_some() || self.model.lobby.is_some() {
             self.leave_table();
@@ -200,7 +207,9 @@ impl HoardApp {
     }
 
     fn home_ui(&mut self, ui: &mut egui::Ui, now: f64) {
-        let Some(profile) = self.settings.profile.clone() else { return };
+        let Some(profile) = self.settings.profile.clone() else {
+            return;
+        };
         let view = HomeView {
             profile: &profile,
             network: self.network_choice(),
@@ -208,7 +217,9 @@ impl HoardApp {
             unfinished: &self.model.unfinished,
             phone: self.config.phone,
         };
-        let Some(intent) = home::show(ui, &mut self.home, &view) else { return };
+        let Some(intent) = home::show(ui, &mut self.home, &view) else {
+            return;
+        };
         match intent {
             HomeIntent::Host => {
                 self.seated = true;
@@ -222,14 +233,14 @@ impl HoardApp {
             }
             HomeIntent::JoinTable(i) => {
                 if let Some(t) = self.model.tables.get(i) {
-                    let table = t.id.clone();
+                    let table = t.id;
                     self.seated = true;
                     self.send(Command::JoinTable { table });
                 }
             }
             HomeIntent::Resume(i) => {
                 if let Some(s) = self.model.unfinished.get(i) {
-                    let session = s.session.clone();
+                    let session = s.session;
                     if self.left.as_ref() == Some(&session) {
                         self.left = None;
                     }
@@ -248,10 +259,17 @@ impl HoardApp {
     }
 
     fn lobby_ui(&mut self, ui: &mut egui::Ui) {
-        let Some(view) = self.model.lobby.clone() else { return };
+        let Some(view) = self.model.lobby.clone() else {
+            return;
+        };
         let ticket = self.model.ticket.clone();
-        let Some(intent) = lobby::show(ui, &mut self.lobby, &view, ticket.as_deref(), &mut self.games)
-        else {
+        let Some(intent) = lobby::show(
+            ui,
+            &mut self.lobby,
+            &view,
+            ticket.as_deref(),
+            &mut self.games,
+        ) else {
             return;
         };
         match intent {
@@ -270,7 +288,9 @@ impl HoardApp {
     }
 
     fn game_ui(&mut self, ui: &mut egui::Ui, now: f64) {
-        let Some(view) = self.model.game.take() else { return };
+        let Some(view) = self.model.game.take() else {
+            return;
+        };
         let frame = TableFrame {
             now,
             portrait: ui.available_width() < ui.available_height(),
@@ -327,7 +347,11 @@ impl HoardApp {
         }
         let palette = Palette::of(ui);
         for n in &self.model.notices {
-            let tint = if n.error { palette.warn } else { palette.accent };
+            let tint = if n.error {
+                palette.warn
+            } else {
+                palette.accent
+            };
             widgets::banner(ui, &n.text, tint);
         }
     }
@@ -359,11 +383,19 @@ impl eframe::App for HoardApp {
 
         // Phones draw under the status bar; egui knows no safe area there, so leave one.
         let top = if self.config.phone { 28 } else { 6 };
-        let frame = egui::Frame::central_panel(ui.style())
-            .inner_margin(egui::Margin { left: 8, right: 8, top, bottom: 6 });
+        let frame = egui::Frame::central_panel(ui.style()).inner_margin(egui::Margin {
+            left: 8,
+            right: 8,
+            top,
+            bottom: 6,
+        });
         egui::CentralPanel::default().frame(frame).show(ui, |ui| {
             let in_game = self.page == Page::Main && self.model.game.is_some();
-            let max = if in_game { theme::MAX_TABLE } else { theme::MAX_COLUMN };
+            let max = if in_game {
+                theme::MAX_TABLE
+            } else {
+                theme::MAX_COLUMN
+            };
             widgets::column(ui, max, |ui| {
                 self.notices_ui(ui, now);
                 self.page_ui(ui, now);

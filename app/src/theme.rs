@@ -130,11 +130,23 @@ pub fn apply(ctx: &egui::Context, choice: ThemeChoice) {
     ctx.set_theme(choice.preference());
     ctx.all_styles_mut(|style| {
         style.text_styles = [
-            (TextStyle::Small, FontId::new(14.0, FontFamily::Proportional)),
+            (
+                TextStyle::Small,
+                FontId::new(14.0, FontFamily::Proportional),
+            ),
             (TextStyle::Body, FontId::new(18.0, FontFamily::Proportional)),
-            (TextStyle::Button, FontId::new(19.0, FontFamily::Proportional)),
-            (TextStyle::Heading, FontId::new(26.0, FontFamily::Proportional)),
-            (TextStyle::Monospace, FontId::new(16.0, FontFamily::Monospace)),
+            (
+                TextStyle::Button,
+                FontId::new(19.0, FontFamily::Proportional),
+            ),
+            (
+                TextStyle::Heading,
+                FontId::new(26.0, FontFamily::Proportional),
+            ),
+            (
+                TextStyle::Monospace,
+                FontId::new(16.0, FontFamily::Monospace),
+            ),
         ]
         .into();
         let spacing = &mut style.spacing;

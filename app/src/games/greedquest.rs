@@ -8,17 +8,17 @@ mod reveal;
 mod track;
 
 use super::{GameUi, TableFrame, TableIntent};
-use crate::theme::{Palette, TOUCH};
+use crate::net::{AnyInput, AnyState, GameSetup, GameView};
+use crate::theme::Palette;
 use crate::widgets;
 use card::Look;
 use egui::{RichText, Vec2};
-use crate::net::{AnyInput, AnyState, GameSetup, GameView};
+use hoard_rules::Game;
 use hoard_rules::Seat;
 use hoard_rules::greedquest::{
     Attrition, Card, Config, DuelFor, Facing, GreedQuest, Input, Length, Pick, Private, Public,
     Stage, Status, rooms,
 };
-use hoard_rules::Game;
 use reveal::Reveal;
 
 /// Which decision an input belongs to, so a choice sent for one is never shown as made
@@ -121,13 +121,22 @@ impl GameUi for GreedQuestUi {
         matches!(view.state, AnyState::GreedQuest { .. })
     }
 
-    fn options_ui(&mut self, ui: &mut egui::Ui, setup: &GameSetup, host: bool) -> Option<GameSetup> {
+    fn options_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        setup: &GameSetup,
+        host: bool,
+    ) -> Option<GameSetup> {
         let config = Self::config(setup)?;
         ui.label(format!("Rules: {}", describe(config)));
         if !host {
             return None;
         }
-        let word = if self.options_open { "Done with variants" } else { "Change variants" };
+        let word = if self.options_open {
+            "Done with variants"
+        } else {
+            "Change variants"
+        };
         if widgets::wide(ui, word).clicked() {
             self.options_open = !self.options_open;
         }
@@ -178,7 +187,12 @@ impl GameUi for GreedQuestUi {
             .collect()
     }
 
-    fn table_ui(&mut self, ui: &mut egui::Ui, view: &GameView, frame: TableFrame) -> Vec<TableIntent> {
+    fn table_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        view: &GameView,
+        frame: TableFrame,
+    ) -> Vec<TableIntent> {
         let AnyState::GreedQuest { public, private } = &view.state else {
             return Vec::new();
         };
@@ -243,7 +257,14 @@ const STORY_LINES: usize = 5;
 impl GreedQuestUi {
     /// Turn header, seat places, the track and (unless the story has its own column) the
     /// resolution.
-    fn board(&mut self, ui: &mut egui::Ui, view: &GameView, public: &Public, frame: TableFrame, wide: bool) {
+    fn board(
+        &mut self,
+        ui: &mut egui::Ui,
+        view: &GameView,
+        public: &Public,
+        frame: TableFrame,
+        wide: bool,
+    ) {
         let palette = Palette::of(ui);
         let me = view.me;
         if let Some(me) = me.and_then(|m| public.seats.get(usize::from(m))) {
@@ -269,7 +290,11 @@ impl GreedQuestUi {
         let colours: Vec<[u8; 3]> = view.seats.iter().map(|s| s.colour).collect();
         let tokens = track::tokens(public, &colours, me);
         if let Some(n) = track::show(ui, public, &tokens, self.room_info) {
-            self.room_info = if self.room_info == Some(n) { None } else { Some(n) };
+            self.room_info = if self.room_info == Some(n) {
+                None
+            } else {
+                Some(n)
+            };
         }
         if let Some(n) = self.room_info {
             let room = rooms::room(n);
@@ -280,13 +305,24 @@ impl GreedQuestUi {
             }
             widgets::banner(ui, &text, palette.accent);
         } else {
-            ui.label(RichText::new("Tap a room to read its rule.").small().color(palette.muted));
+            ui.label(
+                RichText::new("Tap a room to read its rule.")
+                    .small()
+                    .color(palette.muted),
+            );
         }
     }
 
     /// One place per seat: name, state, and the card: empty, face down (ticked once
     /// committed), or face up once revealed.
-    fn seat_places(&mut self, ui: &mut egui::Ui, view: &GameView, public: &Public, frame: TableFrame, wide: bool) {
+    fn seat_places(
+        &mut self,
+        ui: &mut egui::Ui,
+        view: &GameView,
+        public: &Public,
+        frame: TableFrame,
+        wide: bool,
+    ) {
         let palette = Palette::of(ui);
         let n = public.seats.len().max(1);
         let gap = 6.0;
@@ -321,11 +357,26 @@ impl GreedQuestUi {
                             None => (Look::Empty, 1.0, false, format!("{name} sat out")),
                         }
                     } else if let Some((card, t)) = self.reveal.face(seat, frame.now) {
-                        (Look::Face(card), t, false, format!("{name} played {} last turn", card.name()))
+                        (
+                            Look::Face(card),
+                            t,
+                            false,
+                            format!("{name} played {} last turn", card.name()),
+                        )
                     } else if committed {
-                        (Look::Back, 0.0, false, format!("{name} has played face down"))
+                        (
+                            Look::Back,
+                            0.0,
+                            false,
+                            format!("{name} has played face down"),
+                        )
                     } else {
-                        (Look::Empty, 0.0, false, format!("{name} has not played yet"))
+                        (
+                            Look::Empty,
+                            0.0,
+                            false,
+                            format!("{name} has not played yet"),
+                        )
                     };
                     card::paint(ui, rect, look, turn, dim, false);
                     if look == Look::Face(Card::Wild) && slot.wild > 0 && revealed_now {
@@ -337,9 +388,8 @@ impl GreedQuestUi {
                             palette.accent,
                         );
                     }
-                    response.widget_info(|| {
-                        egui::WidgetInfo::labeled(egui::Role::Image, true, &label)
-                    });
+                    response
+                        .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &label));
                     // The state under the card: away, ticked, or thinking.
                     let (word, colour) = match info {
                         Some(s) if !s.connected => (
@@ -349,7 +399,9 @@ impl GreedQuestUi {
                             },
                             palette.warn,
                         ),
-                        _ if awaited.contains(&seat) && committed => ("played".into(), palette.good),
+                        _ if awaited.contains(&seat) && committed => {
+                            ("played".into(), palette.good)
+                        }
                         _ if awaited.contains(&seat) => ("thinking".into(), palette.muted),
                         _ => (String::new(), palette.muted),
                     };
@@ -392,7 +444,9 @@ impl GreedQuestUi {
         };
         let waiting: Vec<String> = awaited_seats(public)
             .into_iter()
-            .filter(|s| Some(*s) != view.me && !view.seats.get(usize::from(*s)).is_some_and(|v| v.committed))
+            .filter(|s| {
+                Some(*s) != view.me && !view.seats.get(usize::from(*s)).is_some_and(|v| v.committed)
+            })
             .map(name_of)
             .collect();
         let waiting_line = if waiting.is_empty() {
@@ -460,7 +514,8 @@ impl GreedQuestUi {
                 && let Some(card) = private.and_then(|p| p.drawn)
             {
                 ui.horizontal(|ui| {
-                    let (rect, _) = ui.allocate_exact_size(Vec2::new(96.0, 134.0), egui::Sense::hover());
+                    let (rect, _) =
+                        ui.allocate_exact_size(Vec2::new(96.0, 134.0), egui::Sense::hover());
                     card::paint(ui, rect, Look::Face(card), 1.0, false, false);
                     ui.label(RichText::new(card::effect(card)).small());
                 });
@@ -485,7 +540,11 @@ impl GreedQuestUi {
         let gap = 6.0;
         let avail = ui.available_width();
         let per_row = hand.len().max(5);
-        let w = ((avail - gap * (per_row as f32 - 1.0)) / per_row as f32).min(if frame.portrait { 120.0 } else { 140.0 });
+        let w = ((avail - gap * (per_row as f32 - 1.0)) / per_row as f32).min(if frame.portrait {
+            120.0
+        } else {
+            140.0
+        });
         let size = Vec2::new(w, w * 1.42);
         let sent_card = match self.sent {
             Some((_, Input::Card(c))) => Some(c),
@@ -502,7 +561,11 @@ impl GreedQuestUi {
                     let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
                     card::paint(ui, rect, Look::Back, 0.0, false, false);
                     response.widget_info(|| {
-                        egui::WidgetInfo::labeled(egui::Role::Image, true, format!("{} played face down", card.name()))
+                        egui::WidgetInfo::labeled(
+                            egui::Role::Image,
+                            true,
+                            format!("{} played face down", card.name()),
+                        )
                     });
                     continue;
                 }
@@ -515,14 +578,23 @@ impl GreedQuestUi {
         });
         if let Some(card) = self.selected.filter(|c| playable(*c)) {
             ui.label(RichText::new(format!("{}: {}", card.name(), card::effect(card))).size(16.0));
-        } else if let Some(only) = legal.first().filter(|_| legal.len() == 1 && cards_to_play && mine_to_do) {
+        } else if let Some(only) = legal
+            .first()
+            .filter(|_| legal.len() == 1 && cards_to_play && mine_to_do)
+        {
             // Room 9: the one legal card is the top of the deck, not in the hand.
-            if let Input::Card(card) = only && !hand.contains(card) {
+            if let Input::Card(card) = only
+                && !hand.contains(card)
+            {
                 self.selected = Some(*card);
             }
         }
         if cards_to_play && mine_to_do {
-            let label = if matches!(public.stage, Stage::Duel { .. }) { "Play in the duel" } else { "Play" };
+            let label = if matches!(public.stage, Stage::Duel { .. }) {
+                "Play in the duel"
+            } else {
+                "Play"
+            };
             let chosen = self.selected.filter(|c| legal.contains(&Input::Card(*c)));
             if widgets::primary_enabled(ui, chosen.is_some(), label).clicked()
                 && let Some(card) = chosen
@@ -535,9 +607,10 @@ impl GreedQuestUi {
 
 fn awaited_seats(public: &Public) -> Vec<Seat> {
     match public.stage {
-        Stage::Play { seats } | Stage::Wild { seats } | Stage::Duel { seats, .. } | Stage::LastParty { seats } => {
-            seats.to_vec()
-        }
+        Stage::Play { seats }
+        | Stage::Wild { seats }
+        | Stage::Duel { seats, .. }
+        | Stage::LastParty { seats } => seats.to_vec(),
         Stage::Pick { chooser, .. } => vec![chooser],
         Stage::Track { seat } => vec![seat],
         Stage::Deal | Stage::Over => Vec::new(),
@@ -555,7 +628,10 @@ fn join_names(names: &[String]) -> String {
 fn duel_stake(why: DuelFor, name_of: &dyn Fn(Seat) -> String) -> String {
     match why {
         DuelFor::Swapper { card } => format!("Who of you played the {} that counts?", card.name()),
-        DuelFor::Winner { partner } => format!("The winner decides who trades places with {}.", name_of(partner)),
+        DuelFor::Winner { partner } => format!(
+            "The winner decides who trades places with {}.",
+            name_of(partner)
+        ),
         DuelFor::Lead { .. } => "This Is My Room!: the winner stays, the others step back.".into(),
     }
 }

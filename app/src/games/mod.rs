@@ -37,12 +37,17 @@ pub trait GameUi {
     fn owns(&self, setup: &GameSetup) -> bool;
 
     /// The variant choices in the lobby (read-only unless `host`); returns a changed setup.
-    fn options_ui(&mut self, ui: &mut egui::Ui, setup: &GameSetup, host: bool) -> Option<GameSetup>;
+    fn options_ui(&mut self, ui: &mut egui::Ui, setup: &GameSetup, host: bool)
+    -> Option<GameSetup>;
 
     /// The game's part of the table: board, hand and prompts. Returns what the player did.
     /// The shared parts (seats, away votes, the end screen) are drawn around it.
-    fn table_ui(&mut self, ui: &mut egui::Ui, view: &GameView, frame: TableFrame)
-    -> Vec<TableIntent>;
+    fn table_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        view: &GameView,
+        frame: TableFrame,
+    ) -> Vec<TableIntent>;
 
     /// Whether `view` is a game of this kind.
     fn shows(&self, view: &GameView) -> bool;

@@ -1,11 +1,11 @@
 //! Home: who I am, unfinished games to resume, the tables seen on this Wi-Fi (they appear
 //! by themselves), hosting a table, and joining one by its code.
 
+use crate::net::{SessionSummary, TableInfo};
 use crate::settings::{NetworkChoice, Profile};
 use crate::theme::Palette;
 use crate::widgets::{self, entry::Entry, keypad::KeypadKind};
 use egui::RichText;
-use crate::net::{SessionSummary, TableInfo};
 
 /// Longest join code the field accepts (an iroh ticket is about 80 characters).
 const MAX_CODE: usize = 400;
@@ -51,107 +51,109 @@ pub fn show(ui: &mut egui::Ui, state: &mut HomeState, view: &HomeView) -> Option
             }
         });
     });
-    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-        let me = widgets::seat_chip(ui, &view.profile.name, view.profile.colour, true);
-        if me
-            .interact(egui::Sense::click())
-            .on_hover_text("Change name or colour")
-            .clicked()
-        {
-            intent = Some(HomeIntent::EditProfile);
-        }
-        ui.add_space(4.0);
-        let host_label = match view.network {
-            NetworkChoice::Wifi => "Host a table",
-            NetworkChoice::Offline => "Play against bots",
-        };
-        if widgets::primary(ui, host_label).clicked() {
-            intent = Some(HomeIntent::Host);
-        }
-
-        if !view.unfinished.is_empty() {
-            ui.add_space(8.0);
-            ui.label(RichText::new("Unfinished games").strong().size(20.0));
-            for (i, s) in view.unfinished.iter().enumerate() {
-                let text = format!(
-                    "{} with {}, {} moves in",
-                    game_title(&s.game),
-                    s.names.join(", "),
-                    s.turn
-                );
-                ui.horizontal_wrapped(|ui| {
-                    if widgets::button(ui, "Resume").clicked() {
-                        intent = Some(HomeIntent::Resume(i));
-                    }
-                    ui.label(text);
-                });
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            let me = widgets::seat_chip(ui, &view.profile.name, view.profile.colour, true);
+            if me
+                .interact(egui::Sense::click())
+                .on_hover_text("Change name or colour")
+                .clicked()
+            {
+                intent = Some(HomeIntent::EditProfile);
             }
-        }
+            ui.add_space(4.0);
+            let host_label = match view.network {
+                NetworkChoice::Wifi => "Host a table",
+                NetworkChoice::Offline => "Play against bots",
+            };
+            if widgets::primary(ui, host_label).clicked() {
+                intent = Some(HomeIntent::Host);
+            }
 
-        ui.add_space(8.0);
-        match view.network {
-            NetworkChoice::Wifi => {
-                ui.label(RichText::new("Tables on this Wi-Fi").strong().size(20.0));
-                if view.tables.is_empty() {
-                    ui.label(
-                        RichText::new("Looking for tables... They appear here by themselves.")
-                            .color(palette.muted),
-                    );
-                }
-                for (i, t) in view.tables.iter().enumerate() {
-                    let full = t.seats_taken >= t.seats_total;
+            if !view.unfinished.is_empty() {
+                ui.add_space(8.0);
+                ui.label(RichText::new("Unfinished games").strong().size(20.0));
+                for (i, s) in view.unfinished.iter().enumerate() {
                     let text = format!(
-                        "{} - {} by {}, {} of {} seats",
-                        t.name,
-                        game_title(&t.game),
-                        t.host_name,
-                        t.seats_taken,
-                        t.seats_total
+                        "{} with {}, {} moves in",
+                        game_title(&s.game),
+                        s.names.join(", "),
+                        s.turn
                     );
                     ui.horizontal_wrapped(|ui| {
-                        let word = if full { "Full" } else { "Join" };
-                        if widgets::button_enabled(ui, !full, word).clicked() {
-                            intent = Some(HomeIntent::JoinTable(i));
+                        if widgets::button(ui, "Resume").clicked() {
+                            intent = Some(HomeIntent::Resume(i));
                         }
                         ui.label(text);
                     });
                 }
-                ui.add_space(8.0);
-                let toggle = if state.code_open {
-                    "Hide join code"
-                } else {
-                    "Join with a code"
-                };
-                if widgets::wide(ui, toggle).clicked() {
-                    state.code_open = !state.code_open;
-                }
-                if state.code_open {
-                    state.entry.show(
-                        ui,
-                        "Join code",
-                        "Paste or type the host's code",
-                        KeypadKind::Code,
-                        &mut state.code,
-                        MAX_CODE,
-                        view.phone,
-                    );
-                    let code = normalise_code(&state.code);
-                    if widgets::primary_enabled(ui, !code.is_empty(), "Join").clicked() {
-                        intent = Some(HomeIntent::JoinCode(code));
+            }
+
+            ui.add_space(8.0);
+            match view.network {
+                NetworkChoice::Wifi => {
+                    ui.label(RichText::new("Tables on this Wi-Fi").strong().size(20.0));
+                    if view.tables.is_empty() {
+                        ui.label(
+                            RichText::new("Looking for tables... They appear here by themselves.")
+                                .color(palette.muted),
+                        );
+                    }
+                    for (i, t) in view.tables.iter().enumerate() {
+                        let full = t.seats_taken >= t.seats_total;
+                        let text = format!(
+                            "{} - {} by {}, {} of {} seats",
+                            t.name,
+                            game_title(&t.game),
+                            t.host_name,
+                            t.seats_taken,
+                            t.seats_total
+                        );
+                        ui.horizontal_wrapped(|ui| {
+                            let word = if full { "Full" } else { "Join" };
+                            if widgets::button_enabled(ui, !full, word).clicked() {
+                                intent = Some(HomeIntent::JoinTable(i));
+                            }
+                            ui.label(text);
+                        });
+                    }
+                    ui.add_space(8.0);
+                    let toggle = if state.code_open {
+                        "Hide join code"
+                    } else {
+                        "Join with a code"
+                    };
+                    if widgets::wide(ui, toggle).clicked() {
+                        state.code_open = !state.code_open;
+                    }
+                    if state.code_open {
+                        state.entry.show(
+                            ui,
+                            "Join code",
+                            "Paste or type the host's code",
+                            KeypadKind::Code,
+                            &mut state.code,
+                            MAX_CODE,
+                            view.phone,
+                        );
+                        let code = normalise_code(&state.code);
+                        if widgets::primary_enabled(ui, !code.is_empty(), "Join").clicked() {
+                            intent = Some(HomeIntent::JoinCode(code));
+                        }
                     }
                 }
-            }
-            NetworkChoice::Offline => {
-                ui.label(
-                    RichText::new(
-                        "Offline: you play against bots on this device. Switch to Wi-Fi in \
+                NetworkChoice::Offline => {
+                    ui.label(
+                        RichText::new(
+                            "Offline: you play against bots on this device. Switch to Wi-Fi in \
                          Settings to play with friends.",
-                    )
-                    .color(palette.muted),
-                );
+                        )
+                        .color(palette.muted),
+                    );
+                }
             }
-        }
-    });
+        });
     intent
 }
 

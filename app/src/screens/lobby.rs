@@ -2,14 +2,16 @@
 //! start, and the host's join code as a QR code and as text.
 
 use crate::games::GameUi;
+use crate::net::{GameSetup, LobbyView};
 use crate::theme::{Palette, TOUCH};
 use crate::widgets::{self, qr::QrCache};
 use egui::RichText;
-use crate::net::{GameSetup, LobbyView};
 
 #[derive(Default)]
 pub struct LobbyState {
     qr: QrCache,
+    /// The host opened or closed the join code; until then it shows while alone.
+    code_open: Option<bool>,
 }
 
 pub enum LobbyIntent {
@@ -36,6 +38,33 @@ pub fn show(
     }
     let current = games.iter().position(|g| g.owns(&view.setup));
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
+        // The join code first: while the host sits alone, it is what the table is for.
+        if let Some(ticket) = ticket.filter(|_| view.host) {
+            let open = state.code_open.unwrap_or(view.seats.len() < 2);
+            let word = if open { "Hide the join code" } else { "Show the join code" };
+            if widgets::wide(ui, word).clicked() {
+                state.code_open = Some(!open);
+            }
+            if open {
+                ui.label(
+                    RichText::new(
+                        "Friends on this Wi-Fi see the table by themselves. If they don't, they \
+                         can scan this code or paste the text.",
+                    )
+                    .color(palette.muted),
+                );
+                let side = ui.available_width().min(240.0);
+                ui.vertical_centered(|ui| {
+                    state.qr.show(ui, ticket, side);
+                });
+                ui.add(egui::Label::new(RichText::new(ticket).monospace().size(13.0)).wrap());
+                if !cfg!(target_os = "android") && widgets::wide(ui, "Copy the code").clicked() {
+                    intent = Some(LobbyIntent::CopyCode);
+                }
+                ui.add_space(8.0);
+            }
+        }
+
         // The game.
         ui.label(RichText::new("Game").strong().size(20.0));
         if view.host {
@@ -134,27 +163,6 @@ pub fn show(
             ui.label(RichText::new("Waiting for the host to start.").color(palette.muted));
         } else if widgets::primary(ui, "I'm ready").clicked() {
             intent = Some(LobbyIntent::Ready(true));
-        }
-
-        // The join code, for the host to show.
-        if let Some(ticket) = ticket.filter(|_| view.host) {
-            ui.add_space(12.0);
-            ui.label(RichText::new("Join code").strong().size(20.0));
-            ui.label(
-                RichText::new(
-                    "Friends on this Wi-Fi see the table by themselves. If they don't, they can \
-                     scan this code or paste the text.",
-                )
-                .color(palette.muted),
-            );
-            let side = ui.available_width().min(280.0);
-            ui.vertical_centered(|ui| {
-                state.qr.show(ui, ticket, side);
-            });
-            ui.add(egui::Label::new(RichText::new(ticket).monospace().size(13.0)).wrap());
-            if !cfg!(target_os = "android") && widgets::wide(ui, "Copy the code").clicked() {
-                intent = Some(LobbyIntent::CopyCode);
-            }
         }
     });
     intent

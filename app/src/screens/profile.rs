@@ -38,7 +38,11 @@ pub fn show(
 ) -> Option<ProfileIntent> {
     let mut intent = None;
     let back = if first_run { None } else { Some("Back") };
-    let title = if first_run { "Welcome to Hoard" } else { "Your name and colour" };
+    let title = if first_run {
+        "Welcome to Hoard"
+    } else {
+        "Your name and colour"
+    };
     if widgets::top_bar(ui, title, back) {
         intent = Some(ProfileIntent::Cancel);
     }
@@ -65,14 +69,19 @@ pub fn show(
             ui.horizontal(|ui| {
                 for (rgb, name) in row {
                     let chosen = form.colour == *rgb;
-                    let (rect, response) = ui.allocate_exact_size(Vec2::splat(size), Sense::click());
+                    let (rect, response) =
+                        ui.allocate_exact_size(Vec2::splat(size), Sense::click());
                     let stroke = if chosen {
                         Stroke::new(4.0, ui.visuals().strong_text_color())
                     } else {
                         Stroke::new(1.0, ui.visuals().weak_text_color())
                     };
-                    ui.painter()
-                        .circle(rect.center(), size / 2.0 - 4.0, theme::colour(*rgb), stroke);
+                    ui.painter().circle(
+                        rect.center(),
+                        size / 2.0 - 4.0,
+                        theme::colour(*rgb),
+                        stroke,
+                    );
                     response.widget_info(|| {
                         egui::WidgetInfo::selected(egui::Role::RadioButton, true, chosen, *name)
                     });

@@ -38,7 +38,10 @@ pub fn show(ui: &mut egui::Ui, settings: &Settings) -> Option<SettingsIntent> {
         ui.label(RichText::new("Playing with").strong());
         for (choice, text) in [
             (NetworkChoice::Wifi, "Friends on this Wi-Fi"),
-            (NetworkChoice::Offline, "Bots only, on this device (no network)"),
+            (
+                NetworkChoice::Offline,
+                "Bots only, on this device (no network)",
+            ),
         ] {
             if widgets::choice(ui, settings.network == choice, text) {
                 intent = Some(SettingsIntent::Network(choice));

@@ -2,10 +2,10 @@
 //! that are away, and once the game is over, the end screen with the audit's verdict.
 
 use crate::games::{GameUi, TableFrame, TableIntent};
+use crate::net::{AuditVerdict, AwayVote, GameView};
 use crate::theme::Palette;
 use crate::widgets;
 use egui::RichText;
-use crate::net::{AuditVerdict, AwayVote, GameView};
 use hoard_rules::Seat;
 
 pub enum GameIntent {
@@ -13,7 +13,10 @@ pub enum GameIntent {
     Leave,
     Log,
     Table(TableIntent),
-    Vote { seat: Seat, vote: AwayVote },
+    Vote {
+        seat: Seat,
+        vote: AwayVote,
+    },
     /// From the end screen: back to Home (nothing to ask, the game is over).
     Done,
 }
@@ -39,7 +42,11 @@ pub fn show(
         let over = view.outcome.is_some();
         let back = if over { "Home" } else { "Leave" };
         if widgets::button(ui, &format!("< {back}")).clicked() {
-            intents.push(if over { GameIntent::Done } else { GameIntent::Leave });
+            intents.push(if over {
+                GameIntent::Done
+            } else {
+                GameIntent::Leave
+            });
         }
         ui.heading(title);
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -71,14 +78,17 @@ pub fn show(
                 (AwayVote::Remove, "Remove them"),
             ] {
                 if widgets::choice(ui, vote.my_vote == Some(v), label) {
-                    intents.push(GameIntent::Vote { seat: vote.seat, vote: v });
+                    intents.push(GameIntent::Vote {
+                        seat: vote.seat,
+                        vote: v,
+                    });
                 }
             }
         });
     }
 
     if view.outcome.is_some() {
-        if end_screen(ui, view, game.as_deref()) {
+        if end_screen(ui, view, game.map(|g| &**g)) {
             intents.push(GameIntent::Done);
         }
         return intents;
@@ -97,10 +107,12 @@ pub fn show(
 }
 
 /// The winners, the scores, the audit's verdict and a way home. Returns true on "Home".
-fn end_screen(ui: &mut egui::Ui, view: &GameView, game: Option<&Box<dyn GameUi>>) -> bool {
+fn end_screen(ui: &mut egui::Ui, view: &GameView, game: Option<&dyn GameUi>) -> bool {
     let palette = Palette::of(ui);
     let mut home = false;
-    let Some(outcome) = &view.outcome else { return false };
+    let Some(outcome) = &view.outcome else {
+        return false;
+    };
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
         ui.add_space(8.0);
         let names: Vec<String> = outcome.winners.iter().map(|s| seat_name(view, *s)).collect();

@@ -71,7 +71,8 @@ impl Entry {
                     ui.memory_mut(|m| m.request_focus(field_id));
                     self.paste_pending = false;
                 }
-                ui.ctx().send_viewport_cmd(egui::ViewportCommand::RequestPaste);
+                ui.ctx()
+                    .send_viewport_cmd(egui::ViewportCommand::RequestPaste);
             }
             if !phone {
                 let word = if self.keys_open { "Hide keys" } else { "Keys" };

@@ -41,7 +41,8 @@ pub fn wide(ui: &mut egui::Ui, text: &str) -> egui::Response {
 pub fn wide_enabled(ui: &mut egui::Ui, enabled: bool, text: &str) -> egui::Response {
     ui.add_enabled(
         enabled,
-        Button::new(RichText::new(text).size(19.0)).min_size(Vec2::new(ui.available_width(), TOUCH)),
+        Button::new(RichText::new(text).size(19.0))
+            .min_size(Vec2::new(ui.available_width(), TOUCH)),
     )
 }
 
@@ -77,7 +78,10 @@ pub fn top_bar(ui: &mut egui::Ui, title: &str, back: Option<&str>) -> bool {
         ui.set_min_height(TOUCH);
         if let Some(back) = back {
             pressed = ui
-                .add(Button::new(RichText::new(format!("< {back}")).size(18.0)).min_size(Vec2::splat(TOUCH)))
+                .add(
+                    Button::new(RichText::new(format!("< {back}")).size(18.0))
+                        .min_size(Vec2::splat(TOUCH)),
+                )
                 .clicked();
         }
         ui.heading(title);

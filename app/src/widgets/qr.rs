@@ -1,63 +1,82 @@
-//! A join code drawn as a QR code, made once into a texture and cached for as long as
-//! the code stays the same.
+//! A join code drawn as a QR code: its modules are computed once per code and painted as
+//! runs of black on white, so no texture has to live in any one egui context.
 
-use egui::{Color32, ColorImage, TextureHandle, TextureOptions, Vec2};
+use egui::{Color32, Pos2, Rect, Sense, Vec2};
 use qrcode::{Color, EcLevel, QrCode};
 
 /// Quiet zone around the code, in modules, as scanners expect.
 const QUIET: usize = 4;
 
-/// The QR of one join code, cached.
-#[derive(Default)]
-pub struct QrCache {
-    text: String,
-    texture: Option<TextureHandle>,
-    failed: bool,
+/// The dark modules of a code, row by row, quiet zone included.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Modules {
+    pub side: usize,
+    pub dark: Vec<bool>,
 }
 
-/// The QR modules of `text` as a greyscale image with its quiet zone, one pixel per
-/// module. Join codes are upper-cased first: QR's alphanumeric mode holds them in a
-/// smaller code, and the joining side lower-cases what it scans.
-pub fn modules(text: &str) -> Option<ColorImage> {
+/// The QR modules of `text`. Join codes are upper-cased first: QR's alphanumeric mode
+/// holds them in a smaller code, and the joining side lower-cases what it scans.
+pub fn modules(text: &str) -> Option<Modules> {
     let upper = text.to_ascii_uppercase();
     let code = QrCode::with_error_correction_level(upper.as_bytes(), EcLevel::M).ok()?;
     let width = code.width();
     let side = width + 2 * QUIET;
-    let mut pixels = vec![Color32::WHITE; side * side];
+    let mut dark = vec![false; side * side];
     for (i, colour) in code.to_colors().into_iter().enumerate() {
         if colour == Color::Dark {
-            let (x, y) = (i % width + QUIET, i / width + QUIET);
-            pixels[y * side + x] = Color32::BLACK;
+            dark[(i / width + QUIET) * side + i % width + QUIET] = true;
         }
     }
-    Some(ColorImage::new([side, side], pixels))
+    Some(Modules { side, dark })
+}
+
+/// The QR of one join code, cached while the code stays the same.
+#[derive(Default)]
+pub struct QrCache {
+    text: String,
+    modules: Option<Modules>,
 }
 
 impl QrCache {
     /// Draws the code for `text` as a square of `size` points (black on white in both
     /// themes: phones' cameras read that best).
     pub fn show(&mut self, ui: &mut egui::Ui, text: &str, size: f32) -> egui::Response {
-        if self.text != text {
+        if self.text != text || self.modules.is_none() {
             self.text = text.to_string();
-            self.texture = None;
-            self.failed = false;
+            self.modules = modules(text);
         }
-        if self.texture.is_none() && !self.failed {
-            match modules(text) {
-                Some(image) => {
-                    self.texture =
-                        Some(ui.ctx().load_texture("join-qr", image, TextureOptions::NEAREST));
+        let Some(m) = &self.modules else {
+            return ui.label("This join code is too long for a QR code; share the text instead.");
+        };
+        let (rect, response) = ui.allocate_exact_size(Vec2::splat(size), Sense::hover());
+        response.widget_info(|| {
+            egui::WidgetInfo::labeled(egui::Role::Image, true, "QR code of the join code")
+        });
+        let painter = ui.painter();
+        painter.rect_filled(rect, 0, Color32::WHITE);
+        let cell = size / m.side as f32;
+        // One rectangle per run of dark modules in a row: a few hundred shapes at most.
+        for y in 0..m.side {
+            let row = &m.dark[y * m.side..(y + 1) * m.side];
+            let mut x = 0;
+            while x < m.side {
+                if !row[x] {
+                    x += 1;
+                    continue;
                 }
-                None => self.failed = true,
+                let start = x;
+                while x < m.side && row[x] {
+                    x += 1;
+                }
+                let min = Pos2::new(
+                    rect.left() + start as f32 * cell,
+                    rect.top() + y as f32 * cell,
+                );
+                let max = Pos2::new(rect.left() + x as f32 * cell, min.y + cell);
+                painter.rect_filled(Rect::from_min_max(min, max), 0, Color32::BLACK);
             }
         }
-        match &self.texture {
-            Some(texture) => ui.add(
-                egui::Image::new((texture.id(), Vec2::splat(size)))
-                    .alt_text("QR code of the join code"),
-            ),
-            None => ui.label("This join code is too long for a QR code; share the text instead."),
-        }
+        response
     }
 }
 
@@ -68,13 +87,19 @@ mod tests {
     #[test]
     fn a_ticket_length_code_fits_a_small_qr_with_its_quiet_zone() {
         // An iroh endpoint ticket is about 77 lowercase characters.
-        let ticket = "endpointaaaabbbbccccddddeeeeffffgggghhhhiiiijjjjkkkkllllmmmmnnnnooooppppqqqqrrr";
-        let image = modules(ticket);
-        let side = image.as_ref().map(|i| i.size[0]).unwrap_or(0);
-        assert!((21 + 2 * QUIET..=61 + 2 * QUIET).contains(&side), "side {side}");
-        let image = image.unwrap_or_else(|| ColorImage::new([1, 1], vec![Color32::WHITE]));
+        let ticket =
+            "endpointaaaabbbbccccddddeeeeffffgggghhhhiiiijjjjkkkkllllmmmmnnnnooooppppqqqqrrr";
+        let m = modules(ticket).unwrap_or(Modules {
+            side: 0,
+            dark: vec![],
+        });
+        assert!(
+            (21 + 2 * QUIET..=61 + 2 * QUIET).contains(&m.side),
+            "side {}",
+            m.side
+        );
         // The quiet zone is white and the finder pattern's corner is black.
-        assert_eq!(image.pixels[0], Color32::WHITE);
-        assert_eq!(image.pixels[QUIET * side + QUIET], Color32::BLACK);
+        assert!(!m.dark[0]);
+        assert!(m.dark[QUIET * m.side + QUIET]);
     }
 }

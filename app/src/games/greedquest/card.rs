@@ -8,10 +8,17 @@ use hoard_rules::greedquest::Card;
 /// What a card does, short enough for a card face; the rulebook's own text is longer.
 pub fn effect(card: Card) -> &'static str {
     match card {
-        Card::Go1 | Card::Go2 | Card::Go3 | Card::Go4 | Card::Go5 | Card::Go6 | Card::Go7 | Card::Go8 => {
-            "The highest Go! moves one room forward."
+        Card::Go1
+        | Card::Go2
+        | Card::Go3
+        | Card::Go4
+        | Card::Go5
+        | Card::Go6
+        | Card::Go7
+        | Card::Go8 => "The highest Go! moves one room forward.",
+        Card::Wild => {
+            "A Go! of any value 1 to 8, named after every card is seen. Beats every Go! in a duel."
         }
-        Card::Wild => "A Go! of any value 1 to 8, named after every card is seen. Beats every Go! in a duel.",
         Card::Loot => "Discard it and your whole hand, and draw five new cards at once.",
         Card::DragonAttack => {
             "Cancels every card in play. Two or more attacks cancel only each other."
@@ -25,12 +32,8 @@ pub fn effect(card: Card) -> &'static str {
         }
         Card::SecretDoor => "Move two rooms forward.",
         Card::SeeYa => "Move one room forward for every Go! card in play.",
-        Card::EvenChance => {
-            "If the winning Go! is even, swap rooms with its player. Facings stay."
-        }
-        Card::OddReversal => {
-            "If the winning Go! is odd, swap rooms with its player. Facings stay."
-        }
+        Card::EvenChance => "If the winning Go! is even, swap rooms with its player. Facings stay.",
+        Card::OddReversal => "If the winning Go! is odd, swap rooms with its player. Facings stay.",
         Card::Tracking => {
             "Move one room toward the player of the winning Go!. Curse! does not touch it."
         }
@@ -103,7 +106,10 @@ pub fn paint(ui: &egui::Ui, rect: Rect, look: Look, turn: f32, dim: bool, select
     let t = turn.clamp(0.0, 1.0);
     let face_side = t >= 0.5;
     let squeeze = ((t - 0.5).abs() * 2.0).max(0.04);
-    let rect = Rect::from_center_size(rect.center(), Vec2::new(rect.width() * squeeze, rect.height()));
+    let rect = Rect::from_center_size(
+        rect.center(),
+        Vec2::new(rect.width() * squeeze, rect.height()),
+    );
     let shadow = rect.translate(Vec2::new(1.5, 2.5));
     painter.rect_filled(shadow, round, Color32::from_black_alpha(60));
     let edge = if selected {
@@ -161,7 +167,12 @@ fn paint_face(ui: &egui::Ui, rect: Rect, card: Card, round: CornerRadius, dim: b
     let band_rect = Rect::from_min_size(rect.min, Vec2::new(w, band_h));
     painter.rect_filled(
         band_rect,
-        CornerRadius { nw: round.nw, ne: round.ne, sw: 0, se: 0 },
+        CornerRadius {
+            nw: round.nw,
+            ne: round.ne,
+            sw: 0,
+            se: 0,
+        },
         fade(band(card)),
     );
     let ink = fade(palette.card_ink);
@@ -221,10 +232,21 @@ pub fn hand_card(
     selected: bool,
     enabled: bool,
 ) -> egui::Response {
-    let sense = if enabled { Sense::click() } else { Sense::hover() };
+    let sense = if enabled {
+        Sense::click()
+    } else {
+        Sense::hover()
+    };
     let (rect, response) = ui.allocate_exact_size(size, sense);
     let lift = if selected { -10.0 } else { 0.0 };
-    paint(ui, rect.translate(Vec2::new(0.0, lift)), Look::Face(card), 1.0, !enabled, selected);
+    paint(
+        ui,
+        rect.translate(Vec2::new(0.0, lift)),
+        Look::Face(card),
+        1.0,
+        !enabled,
+        selected,
+    );
     response.widget_info(|| {
         egui::WidgetInfo::selected(egui::Role::Button, enabled, selected, card.name())
     });

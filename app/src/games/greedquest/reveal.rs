@@ -2,10 +2,10 @@
 //! (the table itself is cleared as the next turn begins), the cards' half-turn one after
 //! another, and the resolution's lines appearing one at a time.
 
+use egui::RichText;
 use hoard_rules::Game;
 use hoard_rules::Seat;
 use hoard_rules::greedquest::{Card, Event, GreedQuest, Public};
-use egui::RichText;
 
 /// Seconds one card takes to turn over, and the delay between seats.
 const FLIP: f64 = 0.45;
@@ -31,7 +31,12 @@ pub struct TurnRecord {
 /// possible event, so a change of wording in the rules cannot make the reading wrong,
 /// only empty.
 pub fn record(log: &[String], names: &[String], turn: u32) -> Option<TurnRecord> {
-    let name = |s: Seat| names.get(usize::from(s)).cloned().unwrap_or_else(|| format!("Seat {s}"));
+    let name = |s: Seat| {
+        names
+            .get(usize::from(s))
+            .cloned()
+            .unwrap_or_else(|| format!("Seat {s}"))
+    };
     let marker = |t: u32| GreedQuest::narrate(&Event::TurnBegins { turn: t }, &name);
     let this = marker(turn);
     let next = marker(turn + 1);
@@ -43,10 +48,10 @@ pub fn record(log: &[String], names: &[String], turn: u32) -> Option<TurnRecord>
     let lines = &log[start + 1..end];
     let mut played = vec![None; names.len()];
     for line in lines {
-        if let Some((seat, card)) = played_in(line, names.len() as u8, &name) {
-            if let Some(p) = played.get_mut(usize::from(seat)) {
-                *p = Some(card);
-            }
+        if let Some((seat, card)) = played_in(line, names.len() as u8, &name)
+            && let Some(p) = played.get_mut(usize::from(seat))
+        {
+            *p = Some(card);
         }
     }
     Some(TurnRecord {
@@ -64,7 +69,12 @@ fn played_in(line: &str, seats: u8, name: &dyn Fn(Seat) -> String) -> Option<(Se
         }
         for card in Card::ALL {
             for from_deck in [false, true] {
-                let event = Event::Played { seat, card, room: 0, from_deck };
+                let event = Event::Played {
+                    seat,
+                    card,
+                    room: 0,
+                    from_deck,
+                };
                 if GreedQuest::narrate(&event, name) == line {
                     return Some((seat, card));
                 }
@@ -103,7 +113,11 @@ impl Reveal {
         let first_read = self.read_at == 0;
         self.read_at = log.len();
         let current_up = public.table.iter().any(|s| s.card.is_some());
-        let turn = if current_up { public.turn } else { public.turn.saturating_sub(1) };
+        let turn = if current_up {
+            public.turn
+        } else {
+            public.turn.saturating_sub(1)
+        };
         let next = record(log, names, turn);
         let same_turn = matches!((&self.record, &next), (Some(a), Some(b)) if a.turn == b.turn);
         self.record = next;
@@ -152,7 +166,7 @@ impl Reveal {
             return Some((at - now).max(0.0));
         }
         let clear = self.since + self.story() + HOLD;
-        (clear > now).then(|| clear - now)
+        (clear > now).then_some(clear - now)
     }
 
     /// Whether the turned-up cards are still on the table (being told, or just told).
@@ -229,9 +243,24 @@ mod tests {
         // The Meek Shall Inherit."
         let log = vec![
             say(Event::TurnBegins { turn: 4 }),
-            say(Event::Played { seat: 0, card: Card::Go3, room: 2, from_deck: false }),
-            say(Event::Played { seat: 1, card: Card::Go6, room: 2, from_deck: false }),
-            say(Event::Played { seat: 2, card: Card::Meek, room: 3, from_deck: false }),
+            say(Event::Played {
+                seat: 0,
+                card: Card::Go3,
+                room: 2,
+                from_deck: false,
+            }),
+            say(Event::Played {
+                seat: 1,
+                card: Card::Go6,
+                room: 2,
+                from_deck: false,
+            }),
+            say(Event::Played {
+                seat: 2,
+                card: Card::Meek,
+                room: 3,
+                from_deck: false,
+            }),
             say(Event::Meek { seat: 2 }),
             say(Event::TurnBegins { turn: 5 }),
         ];
@@ -240,7 +269,11 @@ mod tests {
             r.as_ref().map(|r| r.played.clone()),
             Some(vec![Some(Card::Go3), Some(Card::Go6), Some(Card::Meek)])
         );
-        assert_eq!(r.map(|r| r.lines.len()), Some(4), "the lines between the two turn marks");
+        assert_eq!(
+            r.map(|r| r.lines.len()),
+            Some(4),
+            "the lines between the two turn marks"
+        );
         assert!(record(&log, &names(), 9).is_none());
     }
 }

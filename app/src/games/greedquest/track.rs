@@ -32,7 +32,7 @@ fn place(n: u8, per_row: u8) -> (u8, u8, bool) {
     let i = n.clamp(1, 12) - 1;
     let row = i / per_row;
     let col = i % per_row;
-    if row % 2 == 0 {
+    if row.is_multiple_of(2) {
         (col, row, true)
     } else {
         (per_row - 1 - col, row, false)
@@ -40,7 +40,12 @@ fn place(n: u8, per_row: u8) -> (u8, u8, bool) {
 }
 
 /// Draws the track in the available width; returns the room tapped, if any.
-pub fn show(ui: &mut egui::Ui, public: &Public, tokens: &[Token], chosen: Option<u8>) -> Option<u8> {
+pub fn show(
+    ui: &mut egui::Ui,
+    public: &Public,
+    tokens: &[Token],
+    chosen: Option<u8>,
+) -> Option<u8> {
     let palette = Palette::of(ui);
     let width = ui.available_width();
     // One row of 12 when each room can be at least 56 points wide, else a snake of rows.
@@ -62,15 +67,18 @@ pub fn show(ui: &mut egui::Ui, public: &Public, tokens: &[Token], chosen: Option
     let mut tapped = None;
     let tile = |n: u8| -> (Rect, bool) {
         let (c, r, right) = place(n, per_row);
-        let min = area.min + Vec2::new(f32::from(c) * (tile_w + gap), f32::from(r) * (tile_h + gap));
+        let min =
+            area.min + Vec2::new(f32::from(c) * (tile_w + gap), f32::from(r) * (tile_h + gap));
         (Rect::from_min_size(min, Vec2::new(tile_w, tile_h)), right)
     };
     // The path between rooms first, so tiles cover it.
     for n in 1..12u8 {
         let (a, _) = tile(n);
         let (b, _) = tile(n + 1);
-        ui.painter()
-            .line_segment([a.center(), b.center()], Stroke::new(4.0, palette.room_edge.gamma_multiply(0.5)));
+        ui.painter().line_segment(
+            [a.center(), b.center()],
+            Stroke::new(4.0, palette.room_edge.gamma_multiply(0.5)),
+        );
     }
     for n in 1..=12u8 {
         let (rect, right) = tile(n);
@@ -108,8 +116,11 @@ pub fn show(ui: &mut egui::Ui, public: &Public, tokens: &[Token], chosen: Option
             || room.go_bonus != 0
             || room.special != rooms::Special::None;
         if special && n != 12 {
-            ui.painter()
-                .circle_filled(rect.right_top() + Vec2::new(-8.0, 8.0), 3.5, palette.accent);
+            ui.painter().circle_filled(
+                rect.right_top() + Vec2::new(-8.0, 8.0),
+                3.5,
+                palette.accent,
+            );
         }
         // Tokens: up to three in a row, rows stacked under the number.
         let here: Vec<&Token> = tokens.iter().filter(|t| t.room == n).collect();
@@ -118,13 +129,17 @@ pub fn show(ui: &mut egui::Ui, public: &Public, tokens: &[Token], chosen: Option
         for (k, t) in here.iter().enumerate() {
             let cx = rect.left() + r + 4.0 + (k % cols) as f32 * (2.0 * r + 3.0);
             let cy = rect.top() + 24.0 + r + (k / cols) as f32 * (2.0 * r + 3.0);
-            let centre = Pos2::new(cx.min(rect.right() - r - 2.0), cy.min(rect.bottom() - r - 2.0));
+            let centre = Pos2::new(
+                cx.min(rect.right() - r - 2.0),
+                cy.min(rect.bottom() - r - 2.0),
+            );
             let ring = if t.me {
                 Stroke::new(2.5, ui.visuals().strong_text_color())
             } else {
                 Stroke::new(1.0, ui.visuals().strong_text_color().gamma_multiply(0.6))
             };
-            ui.painter().circle(centre, r, theme::colour(t.colour), ring);
+            ui.painter()
+                .circle(centre, r, theme::colour(t.colour), ring);
             // The facing: along the track towards Room 12 when heading in.
             let towards_right = match t.facing {
                 Facing::In => right,

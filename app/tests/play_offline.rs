@@ -1,0 +1,110 @@
+//! The whole way through the real screens, offline, by their labels: a first run, hosting,
+//! two bots, GreedQuest to the end, and the end screen with the audit's verdict.
+
+mod support;
+
+use egui_kittest::kittest::Queryable;
+use support::*;
+
+#[test]
+fn a_new_player_hosts_plays_greedquest_against_two_bots_and_sees_the_verified_end() {
+    let dir = scratch("e2e");
+    let mut h = app(dir.clone(), [360.0, 780.0], true);
+
+    create_profile(&mut h, "Mia", "Blue");
+    h.check_accessibility();
+    host_with_bots(&mut h, 2);
+    assert!(has(&h, "GreedQuest"), "GreedQuest is the game offered");
+    h.check_accessibility();
+    start(&mut h);
+    wait_until(&mut h, "my hand", |h| has(h, "Play"));
+    h.check_accessibility();
+
+    let moves = play_to_the_end(&mut h, 2_000);
+    assert!(
+        moves > 5,
+        "a game takes more than a few moves, took {moves}"
+    );
+    wait_until(&mut h, "the audit's verdict", |h| {
+        h.query_by_label_contains("Verified").is_some()
+            || h.query_by_label_contains("Not verified").is_some()
+    });
+    assert!(
+        h.query_by_label_contains("Verified: every hidden card")
+            .is_some(),
+        "the audit verifies an honest game"
+    );
+    assert!(
+        h.query_by_label_contains(" won").is_some(),
+        "the end screen names the winner"
+    );
+    h.check_accessibility();
+
+    click(&mut h, "Back to home");
+    wait_until(&mut h, "Home", |h| has(h, "Play against bots"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_profile_is_kept_so_a_second_start_goes_straight_home() {
+    let dir = scratch("profile");
+    {
+        let mut h = app(dir.clone(), [360.0, 780.0], true);
+        create_profile(&mut h, "Ana", "Green");
+    }
+    let mut h = app(dir.clone(), [360.0, 780.0], true);
+    wait_until(&mut h, "Home", |h| has(h, "Play against bots"));
+    assert!(has(&h, "Ana"), "the saved name is shown at home");
+    assert!(!has(&h, "Welcome to Hoard"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn back_leaves_a_page_but_only_asks_before_leaving_a_game() {
+    let dir = scratch("back");
+    let mut h = app(dir.clone(), [360.0, 780.0], true);
+    create_profile(&mut h, "Lu", "Red");
+
+    click(&mut h, "How to play");
+    wait_until(&mut h, "the rules", |h| has(h, "< Back"));
+    h.key_press(egui::Key::Escape);
+    wait_until(&mut h, "Home again", |h| has(h, "Play against bots"));
+
+    host_with_bots(&mut h, 1);
+    start(&mut h);
+    h.key_press(egui::Key::BrowserBack);
+    wait_until(&mut h, "the question", |h| has(h, "Leave this game?"));
+    click(&mut h, "Stay");
+    wait_until(&mut h, "the table again", |h| {
+        !has(h, "Leave this game?") && has(h, "Log")
+    });
+
+    h.key_press(egui::Key::Escape);
+    click(&mut h, "Leave the game");
+    wait_until(&mut h, "Home with the game to resume", |h| {
+        has(h, "Play against bots")
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn on_a_laptop_the_name_is_typed_on_the_keyboard_and_the_table_is_laid_out_wide() {
+    let dir = scratch("laptop");
+    let mut h = app(dir.clone(), [1280.0, 800.0], false);
+    wait_until(&mut h, "the welcome screen", |h| has(h, "Welcome to Hoard"));
+    let field = h.get_by_label("Your name");
+    field.focus();
+    h.step();
+    h.get_by_label("Your name").type_text("Sam");
+    h.step();
+    click(&mut h, "Let's play");
+    wait_until(&mut h, "Home", |h| has(h, "Play against bots"));
+    assert!(has(&h, "Sam"));
+    host_with_bots(&mut h, 1);
+    start(&mut h);
+    wait_until(&mut h, "my hand", |h| has(h, "Play"));
+    // Wide: the board and the turn's story side by side, the whole track in one row.
+    assert!(has(&h, "Room 12: The Hoard"));
+    h.check_accessibility();
+    let _ = std::fs::remove_dir_all(&dir);
+}
