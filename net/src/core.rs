@@ -419,6 +419,11 @@ pub struct Core<G: Game> {
     owed_since: Vec<Option<Time>>,
     away: Vec<bool>,
     quiet_since: Time,
+    /// Each peer's latest hello: the step it waits on and the ids it holds for it.
+    peer_have: Vec<Option<(u32, Vec<Hash>)>>,
+    /// The sealed step (and log) for which this device has told the other players which
+    /// commitments it holds.
+    confirm_sent: Option<(u32, Hash)>,
     heads_sent: BTreeSet<u32>,
     diverged: BTreeSet<(Seat, u32)>,
     divergences: Vec<Divergence>,
@@ -560,6 +565,8 @@ impl<G: Game> Core<G> {
             owed_since: vec![None; n],
             away: vec![false; n],
             quiet_since: now,
+            peer_have: vec![None; n],
+            confirm_sent: None,
             heads_sent: BTreeSet::new(),
             diverged: BTreeSet::new(),
             divergences: Vec::new(),
@@ -1035,15 +1042,15 @@ impl<G: Game> Core<G> {
             Body::Accept(a) => {
                 self.accepts[s.seat as usize] = Some(a.clone());
             }
-            Body::Commit(_) => {
+            Body::Commit(_)
                 if self.game.as_ref().is_some_and(|g| {
                     g.records.len() as u32 == s.step && g.bases[s.step as usize] == s.basis
-                }) {
-                    self.events.push_back(Event::Committed {
-                        step: s.step,
-                        seat: s.seat,
-                    });
-                }
+                }) =>
+            {
+                self.events.push_back(Event::Committed {
+                    step: s.step,
+                    seat: s.seat,
+                });
             }
             Body::Vote { target, action } => {
                 self.events.push_back(Event::Voted {
@@ -1186,6 +1193,19 @@ impl<G: Game> Core<G> {
 
     fn answer_hello(&mut self, peer: Seat, hello: &Hello) {
         let to = self.keys[peer as usize];
+        // Remember what the peer holds: its confirmation that it saw the same commitments.
+        let newer = self.peer_have[peer as usize]
+            .as_ref()
+            .is_none_or(|(step, _)| hello.step >= *step);
+        if newer {
+            self.peer_have[peer as usize] = Some((hello.step, hello.have.clone()));
+        }
+        // It holds messages of our step that we do not (perhaps another version of a
+        // commitment): ask for them.
+        if !hello.reply && hello.step == self.step() && hello.have.iter().any(|id| !self.msgs.contains_key(id)) {
+            let bytes = self.hello(false);
+            self.transmits.push_back(Transmit { to, bytes });
+        }
         let have: BTreeSet<&Hash> = hello.have.iter().collect();
         let mut out = Vec::new();
         for (step, ids) in self.by_step.range(hello.step..) {
@@ -1593,6 +1613,33 @@ impl<G: Game> Core<G> {
                 && !view.opens.contains_key(&me)
                 && active.iter().all(|s| view.commits.contains_key(s)) =>
             {
+                // Every commitment is in. Tell the other players which ones we hold, and
+                // open only once each of them has told us it holds the very same: a seat
+                // that showed different commitments to different players is then caught
+                // (by the echoes) before anyone has opened.
+                if self.confirm_sent != Some((n, basis.log)) {
+                    self.confirm_sent = Some((n, basis.log));
+                    let bytes = self.hello(false);
+                    for s in active.iter().filter(|s| **s != me) {
+                        self.transmits.push_back(Transmit {
+                            to: self.keys[*s as usize],
+                            bytes: bytes.clone(),
+                        });
+                    }
+                }
+                let ids: Vec<&Hash> = active.iter().filter_map(|s| view.commit_ids.get(s)).collect();
+                let unconfirmed: BTreeSet<Seat> = active
+                    .iter()
+                    .copied()
+                    .filter(|s| *s != me)
+                    .filter(|s| {
+                        !matches!(&self.peer_have[*s as usize],
+                            Some((step, have)) if *step == n && ids.iter().all(|id| have.contains(id)))
+                    })
+                    .collect();
+                if !unconfirmed.is_empty() {
+                    return Ok(Progress::Waiting(unconfirmed));
+                }
                 let Some((salt, input)) = self.sealed.get(&(n, basis.log)).cloned() else {
                     return Err(Fault {
                         seat: Some(me),

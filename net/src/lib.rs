@@ -13,6 +13,8 @@ pub mod identity;
 pub mod log;
 pub mod seal;
 pub mod session;
+pub mod sim;
+pub mod store;
 pub mod transport;
 pub mod wire;
 

@@ -7,6 +7,7 @@
 //! the real [`Core`]; only the world around it (clock, network, disk, crashes) is simulated.
 
 use crate::core::{Core, CoreConfig, Event, Persist, Saved, Time};
+use crate::store;
 use crate::log::{PlayRecord, StepRecord};
 use crate::identity::{PublicKey, SeatSpec, SecretKey, Start};
 use crate::wire::{Hash, VoteAction};
@@ -95,18 +96,75 @@ pub struct Report {
     pub divergences: usize,
 }
 
-/// What the simulator keeps of a device's disk.
-#[derive(Clone, Default)]
+/// A device's disk: the store's two append-only files, byte for byte as
+/// [`crate::store::SeatStore`] writes them, so restarts go through the real readers.
+#[derive(Clone)]
 struct Disk {
-    saved: Saved,
+    start: Start,
+    log: Vec<u8>,
+    secrets: Vec<u8>,
+    /// Where the last flushed batch began in each file.
+    batch_from: (usize, usize),
 }
 
 impl Disk {
-    fn write(&mut self, p: Persist) {
-        match p {
-            Persist::Message(b) => self.saved.messages.push(b),
-            Persist::Secret(s) => self.saved.secrets.push(s),
+    fn new(start: Start) -> Disk {
+        Disk {
+            start,
+            log: store::LOG_MAGIC.to_vec(),
+            secrets: store::SECRETS_MAGIC.to_vec(),
+            batch_from: (store::LOG_MAGIC.len(), store::SECRETS_MAGIC.len()),
         }
+    }
+
+    /// One flush: every record the core asked for since the last one.
+    fn flush(&mut self, records: Vec<Persist>) {
+        self.batch_from = (self.log.len(), self.secrets.len());
+        for p in records {
+            match p {
+                Persist::Message(b) => store::frame(&mut self.log, &b),
+                Persist::Secret(s) => store::frame(&mut self.secrets, &postcard::to_stdvec(&s).unwrap_or_default()),
+            }
+        }
+    }
+
+    /// A crash in the middle of the last flush: the secrets file is written first, then
+    /// the log, and everything from byte `cut` of that batch on never reached the disk.
+    fn tear(&mut self, cut: u64) {
+        let (log_from, secrets_from) = self.batch_from;
+        let in_secrets = self.secrets.len() - secrets_from;
+        let total = in_secrets + (self.log.len() - log_from);
+        if total == 0 {
+            return;
+        }
+        let cut = (cut % total as u64) as usize;
+        if cut < in_secrets {
+            self.secrets.truncate(secrets_from + cut);
+            self.log.truncate(log_from);
+        } else {
+            self.log.truncate(log_from + cut - in_secrets);
+        }
+    }
+
+    /// What a restarted device reads back (trimming any torn tail, as the store does).
+    fn read(&mut self) -> Result<Saved, String> {
+        let (messages, log_torn) = store::read_log(&self.log).map_err(|e| e.to_string())?;
+        let (secrets, secrets_torn) = store::read_secrets(&self.secrets).map_err(|e| e.to_string())?;
+        if let Some(at) = log_torn {
+            self.log.truncate(at.max(store::LOG_MAGIC.len()));
+        }
+        if let Some(at) = secrets_torn {
+            self.secrets.truncate(at.max(store::SECRETS_MAGIC.len()));
+        }
+        Ok(Saved {
+            start: Some(self.start.clone()),
+            messages,
+            secrets,
+        })
+    }
+
+    fn records(&self) -> usize {
+        self.log.len() + self.secrets.len()
     }
 }
 
@@ -123,8 +181,12 @@ struct Node<G: Game> {
     batch: u64,
     dead: bool,
     voted: Vec<(u32, Seat)>,
-    /// Records on disk after the last drive.
+    /// Bytes on disk after the last drive.
     written: usize,
+    /// The drive whose flush is the last on disk.
+    flushed: u64,
+    /// The latest drive of which some send has been delivered.
+    delivered: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -233,12 +295,7 @@ impl<G: Game> Sim<G> {
             sim.nodes.push(Node {
                 key,
                 core: Some(core),
-                disk: Disk {
-                    saved: Saved {
-                        start: Some(start.clone()),
-                        ..Saved::default()
-                    },
-                },
+                disk: Disk::new(start.clone()),
                 bot,
                 wake_gen: 0,
                 wake_at: None,
@@ -247,6 +304,8 @@ impl<G: Game> Sim<G> {
                 dead: false,
                 voted: Vec::new(),
                 written: 0,
+                flushed: 0,
+                delivered: 0,
             });
         }
         // Schedule the world's faults up front, from the seed.
@@ -315,8 +374,13 @@ impl<G: Game> Sim<G> {
             let node = &mut self.nodes[idx];
             let Some(core) = node.core.as_mut() else { return };
             // Write before send: everything persisted now is on "disk" before any send.
+            let mut batch = Vec::new();
             while let Some(p) = core.poll_persist() {
-                node.disk.write(p);
+                batch.push(p);
+            }
+            if !batch.is_empty() {
+                node.disk.flush(batch);
+                node.flushed = node.batch;
             }
             while let Some(t) = core.poll_transmit() {
                 sends.push(t);
@@ -326,15 +390,11 @@ impl<G: Game> Sim<G> {
             }
         }
         // A repeat the core dropped changes nothing: no timers or moves to look at.
-        let wrote = {
-            let node = &self.nodes[idx];
-            node.disk.saved.messages.len() + node.disk.saved.secrets.len()
-        } != self.nodes[idx].written;
+        let wrote = self.nodes[idx].disk.records() != self.nodes[idx].written;
         if !wrote && sends.is_empty() && events.is_empty() && self.nodes[idx].wake_at.is_some() {
             return;
         }
-        self.nodes[idx].written =
-            self.nodes[idx].disk.saved.messages.len() + self.nodes[idx].disk.saved.secrets.len();
+        self.nodes[idx].written = self.nodes[idx].disk.records();
         for t in sends {
             let Some(to) = self.keys.iter().position(|k| *k == t.to) else { continue };
             self.messages += 1;
@@ -429,10 +489,12 @@ impl<G: Game> Sim<G> {
     fn step(&mut self, ev: Ev) {
         let now = self.now;
         match ev {
-            Ev::Deliver { to, from, bytes, .. } => {
+            Ev::Deliver { to, from, bytes, batch } => {
                 if self.blocked(from, to) {
                     return;
                 }
+                let sender = &mut self.nodes[from as usize];
+                sender.delivered = sender.delivered.max(batch);
                 let from_key = self.keys[from as usize];
                 let Some(core) = self.nodes[to as usize].core.as_mut() else { return };
                 if let Err(e) = core.handle_message(now, from_key, &bytes) {
@@ -482,8 +544,15 @@ impl<G: Game> Sim<G> {
                 if self.trace {
                     println!("{:>8} seat {node}: CRASH (lose unsent: {lose})", now.0);
                 }
-                if lose {
-                    // The last batch was written but never left the device.
+                // The device died inside its last drive: part of that flush never reached
+                // the disk, and none of its sends left. (Once one of them has arrived, the
+                // flush before it was complete.)
+                if lose && n.delivered < n.batch {
+                    let cut = self.net.next_u64();
+                    let n = &mut self.nodes[node as usize];
+                    if n.flushed == n.batch {
+                        n.disk.tear(cut);
+                    }
                     let batch = n.batch;
                     let kept: Vec<_> = std::mem::take(&mut self.queue)
                         .into_iter()
@@ -502,7 +571,14 @@ impl<G: Game> Sim<G> {
             Ev::Restart { node } => {
                 let entropy = derive(self.seed, "restart entropy", self.seq);
                 let n = &mut self.nodes[node as usize];
-                match Core::resume(n.disk.saved.clone(), n.key.clone(), entropy, now, self.cfg.clone()) {
+                let saved = match n.disk.read() {
+                    Ok(saved) => saved,
+                    Err(e) => {
+                        self.fail(format!("seat {node}'s store could not be read: {e}"));
+                        return;
+                    }
+                };
+                match Core::resume(saved, n.key.clone(), entropy, now, self.cfg.clone()) {
                     Ok(core) => n.core = Some(core),
                     Err(e) => {
                         self.fail(format!("seat {node} could not restart from its store: {e}"));

@@ -1,0 +1,279 @@
+//! A small, deterministic table for protocol tests: devices (cores with bots) exchange
+//! messages in order through a queue a test can inspect and tamper with, and the clock moves
+//! only when nothing else is left to do.
+
+use hoard_net::core::Event;
+use hoard_net::wire::Wire;
+use hoard_net::{Core, CoreConfig, Fault, NetError, PublicKey, SeatSpec, SecretKey, Start, Time, Transmit, Verdict};
+use hoard_rules::{Game, Seat};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use std::collections::VecDeque;
+
+/// One device as the table drives it, whatever game its software runs.
+pub trait Device {
+    fn key(&self) -> PublicKey;
+    fn handle(&mut self, now: Time, from: PublicKey, bytes: &[u8]) -> Result<(), NetError>;
+    fn timeout(&mut self, now: Time);
+    /// Drains what the core asks for; returns the transmits (persists are dropped: these
+    /// devices never restart).
+    fn drain(&mut self) -> Vec<Transmit>;
+    /// If the table waits on this device's move, make it (the bot's choice).
+    fn act(&mut self, now: Time) -> bool;
+    fn verdict(&self) -> Option<Verdict>;
+    fn halted(&self) -> Option<Fault>;
+    fn step(&self) -> u32;
+    fn state(&self) -> [u8; 32];
+    fn events(&self) -> &[String];
+    fn vote(&mut self, now: Time, target: Seat, action: hoard_net::VoteAction) -> Result<(), NetError>;
+    fn is_away(&self, seat: Seat) -> bool;
+    fn pending(&self) -> Option<hoard_rules::Pending>;
+    fn set_plays(&mut self, plays: bool);
+    fn records(&self) -> Vec<hoard_net::log::StepRecord>;
+    fn basis(&self) -> hoard_net::Basis;
+}
+
+/// A core and the bot that plays its seat.
+pub struct Bot<G: Game> {
+    pub core: Core<G>,
+    pub rng: ChaCha8Rng,
+    /// Events, in plain debug words, for assertions.
+    pub log: Vec<String>,
+    /// When false the bot does not move (a seat whose player is thinking, or gone).
+    pub plays: bool,
+}
+
+impl<G: Game> Device for Bot<G> {
+    fn key(&self) -> PublicKey {
+        self.core.start().seats[self.core.my_seat() as usize].key
+    }
+    fn handle(&mut self, now: Time, from: PublicKey, bytes: &[u8]) -> Result<(), NetError> {
+        self.core.handle_message(now, from, bytes)
+    }
+    fn timeout(&mut self, now: Time) {
+        self.core.handle_timeout(now)
+    }
+    fn drain(&mut self) -> Vec<Transmit> {
+        while self.core.poll_persist().is_some() {}
+        while let Some(e) = self.core.poll_event() {
+            self.log.push(match e {
+                Event::Stepped { step, .. } => format!("Stepped {step}"),
+                other => format!("{other:?}"),
+            });
+        }
+        let mut out = Vec::new();
+        while let Some(t) = self.core.poll_transmit() {
+            out.push(t);
+        }
+        out
+    }
+    fn act(&mut self, now: Time) -> bool {
+        if !self.plays || !self.core.my_move() {
+            return false;
+        }
+        let seat = self.core.my_seat();
+        let (Some(public), private) = (self.core.public(), self.core.private()) else {
+            return false;
+        };
+        let Some(input) = G::bot_input(public, private, seat, &mut self.rng) else {
+            return false;
+        };
+        self.core.submit(now, input).is_ok()
+    }
+    fn verdict(&self) -> Option<Verdict> {
+        self.core.verdict().cloned()
+    }
+    fn halted(&self) -> Option<Fault> {
+        self.core.halted().cloned()
+    }
+    fn step(&self) -> u32 {
+        self.core.step()
+    }
+    fn state(&self) -> [u8; 32] {
+        self.core.state_hash()
+    }
+    fn events(&self) -> &[String] {
+        &self.log
+    }
+    fn vote(&mut self, now: Time, target: Seat, action: hoard_net::VoteAction) -> Result<(), NetError> {
+        self.core.vote(now, target, action)
+    }
+    fn is_away(&self, seat: Seat) -> bool {
+        self.core.seat_status(seat).away
+    }
+    fn pending(&self) -> Option<hoard_rules::Pending> {
+        self.core.pending()
+    }
+    fn set_plays(&mut self, plays: bool) {
+        self.plays = plays;
+    }
+    fn records(&self) -> Vec<hoard_net::log::StepRecord> {
+        self.core.records().to_vec()
+    }
+    fn basis(&self) -> hoard_net::Basis {
+        self.core.basis()
+    }
+}
+
+/// What a tampering hook does with one transmit: pass it on, drop it, or replace it.
+pub type Tamper = Box<dyn FnMut(usize, &Transmit) -> Option<Vec<Transmit>>>;
+
+/// The table.
+pub struct Table {
+    pub devices: Vec<Box<dyn Device>>,
+    pub keys: Vec<SecretKey>,
+    pub start: Start,
+    /// (sender index, transmit), delivered in order.
+    pub queue: VecDeque<(usize, Transmit)>,
+    /// Everything ever sent, in order (after tampering).
+    pub sent: Vec<(usize, Transmit)>,
+    pub now: Time,
+    /// Seen before delivery; `None` passes the transmit on unchanged.
+    pub tamper: Option<Tamper>,
+    /// Refusals returned by `handle_message`, by receiving device.
+    pub refused: Vec<(usize, String)>,
+    /// Devices whose incoming messages wait in `held_back` until released.
+    pub hold: Vec<usize>,
+    pub held_back: VecDeque<(usize, Transmit)>,
+}
+
+pub fn keys(n: u8, salt: u8) -> Vec<SecretKey> {
+    (0..n).map(|i| SecretKey::from_bytes(&[i.wrapping_mul(31).wrapping_add(salt + 1); 32])).collect()
+}
+
+pub fn start_for<G: Game>(config: &G::Config, keys: &[SecretKey], nonce: u8) -> Start {
+    let seats = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| SeatSpec {
+            key: k.public(),
+            name: ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"][i % 6].to_string(),
+        })
+        .collect();
+    Start::new::<G>(config, seats, [nonce; 32]).expect("a valid start")
+}
+
+pub fn bot<G: Game>(start: &Start, key: &SecretKey, seat: u8, cfg: CoreConfig<G>) -> Box<Bot<G>> {
+    let core = Core::<G>::new(start.clone(), key.clone(), [seat + 100; 32], Time(0), cfg).expect("seated");
+    Box::new(Bot {
+        core,
+        rng: ChaCha8Rng::seed_from_u64(seat as u64 + 7),
+        log: Vec::new(),
+        plays: true,
+    })
+}
+
+impl Table {
+    pub fn new(devices: Vec<Box<dyn Device>>, keys: Vec<SecretKey>, start: Start) -> Table {
+        let mut t = Table {
+            devices,
+            keys,
+            start,
+            queue: VecDeque::new(),
+            sent: Vec::new(),
+            now: Time(0),
+            tamper: None,
+            refused: Vec::new(),
+            hold: Vec::new(),
+            held_back: VecDeque::new(),
+        };
+        for i in 0..t.devices.len() {
+            t.collect(i);
+        }
+        t
+    }
+
+    fn index_of(&self, key: &PublicKey) -> Option<usize> {
+        self.devices.iter().position(|d| d.key() == *key)
+    }
+
+    fn collect(&mut self, i: usize) {
+        for t in self.devices[i].drain() {
+            let out = match self.tamper.as_mut() {
+                Some(f) => f(i, &t).unwrap_or_else(|| vec![t]),
+                None => vec![t],
+            };
+            for t in out {
+                self.sent.push((i, t.clone()));
+                self.queue.push_back((i, t));
+            }
+        }
+    }
+
+    /// Delivers one queued message; false if the queue was empty.
+    pub fn deliver_one(&mut self) -> bool {
+        let Some((from, t)) = self.queue.pop_front() else { return false };
+        let from_key = self.devices[from].key();
+        if let Some(to) = self.index_of(&t.to) {
+            if self.hold.contains(&to) {
+                self.held_back.push_back((from, t));
+                return true;
+            }
+            if let Err(e) = self.devices[to].handle(self.now, from_key, &t.bytes) {
+                self.refused.push((to, e.to_string()));
+            }
+            self.collect(to);
+        }
+        true
+    }
+
+    /// Lets everything held back for devices in `hold` through.
+    pub fn release(&mut self) {
+        self.hold.clear();
+        let held = std::mem::take(&mut self.held_back);
+        self.queue.extend(held);
+    }
+
+    /// Sends raw bytes to device `to` as if from `from_key`.
+    pub fn inject(&mut self, to: usize, from_key: PublicKey, bytes: &[u8]) -> Result<(), NetError> {
+        let r = self.devices[to].handle(self.now, from_key, bytes);
+        self.collect(to);
+        r
+    }
+
+    /// Runs until `done` holds or `limit` rounds pass: deliver everything, let bots move,
+    /// and when all is quiet move the clock on by `tick` ms.
+    pub fn run_until(&mut self, limit: usize, tick: u64, mut done: impl FnMut(&Table) -> bool) -> bool {
+        for _ in 0..limit {
+            if done(self) {
+                return true;
+            }
+            if self.deliver_one() {
+                continue;
+            }
+            let mut moved = false;
+            for i in 0..self.devices.len() {
+                if self.devices[i].act(self.now) {
+                    moved = true;
+                    self.collect(i);
+                }
+            }
+            if moved {
+                continue;
+            }
+            self.now = self.now.plus(tick);
+            for i in 0..self.devices.len() {
+                self.devices[i].timeout(self.now);
+                self.collect(i);
+            }
+        }
+        done(self)
+    }
+
+    /// Runs until every device has a verdict.
+    pub fn finish(&mut self) -> bool {
+        self.run_until(2_000_000, 100, |t| t.devices.iter().all(|d| d.verdict().is_some()))
+    }
+
+    /// Decoded signed messages sent by device `i` so far.
+    pub fn signed_from(&self, i: usize) -> Vec<hoard_net::wire::Signed> {
+        self.sent
+            .iter()
+            .filter(|(from, _)| *from == i)
+            .filter_map(|(_, t)| match Wire::decode(&t.bytes) {
+                Ok(Wire::Signed(s)) => Some(s),
+                _ => None,
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,551 @@
+//! One test per threat to fair play. Each attempts the cheat — with modified software, a
+//! tampered message or a forged one — and asserts what the honest devices do about it.
+
+mod common;
+
+use common::highcard::{self, Config, HighCard, Input, Phase, Private, Public};
+use common::table::{Device, Table, bot, keys, start_for};
+use hoard_net::core::Proof;
+use hoard_net::log::{PlayRecord, StepRecord};
+use hoard_net::wire::{Body, Signed, Wire};
+use hoard_net::{CoreConfig, NetError, SecretKey, Transmit, Verdict, VoteAction};
+use hoard_rules::{Game, Pending, Play, RuleError, Seal, Seat, Step};
+
+const CHEAT: usize = 2;
+
+fn cfg<G: Game>() -> CoreConfig<G> {
+    CoreConfig {
+        away_after: 5_000,
+        resync_after: 1_000,
+        chain_len: 64,
+        sit_out: None,
+        memo: None,
+    }
+}
+
+fn hc_cfg() -> CoreConfig<HighCard> {
+    CoreConfig {
+        sit_out: Some(highcard::sit_out),
+        ..cfg()
+    }
+}
+
+fn config() -> Config {
+    Config { seats: 3, rounds: 3 }
+}
+
+/// Three honest devices; the third may be tampered with.
+fn honest_table(nonce: u8) -> Table {
+    let keys = keys(3, nonce);
+    let start = start_for::<HighCard>(&config(), &keys, nonce);
+    let devices: Vec<Box<dyn Device>> = (0..3)
+        .map(|i| bot::<HighCard>(&start, &keys[i], i as u8, hc_cfg()) as Box<dyn Device>)
+        .collect();
+    Table::new(devices, keys, start)
+}
+
+fn decode_signed(t: &Transmit) -> Option<Signed> {
+    match Wire::decode(&t.bytes) {
+        Ok(Wire::Signed(s)) => Some(s),
+        _ => None,
+    }
+}
+
+fn resigned(key: &SecretKey, s: &Signed, body: Body) -> Vec<u8> {
+    Wire::Signed(Signed::sign(key, s.session, s.seat, s.step, s.basis, body)).encode()
+}
+
+fn fault_of(d: &dyn Device) -> hoard_net::Fault {
+    match d.verdict() {
+        Some(Verdict::Fault(f)) => f,
+        other => panic!("expected a fault, the verdict is {other:?}"),
+    }
+}
+
+fn honest_all_verified(t: &Table) {
+    for (i, d) in t.devices.iter().enumerate() {
+        assert!(d.verdict().is_some_and(|v| v.is_verified()), "device {i}: {:?}", d.verdict());
+    }
+}
+
+/// High card run by modified software: `STACKED` deals itself the best cards whatever its
+/// secret and the beacon say; otherwise it plays any card not yet shown, held or not.
+struct Crooked<const STACKED: bool>;
+
+impl<const STACKED: bool> Game for Crooked<STACKED> {
+    const NAME: &'static str = HighCard::NAME;
+    type Config = Config;
+    type Public = Public;
+    type Private = Private;
+    type Input = Input;
+    type Event = highcard::Event;
+
+    fn seat_range() -> std::ops::RangeInclusive<u8> {
+        HighCard::seat_range()
+    }
+    fn setup(config: &Config) -> Result<Public, RuleError> {
+        HighCard::setup(config)
+    }
+    fn private(config: &Config, seat: Seat, secret: [u8; 32]) -> Private {
+        HighCard::private(config, seat, secret)
+    }
+    fn pending(public: &Public) -> Pending {
+        HighCard::pending(public)
+    }
+    fn legal_inputs(public: &Public, private: Option<&Private>, seat: Seat) -> Vec<Input> {
+        if STACKED {
+            HighCard::legal_inputs(public, private, seat)
+        } else {
+            HighCard::legal_inputs(public, None, seat)
+        }
+    }
+    fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<(), RuleError> {
+        HighCard::check_input(public, seat, input)
+    }
+    fn apply(
+        public: &mut Public,
+        privates: &mut [Option<Private>],
+        step: &Step<Input>,
+    ) -> Result<Vec<highcard::Event>, RuleError> {
+        let dealing = public.phase == Phase::Deal;
+        let events = HighCard::apply(public, &mut [], step)?;
+        for (seat, private) in privates.iter_mut().enumerate() {
+            let Some(private) = private else { continue };
+            if dealing {
+                // The best cards, in place of the hand the secret and the draw would give.
+                private.hand = (1..=highcard::CARDS).rev().take(public.rounds as usize).collect();
+            }
+            if let Step::Inputs(plays) = step {
+                for (s, play) in plays {
+                    if let (true, Play::Open(Input::Card(c))) = (*s as usize == seat, play) {
+                        private.hand.retain(|h| h != c);
+                    }
+                }
+            }
+        }
+        Ok(events)
+    }
+    fn bot_input(
+        public: &Public,
+        private: Option<&Private>,
+        seat: Seat,
+        _rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Option<Input> {
+        let legal = Self::legal_inputs(public, private, seat);
+        // The highest card it may get away with; keep and double otherwise.
+        legal
+            .iter()
+            .filter_map(|i| match i {
+                Input::Card(c) => Some(*c),
+                _ => None,
+            })
+            .max()
+            .map(Input::Card)
+            .or_else(|| legal.first().copied())
+    }
+    fn narrate(event: &highcard::Event, name: &dyn Fn(Seat) -> String) -> String {
+        HighCard::narrate(event, name)
+    }
+}
+
+fn crooked_table<const STACKED: bool>(nonce: u8) -> Table {
+    let keys = keys(3, nonce);
+    let start = start_for::<HighCard>(&config(), &keys, nonce);
+    let devices: Vec<Box<dyn Device>> = vec![
+        bot::<HighCard>(&start, &keys[0], 0, hc_cfg()),
+        bot::<HighCard>(&start, &keys[1], 1, hc_cfg()),
+        bot::<Crooked<STACKED>>(&start, &keys[2], 2, cfg()),
+    ];
+    Table::new(devices, keys, start)
+}
+
+/// The first sealed step where seat `seat` opened a card.
+fn first_card_step(t: &Table, seat: Seat) -> u32 {
+    t.devices[0]
+        .records()
+        .iter()
+        .position(|r| {
+            matches!(r, StepRecord::Inputs(p)
+                if p.iter().any(|(s, x)| *s == seat && matches!(x, PlayRecord::Opened { .. })))
+        })
+        .expect("the seat played a card") as u32
+}
+
+#[test]
+fn peeking_at_a_sealed_play_shows_nothing_before_every_commitment_is_in() {
+    let mut t = honest_table(1);
+    // The would-be peeker holds back its own play and watches everything the others send.
+    t.devices[CHEAT].set_plays(false);
+    let committed = |t: &Table, i: usize| {
+        t.signed_from(i)
+            .iter()
+            .any(|s| matches!(s.body, Body::Commit(_)))
+    };
+    assert!(t.run_until(100_000, 10, |t| t.queue.is_empty() && committed(t, 0) && committed(t, 1)));
+    let step = t.devices[0].step();
+    assert!(matches!(
+        t.devices[0].pending(),
+        Some(Pending::Together {
+            seal: Seal::UntilAll,
+            ..
+        })
+    ));
+    for i in [0, 1] {
+        let sent = t.signed_from(i);
+        assert!(
+            !sent.iter().any(|s| matches!(s.body, Body::Open { .. })),
+            "seat {i} opened before every commitment was in"
+        );
+        // Trying every card against the commitment, without the salt, finds nothing.
+        let commit = sent
+            .iter()
+            .find_map(|s| match s.body {
+                Body::Commit(c) if s.step == step => Some(c),
+                _ => None,
+            })
+            .expect("a commitment");
+        for card in 1..=highcard::CARDS {
+            let bytes = postcard::to_stdvec(&Input::Card(card)).unwrap();
+            for salt in [[0u8; 32], [0xff; 32], t.start.session().0] {
+                assert_ne!(
+                    hoard_net::seal::commitment(&t.start.session(), step, i as Seat, &salt, &bytes),
+                    commit
+                );
+            }
+        }
+    }
+    t.devices[CHEAT].set_plays(true);
+    assert!(t.finish());
+    honest_all_verified(&t);
+}
+
+#[test]
+fn changing_a_play_after_seeing_the_others_is_refused_with_proof() {
+    let mut t = honest_table(2);
+    let key = t.keys[CHEAT].clone();
+    t.tamper = Some(Box::new(move |from, tx| {
+        if from != CHEAT {
+            return None;
+        }
+        let s = decode_signed(tx)?;
+        let Body::Open { salt, input } = &s.body else { return None };
+        let Ok(Input::Card(c)) = postcard::from_bytes::<Input>(input) else { return None };
+        // Having seen the others' cards, it opens a better one than it sealed.
+        let better = postcard::to_stdvec(&Input::Card(c % highcard::CARDS + 1)).unwrap();
+        let bytes = resigned(&key, &s, Body::Open { salt: *salt, input: better });
+        Some(vec![Transmit { to: tx.to, bytes }])
+    }));
+    assert!(t.run_until(100_000, 10, |t| t.devices[..2].iter().all(|d| d.halted().is_some())));
+    let step = halted_step(&t);
+    for d in &t.devices[..2] {
+        let f = fault_of(d.as_ref());
+        assert_eq!(f.seat, Some(CHEAT as Seat));
+        assert_eq!(f.step, Some(step));
+        assert!(f.what.contains("Cat (seat 2) opened a play that does not match"), "{}", f.what);
+    }
+}
+
+/// The step the honest devices stopped at.
+fn halted_step(t: &Table) -> u32 {
+    t.devices[0].step()
+}
+
+#[test]
+fn showing_different_commitments_to_different_peers_is_caught_with_two_signatures() {
+    let mut t = honest_table(3);
+    let key = t.keys[CHEAT].clone();
+    let ben = t.devices[1].key();
+    t.tamper = Some(Box::new(move |from, tx| {
+        if from != CHEAT || tx.to != ben {
+            return None;
+        }
+        let s = decode_signed(tx)?;
+        let Body::Commit(c) = s.body else { return None };
+        // Ben is shown another commitment than Ann.
+        let mut other = c;
+        other[0] ^= 1;
+        let bytes = resigned(&key, &s, Body::Commit(other));
+        Some(vec![Transmit { to: tx.to, bytes }])
+    }));
+    assert!(t.run_until(100_000, 10, |t| t.devices[..2].iter().all(|d| d.halted().is_some())));
+    let step = halted_step(&t);
+    for (i, d) in t.devices[..2].iter().enumerate() {
+        let f = fault_of(d.as_ref());
+        assert_eq!(f.seat, Some(CHEAT as Seat));
+        assert_eq!(f.step, Some(step));
+        assert!(f.what.contains("showed different sealed plays to different players"), "{}", f.what);
+        // Caught before any opening: no honest seat revealed its play at that step.
+        assert!(
+            !t.signed_from(i).iter().any(|s| s.step == step && matches!(s.body, Body::Open { .. })),
+            "seat {i} opened before the equivocation was caught"
+        );
+    }
+    // The proof stands on its own: anyone with the start can check it.
+    let commits: Vec<Signed> = t
+        .signed_from(CHEAT)
+        .into_iter()
+        .filter(|s| matches!(s.body, Body::Commit(_)))
+        .collect();
+    let second = commits
+        .iter()
+        .find(|s| s.step == commits[0].step && s.body != commits[0].body)
+        .expect("two versions were sent");
+    let proof = Proof::Equivocation {
+        first: commits[0].clone(),
+        second: second.clone(),
+    };
+    let fault = proof.check(&t.start).expect("the proof holds");
+    assert_eq!(fault.seat, Some(CHEAT as Seat));
+    // A "proof" made of one message twice proves nothing.
+    let no_proof = Proof::Equivocation {
+        first: commits[0].clone(),
+        second: commits[0].clone(),
+    };
+    assert!(no_proof.check(&t.start).is_none());
+}
+
+#[test]
+fn playing_a_card_not_in_hand_is_caught_by_the_audit_naming_seat_and_step() {
+    let mut t = crooked_table::<false>(4);
+    assert!(t.finish());
+    let step = first_illegal_step(&t);
+    for d in &t.devices[..2] {
+        let f = fault_of(d.as_ref());
+        assert_eq!(f.seat, Some(CHEAT as Seat));
+        assert_eq!(f.step, Some(step));
+        assert!(
+            f.what.contains(&format!("Cat (seat 2) at step {step}")) && f.what.contains("not in that hand"),
+            "{}",
+            f.what
+        );
+    }
+}
+
+/// The first step at which seat 2 played a card its real hand (dealt from its revealed
+/// secret and the beacon) did not hold, found independently of the audit.
+fn first_illegal_step(t: &Table) -> u32 {
+    let reveal = t
+        .signed_from(CHEAT)
+        .into_iter()
+        .find_map(|s| match s.body {
+            Body::Reveal(r) => Some(r),
+            _ => None,
+        })
+        .expect("the crooked seat revealed");
+    let mut public = HighCard::setup(&config()).unwrap();
+    let mut privates = vec![None, None, Some(HighCard::private(&config(), 2, reveal.secret))];
+    for (n, record) in t.devices[0].records().iter().enumerate() {
+        let step = match record {
+            StepRecord::Chance { draw, .. } => Step::Chance(*draw),
+            StepRecord::Inputs(plays) => Step::Inputs(
+                plays
+                    .iter()
+                    .map(|(seat, p)| {
+                        let open = |b: &[u8]| Play::Open(postcard::from_bytes::<Input>(b).unwrap());
+                        let play = match p {
+                            PlayRecord::Open(b) | PlayRecord::Opened { input: b, .. } => open(b),
+                            PlayRecord::Closed { .. } if *seat == CHEAT as Seat => open(
+                                &reveal.sealed.iter().find(|o| o.step == n as u32).unwrap().input,
+                            ),
+                            PlayRecord::Closed { .. } => Play::Closed,
+                            PlayRecord::SatOut => Play::Open(Input::Pass),
+                        };
+                        (*seat, play)
+                    })
+                    .collect(),
+            ),
+        };
+        match HighCard::apply(&mut public, &mut privates, &step) {
+            Ok(_) => {}
+            Err(RuleError::PrivateMismatch { seat: 2, .. }) => {
+                assert!(n as u32 >= first_card_step(t, CHEAT as Seat));
+                return n as u32;
+            }
+            Err(e) => panic!("the log does not replay: {e}"),
+        }
+    }
+    panic!("the crooked seat never played a card it did not hold")
+}
+
+#[test]
+fn stacking_ones_own_deck_is_caught_by_the_audit() {
+    // Playing from a hand of its own choosing instead of the one its committed secret and
+    // the beacon deal it.
+    let mut t = crooked_table::<true>(5);
+    assert!(t.finish());
+    for d in &t.devices[..2] {
+        let f = fault_of(d.as_ref());
+        assert_eq!(f.seat, Some(CHEAT as Seat));
+        assert!(f.what.contains("not in that hand"), "{}", f.what);
+    }
+
+    // Claiming, at the audit, a secret other than the one committed before the draw.
+    let mut t = honest_table(6);
+    let key = t.keys[CHEAT].clone();
+    t.tamper = Some(Box::new(move |from, tx| {
+        if from != CHEAT {
+            return None;
+        }
+        let s = decode_signed(tx)?;
+        let Body::Reveal(r) = &s.body else { return None };
+        let mut r = r.clone();
+        r.secret[0] ^= 0x80;
+        let bytes = resigned(&key, &s, Body::Reveal(r));
+        Some(vec![Transmit { to: tx.to, bytes }])
+    }));
+    assert!(t.finish());
+    for d in &t.devices[..2] {
+        let f = fault_of(d.as_ref());
+        assert_eq!(f.seat, Some(CHEAT as Seat));
+        assert!(f.what.contains("not the one committed"), "{}", f.what);
+    }
+}
+
+#[test]
+fn predicting_or_steering_a_die_fails_the_cheater_can_only_stall() {
+    let mut t = honest_table(7);
+    // Seat 2 sends, for every draw, a link of its choosing instead of its chain's.
+    let session = t.start.session();
+    t.tamper = Some(Box::new(move |from, tx| {
+        if from != CHEAT {
+            return None;
+        }
+        match Wire::decode(&tx.bytes) {
+            Ok(Wire::Link(mut l)) => {
+                l.link = [0x42; 32];
+                Some(vec![Transmit { to: tx.to, bytes: Wire::Link(l).encode() }])
+            }
+            _ => None,
+        }
+    }));
+    // The first draw cannot be made with the chosen link: the honest devices wait.
+    assert!(t.run_until(100_000, 100, |t| t.devices[..2].iter().all(|d| d.is_away(CHEAT as Seat))));
+    assert_eq!(t.devices[0].step(), 0, "no draw was made from a link off the committed chain");
+    // Only stalling is left to it: the table skips it and draws without it.
+    for i in 0..2 {
+        t.devices[i].vote(t.now, CHEAT as Seat, VoteAction::Skip).unwrap();
+    }
+    let agreed = |t: &Table| {
+        t.devices.iter().all(|d| {
+            d.records()
+                .first()
+                .is_some_and(|r| matches!(r, StepRecord::Chance { from, .. } if from == &vec![0, 1]))
+        })
+    };
+    assert!(t.run_until(100_000, 100, agreed));
+    let StepRecord::Chance { draw, from } = &t.devices[0].records()[0] else {
+        panic!("the first step is a draw")
+    };
+    assert_eq!(from, &vec![0, 1]);
+    let steered = hoard_net::beacon::draw(&session, 1, &[(0, [0; 32]), (1, [0; 32]), (2, [0x42; 32])]);
+    assert_ne!(*draw, steered);
+    t.tamper = None;
+    assert!(t.finish());
+    honest_all_verified(&t);
+}
+
+#[test]
+fn forging_another_seats_input_is_refused() {
+    let mut t = honest_table(8);
+    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 1 && t.queue.is_empty()));
+    let step = t.devices[1].step();
+    let basis = t.devices[1].basis();
+    // Seat 2 signs, with its own key, a commitment "from" seat 0.
+    let forged = Signed::sign(&t.keys[CHEAT], t.start.session(), 0, step, basis, Body::Commit([7; 32]));
+    let from = t.devices[CHEAT].key();
+    let err = t.inject(1, from, &Wire::Signed(forged).encode()).unwrap_err();
+    assert!(matches!(err, NetError::BadSignature { seat: 0, .. }), "{err}");
+    assert!(err.to_string().contains("Ann"), "{err}");
+    assert!(t.finish());
+    honest_all_verified(&t);
+}
+
+#[test]
+fn replaying_an_old_input_changes_nothing() {
+    let mut t = honest_table(9);
+    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 4 && t.queue.is_empty()));
+    let from = t.devices[CHEAT].key();
+    let old = t
+        .signed_from(0)
+        .into_iter()
+        .find(|s| matches!(s.body, Body::Commit(_)))
+        .expect("an old commitment");
+    let before = (t.devices[1].step(), t.devices[1].state());
+    // The same bytes again: already held, no effect.
+    t.inject(1, from, &Wire::Signed(old.clone()).encode()).unwrap();
+    assert_eq!((t.devices[1].step(), t.devices[1].state()), before);
+    // Moved to the current step: the signature no longer covers it.
+    let mut moved = old.clone();
+    moved.step = t.devices[1].step();
+    moved.basis = t.devices[1].basis();
+    let err = t.inject(1, from, &Wire::Signed(moved).encode()).unwrap_err();
+    assert!(matches!(err, NetError::BadSignature { .. }), "{err}");
+    // From another session (same players, a rematch): refused.
+    let other = start_for::<HighCard>(&config(), &t.keys, 99);
+    let mut elsewhere = old;
+    elsewhere.session = other.session();
+    let err = t.inject(1, from, &Wire::Signed(elsewhere).encode()).unwrap_err();
+    assert!(matches!(err, NetError::WrongSession), "{err}");
+    assert_eq!((t.devices[1].step(), t.devices[1].state()), before);
+    assert!(t.finish());
+    honest_all_verified(&t);
+}
+
+#[test]
+fn an_unseated_key_cannot_inject_an_input() {
+    let mut t = honest_table(10);
+    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 1 && t.queue.is_empty()));
+    let stranger = SecretKey::from_bytes(&[0xee; 32]);
+    let step = t.devices[0].step();
+    let basis = t.devices[0].basis();
+    let msg = Signed::sign(&stranger, t.start.session(), 1, step, basis, Body::Commit([1; 32]));
+    let bytes = Wire::Signed(msg).encode();
+    // Straight from the stranger's device: refused at the door.
+    let err = t.inject(0, stranger.public(), &bytes).unwrap_err();
+    assert!(matches!(err, NetError::UnseatedPeer), "{err}");
+    // Passed along by a seated device: the signature is not seat 1's.
+    let relay = t.devices[CHEAT].key();
+    let err = t.inject(0, relay, &bytes).unwrap_err();
+    assert!(matches!(err, NetError::BadSignature { seat: 1, .. }), "{err}");
+    assert!(t.finish());
+    honest_all_verified(&t);
+}
+
+#[test]
+fn withholding_an_opening_is_handled_as_away_and_the_table_skips_the_seat() {
+    let mut t = honest_table(11);
+    // Seat 2 commits, sees the others open, and never opens its own (the first time).
+    let mut withheld: Option<u32> = None;
+    t.tamper = Some(Box::new(move |from, tx| {
+        if from != CHEAT {
+            return None;
+        }
+        let s = decode_signed(tx)?;
+        if !matches!(s.body, Body::Open { .. }) || *withheld.get_or_insert(s.step) != s.step {
+            return None;
+        }
+        Some(Vec::new())
+    }));
+    assert!(t.run_until(100_000, 100, |t| t.devices[..2].iter().all(|d| d.is_away(CHEAT as Seat))));
+    let step = t.devices[0].step();
+    for i in 0..2 {
+        t.devices[i].vote(t.now, CHEAT as Seat, VoteAction::Skip).unwrap();
+    }
+    // Every device, the withholder's too, ends the step the same way.
+    let sat_out = |t: &Table| {
+        t.devices.iter().all(|d| {
+            d.records().get(step as usize).is_some_and(|r| {
+                matches!(r, StepRecord::Inputs(p) if p.iter().any(|(s, x)| *s == CHEAT as Seat && *x == PlayRecord::SatOut))
+            })
+        })
+    };
+    assert!(t.run_until(100_000, 10, sat_out));
+    let StepRecord::Inputs(plays) = &t.devices[0].records()[step as usize] else {
+        panic!("a play step")
+    };
+    assert_eq!(plays[CHEAT].1, PlayRecord::SatOut);
+    t.tamper = None;
+    assert!(t.finish());
+    honest_all_verified(&t);
+}
+
