@@ -10,6 +10,9 @@ use hoard_rules::{Game, Play, Seat, Step, public_hash};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// Each seat's sealed openings by step: the commitment and the opened bytes.
+type Openings = BTreeMap<(Seat, u32), Vec<(Hash, Vec<u8>)>>;
+
 /// What a game's rules let a skipped seat do at an input step: the input it "makes" by
 /// sitting out, or `None` if the game cannot go on without it there. The same function on
 /// every device (it is part of the game's rules, not a device setting).
@@ -87,13 +90,17 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
 
     // Secrets first: each must be the one committed before any draw.
     let mut privates: Vec<Option<G::Private>> = vec![None; seats];
-    let mut openings: BTreeMap<(Seat, u32), Vec<(Hash, Vec<u8>)>> = BTreeMap::new();
+    let mut openings: Openings = BTreeMap::new();
     for seat in 0..seats as Seat {
         let Some(reveal) = input.reveals.get(seat as usize).and_then(|r| r.as_ref()) else {
             continue;
         };
         let Some(accept) = input.accepts.get(seat as usize) else {
-            return Err(fault(Some(seat), None, format!("{} never accepted", who(start, seat))));
+            return Err(fault(
+                Some(seat),
+                None,
+                format!("{} never accepted", who(start, seat)),
+            ));
         };
         if seal::secret_commitment(input.session, seat, &reveal.secret) != accept.secret {
             return Err(fault(
@@ -115,8 +122,13 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
         }
     }
 
-    let mut public = G::setup(input.config)
-        .map_err(|e| fault(None, None, format!("the game could not be set up again: {e}")))?;
+    let mut public = G::setup(input.config).map_err(|e| {
+        fault(
+            None,
+            None,
+            format!("the game could not be set up again: {e}"),
+        )
+    })?;
     for (n, record) in input.records.iter().enumerate() {
         let n = n as u32;
         let step = match record {
@@ -130,7 +142,10 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
                             fault(
                                 Some(seat),
                                 Some(n),
-                                format!("{} made a move at step {n} that cannot be read", who(start, seat)),
+                                format!(
+                                    "{} made a move at step {n} that cannot be read",
+                                    who(start, seat)
+                                ),
                             )
                         })
                     };
@@ -157,7 +172,8 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
                             } else {
                                 let opened = openings.get(&(seat, n)).and_then(|list| {
                                     list.iter().find(|(salt, bytes)| {
-                                        seal::commitment(input.session, n, seat, salt, bytes) == *commitment
+                                        seal::commitment(input.session, n, seat, salt, bytes)
+                                            == *commitment
                                     })
                                 });
                                 let Some((_, bytes)) = opened else {

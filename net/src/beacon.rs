@@ -100,7 +100,13 @@ mod tests {
         for k in 1..=50 {
             let x = chain.link(k).unwrap();
             assert!(verify_link(0, &chain.head(), k, &x, 50));
-            assert!(verify_link(k - 1, &chain.link(k - 1).unwrap_or(chain.head()), k, &x, 50));
+            assert!(verify_link(
+                k - 1,
+                &chain.link(k - 1).unwrap_or(chain.head()),
+                k,
+                &x,
+                50
+            ));
         }
         assert!(!verify_link(0, &chain.head(), 3, &[1; 32], 50));
         // A link cannot be reused for an earlier or the same draw, nor beyond the chain.

@@ -38,8 +38,8 @@ use crate::identity::{PublicKey, SecretKey, SessionId, Start};
 use crate::log::{self, PlayRecord, StepRecord};
 use crate::seal;
 use crate::wire::{
-    Accept, AuditOpening, Basis, Body, Hash, Hello, Kind, Link, MAX_INPUT, Reveal, SignatureMemo, Signed,
-    VoteAction, Wire,
+    Accept, AuditOpening, Basis, Body, Hash, Hello, Kind, Link, MAX_INPUT, Reveal, SignatureMemo,
+    Signed, VoteAction, Wire,
 };
 use hoard_rules::{Game, Pending, Play, Seal, Seat, Step, public_hash};
 use rand_chacha::ChaCha20Rng;
@@ -205,25 +205,27 @@ impl Proof {
             Proof::BadOpening { commit, open } => (commit, open),
         };
         let key = &start.seats.get(a.seat as usize)?.key;
-        let same = a.session == session && b.session == session && a.seat == b.seat && a.step == b.step;
+        let same =
+            a.session == session && b.session == session && a.seat == b.seat && a.step == b.step;
         if !same || a.basis.log != b.basis.log || !a.verify(key) || !b.verify(key) {
             return None;
         }
         let who = format!("{} (seat {})", start.name(a.seat), a.seat);
         match self {
-            Proof::Equivocation { .. } => {
-                (a.kind() == b.kind() && a != b).then(|| Fault {
-                    seat: Some(a.seat),
-                    step: Some(a.step),
-                    what: match a.kind() {
-                        Kind::Commit => format!(
-                            "{who} showed different sealed plays to different players at step {}",
-                            a.step
-                        ),
-                        _ => format!("{who} signed two different versions of one message at step {}", a.step),
-                    },
-                })
-            }
+            Proof::Equivocation { .. } => (a.kind() == b.kind() && a != b).then(|| Fault {
+                seat: Some(a.seat),
+                step: Some(a.step),
+                what: match a.kind() {
+                    Kind::Commit => format!(
+                        "{who} showed different sealed plays to different players at step {}",
+                        a.step
+                    ),
+                    _ => format!(
+                        "{who} signed two different versions of one message at step {}",
+                        a.step
+                    ),
+                },
+            }),
             Proof::BadOpening { .. } => match (&a.body, &b.body) {
                 (Body::Commit(c), Body::Open { salt, input })
                     if seal::commitment(&session, a.step, a.seat, salt, input) != *c =>
@@ -456,7 +458,8 @@ impl<G: Game> Core<G> {
         now: Time,
         cfg: CoreConfig<G>,
     ) -> Result<Core<G>> {
-        let mut rng = ChaCha20Rng::from_seed(blake3::derive_key("hoard v1 device entropy", &entropy));
+        let mut rng =
+            ChaCha20Rng::from_seed(blake3::derive_key("hoard v1 device entropy", &entropy));
         let keys = SecretRecord::Keys {
             secret: random_hash(&mut rng),
             chain_seed: random_hash(&mut rng),
@@ -481,7 +484,8 @@ impl<G: Game> Core<G> {
         let start = saved
             .start
             .ok_or_else(|| NetError::Corrupt("the game's start is missing".into()))?;
-        let mut rng = ChaCha20Rng::from_seed(blake3::derive_key("hoard v1 device entropy", &entropy));
+        let mut rng =
+            ChaCha20Rng::from_seed(blake3::derive_key("hoard v1 device entropy", &entropy));
         let keys = saved
             .secrets
             .iter()
@@ -509,8 +513,9 @@ impl<G: Game> Core<G> {
             }
         }
         for bytes in &saved.messages {
-            let wire = Wire::decode(bytes)
-                .map_err(|e| NetError::Corrupt(format!("a saved message could not be read: {e}")))?;
+            let wire = Wire::decode(bytes).map_err(|e| {
+                NetError::Corrupt(format!("a saved message could not be read: {e}"))
+            })?;
             // A saved message that no longer checks out is dropped, as it would be from a peer.
             let _ = core.ingest(now, wire, Some(bytes.clone()), Origin::Store);
         }
@@ -544,7 +549,11 @@ impl<G: Game> Core<G> {
         let session = start.session();
         Ok(Core {
             keys: start.seats.iter().map(|s| s.key).collect(),
-            verifiers: start.seats.iter().map(|s| s.key.as_verifying_key()).collect(),
+            verifiers: start
+                .seats
+                .iter()
+                .map(|s| s.key.as_verifying_key())
+                .collect(),
             cfg,
             session,
             config,
@@ -645,13 +654,21 @@ impl<G: Game> Core<G> {
             Pending::Turn { seat } if *seat == self.me => None,
             Pending::Together { seats, seal } if seats.contains(&self.me) => Some(*seal),
             Pending::Over(_) => return Err(NetError::Rules(hoard_rules::RuleError::GameOver)),
-            _ => return Err(NetError::NotYourMove("the table is not waiting for you".into())),
+            _ => {
+                return Err(NetError::NotYourMove(
+                    "the table is not waiting for you".into(),
+                ));
+            }
         };
         if gs.removed.contains_key(&self.me) {
-            return Err(NetError::NotYourMove("the table removed you from this game".into()));
+            return Err(NetError::NotYourMove(
+                "the table removed you from this game".into(),
+            ));
         }
         if !self.my_move() {
-            return Err(NetError::NotYourMove("you have already played this step".into()));
+            return Err(NetError::NotYourMove(
+                "you have already played this step".into(),
+            ));
         }
         G::check_input(&gs.public, self.me, &input)?;
         if let Some(private) = gs.privates.get(self.me as usize).and_then(|p| p.as_ref())
@@ -670,12 +687,13 @@ impl<G: Game> Core<G> {
                 let salt = random_hash(&mut self.rng);
                 let commitment = seal::commitment(&self.session, n, self.me, &salt, &bytes);
                 // The salt and input reach the disk before the commitment can leave.
-                self.persists.push_back(Persist::Secret(SecretRecord::Sealed {
-                    step: n,
-                    log: basis.log,
-                    salt,
-                    input: bytes.clone(),
-                }));
+                self.persists
+                    .push_back(Persist::Secret(SecretRecord::Sealed {
+                        step: n,
+                        log: basis.log,
+                        salt,
+                        input: bytes.clone(),
+                    }));
                 self.sealed.insert((n, basis.log), (salt, bytes));
                 Body::Commit(commitment)
             }
@@ -698,13 +716,19 @@ impl<G: Game> Core<G> {
             return Err(NetError::BadVote("choose another seat".into()));
         }
         if gs.removed.contains_key(&target) {
-            return Err(NetError::BadVote(format!("{name} has already been removed")));
+            return Err(NetError::BadVote(format!(
+                "{name} has already been removed"
+            )));
         }
         if gs.removed.contains_key(&self.me) {
-            return Err(NetError::BadVote("the table removed you from this game".into()));
+            return Err(NetError::BadVote(
+                "the table removed you from this game".into(),
+            ));
         }
         if !self.away[target as usize] {
-            return Err(NetError::BadVote(format!("the table is not waiting for {name}")));
+            return Err(NetError::BadVote(format!(
+                "the table is not waiting for {name}"
+            )));
         }
         let n = gs.records.len() as u32;
         match &gs.pending {
@@ -714,7 +738,11 @@ impl<G: Game> Core<G> {
                 )));
             }
             Pending::Turn { .. } | Pending::Together { .. }
-                if self.cfg.sit_out.and_then(|f| f(&gs.public, target)).is_none() =>
+                if self
+                    .cfg
+                    .sit_out
+                    .and_then(|f| f(&gs.public, target))
+                    .is_none() =>
             {
                 return Err(NetError::BadVote(format!(
                     "this game cannot go on without {name} at this point; wait for them"
@@ -924,7 +952,13 @@ impl<G: Game> Core<G> {
 
     /// Checks a signed message or link and adds it to what we hold.
     /// `raw` is the message as it arrived (its hash is its id); `None` encodes it afresh.
-    fn ingest(&mut self, now: Time, wire: Wire, raw: Option<Vec<u8>>, origin: Origin) -> Result<()> {
+    fn ingest(
+        &mut self,
+        now: Time,
+        wire: Wire,
+        raw: Option<Vec<u8>>,
+        origin: Origin,
+    ) -> Result<()> {
         let bytes = raw.unwrap_or_else(|| wire.encode());
         let id = Wire::id_of(&bytes);
         if self.msgs.contains_key(&id) {
@@ -1076,7 +1110,9 @@ impl<G: Game> Core<G> {
             return;
         }
         self.send_head(step + 1);
-        let Some(public) = self.public_at(step) else { return };
+        let Some(public) = self.public_at(step) else {
+            return;
+        };
         let view = self.view(step, &G::pending(&public));
         let Some(gs) = &self.game else { return };
         let removed = removed_before(&gs.removed, step);
@@ -1131,7 +1167,10 @@ impl<G: Game> Core<G> {
         let Some(ours) = gs.bases.get(s.step as usize) else {
             return;
         };
-        if ours.log == s.basis.log && ours.state != s.basis.state && self.diverged.insert((s.seat, s.step)) {
+        if ours.log == s.basis.log
+            && ours.state != s.basis.state
+            && self.diverged.insert((s.seat, s.step))
+        {
             let d = Divergence {
                 seat: s.seat,
                 step: s.step,
@@ -1202,7 +1241,10 @@ impl<G: Game> Core<G> {
         }
         // It holds messages of our step that we do not (perhaps another version of a
         // commitment): ask for them.
-        if !hello.reply && hello.step == self.step() && hello.have.iter().any(|id| !self.msgs.contains_key(id)) {
+        if !hello.reply
+            && hello.step == self.step()
+            && hello.have.iter().any(|id| !self.msgs.contains_key(id))
+        {
             let bytes = self.hello(false);
             self.transmits.push_back(Transmit { to, bytes });
         }
@@ -1379,7 +1421,9 @@ impl<G: Game> Core<G> {
         let ids = self.by_step.get(&n).map_or(&[][..], |v| &v[..]);
         let mut input_ids: Vec<(Seat, Hash)> = Vec::new();
         for id in ids.iter().skip(view.seen) {
-            let Some(held) = self.msgs.get(id) else { continue };
+            let Some(held) = self.msgs.get(id) else {
+                continue;
+            };
             match &held.wire {
                 Wire::Link(l) => {
                     if matches!(pending, Pending::Chance)
@@ -1388,7 +1432,9 @@ impl<G: Game> Core<G> {
                         && !removed.contains(&l.seat)
                     {
                         let (known_k, known) = gs.links[l.seat as usize];
-                        let len = self.accepts[l.seat as usize].as_ref().map_or(0, |a| a.chain_len);
+                        let len = self.accepts[l.seat as usize]
+                            .as_ref()
+                            .map_or(0, |a| a.chain_len);
                         if beacon::verify_link(known_k, &known, draw_k, &l.link, len) {
                             view.links.insert(l.seat, l.link);
                         }
@@ -1403,7 +1449,10 @@ impl<G: Game> Core<G> {
                         Body::Input(_) if awaits && matches!(seal, None | Some(Seal::Open)) => {
                             input_ids.push((s.seat, *id));
                         }
-                        Body::Commit(c) if awaits && matches!(seal, Some(Seal::UntilAll | Seal::UntilAudit)) => {
+                        Body::Commit(c)
+                            if awaits
+                                && matches!(seal, Some(Seal::UntilAll | Seal::UntilAudit)) =>
+                        {
                             view.commits.entry(s.seat).or_insert(*c);
                             view.commit_ids.entry(s.seat).or_insert(*id);
                         }
@@ -1411,7 +1460,10 @@ impl<G: Game> Core<G> {
                             view.open_ids.push((s.seat, *id));
                         }
                         Body::Vote { target, action } => {
-                            view.votes.entry(*target).or_default().insert(s.seat, *action);
+                            view.votes
+                                .entry(*target)
+                                .or_default()
+                                .insert(s.seat, *action);
                         }
                         Body::Reveal(r) if matches!(pending, Pending::Over(_)) => {
                             view.reveals.entry(s.seat).or_insert_with(|| r.clone());
@@ -1431,14 +1483,17 @@ impl<G: Game> Core<G> {
             if view.opens.contains_key(&seat) {
                 continue;
             }
-            let (Some(commit_id), Some(Wire::Signed(open))) =
-                (view.commit_ids.get(&seat), self.msgs.get(&id).map(|h| &h.wire))
-            else {
+            let (Some(commit_id), Some(Wire::Signed(open))) = (
+                view.commit_ids.get(&seat),
+                self.msgs.get(&id).map(|h| &h.wire),
+            ) else {
                 // Its commitment has not come yet: look again when it does.
                 waiting.push((seat, id));
                 continue;
             };
-            let Body::Open { salt, input } = &open.body else { continue };
+            let Body::Open { salt, input } = &open.body else {
+                continue;
+            };
             if seal::commitment(&self.session, n, seat, salt, input) != view.commits[&seat] {
                 // Openings are checked against their commitment, not their signature; one
                 // that does not match is proof against its seat only if that seat signed it
@@ -1552,7 +1607,12 @@ impl<G: Game> Core<G> {
     }
 
     /// [`Core::try_step`] with the current step's view.
-    fn step_with(&mut self, now: Time, pending: &Pending, view: &View<G>) -> Result<Progress, Fault> {
+    fn step_with(
+        &mut self,
+        now: Time,
+        pending: &Pending,
+        view: &View<G>,
+    ) -> Result<Progress, Fault> {
         let Some(gs) = &self.game else {
             return Ok(Progress::Waiting(BTreeSet::new()));
         };
@@ -1578,7 +1638,11 @@ impl<G: Game> Core<G> {
             Pending::Chance => all
                 .iter()
                 .copied()
-                .filter(|s| self.accepts[*s as usize].as_ref().is_some_and(|a| a.chain_len > gs.draws))
+                .filter(|s| {
+                    self.accepts[*s as usize]
+                        .as_ref()
+                        .is_some_and(|a| a.chain_len > gs.draws)
+                })
                 .collect(),
             Pending::Over(_) => Vec::new(),
         };
@@ -1627,7 +1691,10 @@ impl<G: Game> Core<G> {
                         });
                     }
                 }
-                let ids: Vec<&Hash> = active.iter().filter_map(|s| view.commit_ids.get(s)).collect();
+                let ids: Vec<&Hash> = active
+                    .iter()
+                    .filter_map(|s| view.commit_ids.get(s))
+                    .collect();
                 let unconfirmed: BTreeSet<Seat> = active
                     .iter()
                     .copied()
@@ -1658,23 +1725,42 @@ impl<G: Game> Core<G> {
         };
         // What is still missing, and from whom.
         let owed: BTreeSet<Seat> = match &pending {
-            Pending::Chance => active.iter().copied().filter(|s| !view.links.contains_key(s)).collect(),
+            Pending::Chance => active
+                .iter()
+                .copied()
+                .filter(|s| !view.links.contains_key(s))
+                .collect(),
             Pending::Turn { .. }
             | Pending::Together {
                 seal: Seal::Open, ..
-            } => active.iter().copied().filter(|s| !view.inputs.contains_key(s)).collect(),
+            } => active
+                .iter()
+                .copied()
+                .filter(|s| !view.inputs.contains_key(s))
+                .collect(),
             Pending::Together {
                 seal: Seal::UntilAudit,
                 ..
-            } => active.iter().copied().filter(|s| !view.commits.contains_key(s)).collect(),
+            } => active
+                .iter()
+                .copied()
+                .filter(|s| !view.commits.contains_key(s))
+                .collect(),
             Pending::Together {
                 seal: Seal::UntilAll,
                 ..
             } => {
-                let uncommitted: BTreeSet<Seat> =
-                    active.iter().copied().filter(|s| !view.commits.contains_key(s)).collect();
+                let uncommitted: BTreeSet<Seat> = active
+                    .iter()
+                    .copied()
+                    .filter(|s| !view.commits.contains_key(s))
+                    .collect();
                 if uncommitted.is_empty() {
-                    active.iter().copied().filter(|s| !view.opens.contains_key(s)).collect()
+                    active
+                        .iter()
+                        .copied()
+                        .filter(|s| !view.opens.contains_key(s))
+                        .collect()
                 } else {
                     uncommitted
                 }
@@ -1801,7 +1887,9 @@ impl<G: Game> Core<G> {
             StepRecord::Inputs(_) => Vec::new(),
         };
         let start = &self.start;
-        let Some(gs) = &mut self.game else { return Ok(()) };
+        let Some(gs) = &mut self.game else {
+            return Ok(());
+        };
         let events = G::apply(&mut gs.public, &mut gs.privates, &step).map_err(|e| {
             let what = match e.seat() {
                 Some(s) => format!("{} (seat {s}) at step {n}: {e}", start.name(s)),
@@ -1829,11 +1917,17 @@ impl<G: Game> Core<G> {
         let mut out = Vec::new();
         for seat in skips {
             gs.skipped.insert((n, *seat));
-            out.push(Event::Skipped { step: n, seat: *seat });
+            out.push(Event::Skipped {
+                step: n,
+                seat: *seat,
+            });
         }
         for seat in removals {
             gs.removed.entry(*seat).or_insert(n);
-            out.push(Event::Removed { step: n, seat: *seat });
+            out.push(Event::Removed {
+                step: n,
+                seat: *seat,
+            });
         }
         self.events.push_back(Event::Stepped { step: n, events });
         self.events.extend(out);
@@ -1869,12 +1963,17 @@ impl<G: Game> Core<G> {
         let k = self.step_draws(n) + 1;
         let (known_k, known) = gs.links[s as usize];
         let len = self.accepts[s as usize].as_ref()?.chain_len;
-        self.by_step.get(&n)?.iter().find_map(|id| match self.msgs.get(id).map(|h| &h.wire) {
-            Some(Wire::Link(l)) if l.seat == s && beacon::verify_link(known_k, &known, k, &l.link, len) => {
-                Some(l.link)
-            }
-            _ => None,
-        })
+        self.by_step
+            .get(&n)?
+            .iter()
+            .find_map(|id| match self.msgs.get(id).map(|h| &h.wire) {
+                Some(Wire::Link(l))
+                    if l.seat == s && beacon::verify_link(known_k, &known, k, &l.link, len) =>
+                {
+                    Some(l.link)
+                }
+                _ => None,
+            })
     }
 
     /// The game is over: reveal, collect every reveal, audit.
@@ -1945,7 +2044,10 @@ impl<G: Game> Core<G> {
                 && !gs.removed.contains_key(seat)
             {
                 gs.removed.insert(*seat, n);
-                self.events.push_back(Event::Removed { step: n, seat: *seat });
+                self.events.push_back(Event::Removed {
+                    step: n,
+                    seat: *seat,
+                });
             }
         }
         self.verdict = Some(verdict.clone());
@@ -1955,7 +2057,13 @@ impl<G: Game> Core<G> {
 
     /// The engine's view of a recorded step. With `own` the owner's sealed choices are
     /// passed open (to move its own private side), as they were live.
-    fn step_of(&self, n: u32, record: &StepRecord, public: &G::Public, own: bool) -> Step<G::Input> {
+    fn step_of(
+        &self,
+        n: u32,
+        record: &StepRecord,
+        public: &G::Public,
+        own: bool,
+    ) -> Step<G::Input> {
         match record {
             StepRecord::Chance { draw, .. } => Step::Chance(*draw),
             StepRecord::Inputs(plays) => Step::Inputs(
@@ -1993,12 +2101,24 @@ impl<G: Game> Core<G> {
     fn rewind(&mut self, n: u32) {
         let Some(gs) = &self.game else { return };
         let records: Vec<StepRecord> = gs.records.iter().take(n as usize).cloned().collect();
-        let removed_keep: BTreeMap<Seat, u32> =
-            gs.removed.iter().filter(|(_, at)| **at < n).map(|(s, a)| (*s, *a)).collect();
-        let skipped_keep: BTreeSet<(u32, Seat)> =
-            gs.skipped.iter().filter(|(at, _)| *at < n).copied().collect();
-        let events_keep: Vec<(u32, G::Event)> =
-            gs.events.iter().filter(|(at, _)| *at < n).cloned().collect();
+        let removed_keep: BTreeMap<Seat, u32> = gs
+            .removed
+            .iter()
+            .filter(|(_, at)| **at < n)
+            .map(|(s, a)| (*s, *a))
+            .collect();
+        let skipped_keep: BTreeSet<(u32, Seat)> = gs
+            .skipped
+            .iter()
+            .filter(|(at, _)| *at < n)
+            .copied()
+            .collect();
+        let events_keep: Vec<(u32, G::Event)> = gs
+            .events
+            .iter()
+            .filter(|(at, _)| *at < n)
+            .cloned()
+            .collect();
         self.heads_sent.retain(|s| *s <= n);
         self.view = None;
         self.game = None;
@@ -2048,7 +2168,11 @@ impl<G: Game> Core<G> {
 
 /// Seats removed at a step before `n`.
 fn removed_before(removed: &BTreeMap<Seat, u32>, n: u32) -> BTreeSet<Seat> {
-    removed.iter().filter(|(_, at)| **at < n).map(|(s, _)| *s).collect()
+    removed
+        .iter()
+        .filter(|(_, at)| **at < n)
+        .map(|(s, _)| *s)
+        .collect()
 }
 
 /// Which seats the table's votes skip at a step, and which of them it removes: a seat is
@@ -2071,7 +2195,10 @@ fn quorum(
             continue;
         }
         skips.insert(*target);
-        if electorate.iter().all(|s| voters.get(s) == Some(&VoteAction::Remove)) {
+        if electorate
+            .iter()
+            .all(|s| voters.get(s) == Some(&VoteAction::Remove))
+        {
             removals.insert(*target);
         }
     }

@@ -70,9 +70,14 @@ pub const MAX_NAME: usize = 64;
 
 impl Start {
     /// A start for game `G` with `config`, checked as [`Start::check`] does.
-    pub fn new<G: Game>(config: &G::Config, seats: Vec<SeatSpec>, nonce: [u8; 32]) -> Result<Start> {
-        let config = postcard::to_stdvec(config)
-            .map_err(|e| NetError::BadStart(format!("the game options could not be written: {e}")))?;
+    pub fn new<G: Game>(
+        config: &G::Config,
+        seats: Vec<SeatSpec>,
+        nonce: [u8; 32],
+    ) -> Result<Start> {
+        let config = postcard::to_stdvec(config).map_err(|e| {
+            NetError::BadStart(format!("the game options could not be written: {e}"))
+        })?;
         let start = Start {
             game: G::NAME.to_string(),
             config,
@@ -99,7 +104,10 @@ impl Start {
             )));
         }
         let config: G::Config = postcard::from_bytes(&self.config).map_err(|e| {
-            NetError::BadStart(format!("the options for {} could not be read: {e}", G::NAME))
+            NetError::BadStart(format!(
+                "the options for {} could not be read: {e}",
+                G::NAME
+            ))
         })?;
         let n = self.seats.len();
         let range = G::seat_range();
@@ -129,7 +137,10 @@ impl Start {
 
     /// The seat a device holds, if it is seated.
     pub fn seat_of(&self, key: &PublicKey) -> Option<Seat> {
-        self.seats.iter().position(|s| &s.key == key).map(|i| i as Seat)
+        self.seats
+            .iter()
+            .position(|s| &s.key == key)
+            .map(|i| i as Seat)
     }
 
     /// A seat's name, or "seat N" for a seat that does not exist.

@@ -19,7 +19,9 @@ pub mod transport;
 pub mod wire;
 
 pub use crate::audit::{Fault, SitOut, Verdict};
-pub use crate::core::{Core, CoreConfig, Event, Persist, Saved, SecretRecord, SeatStatus, Time, Transmit};
+pub use crate::core::{
+    Core, CoreConfig, Event, Persist, Saved, SeatStatus, SecretRecord, Time, Transmit,
+};
 pub use crate::error::{NetError, Result};
-pub use crate::identity::{PublicKey, SecretKey, SeatSpec, SessionId, Start};
+pub use crate::identity::{PublicKey, SeatSpec, SecretKey, SessionId, Start};
 pub use crate::wire::{Basis, VoteAction};

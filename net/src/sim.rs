@@ -6,12 +6,12 @@
 //! Modelled on FoundationDB's and TigerBeetle's simulation testing: the code under test is
 //! the real [`Core`]; only the world around it (clock, network, disk, crashes) is simulated.
 
-use crate::core::{Core, CoreConfig, Event, Persist, Saved, Time};
-use crate::store;
-use crate::log::{PlayRecord, StepRecord};
-use crate::identity::{PublicKey, SeatSpec, SecretKey, Start};
-use crate::wire::{Hash, VoteAction};
 use crate::Verdict;
+use crate::core::{Core, CoreConfig, Event, Persist, Saved, Time};
+use crate::identity::{PublicKey, SeatSpec, SecretKey, Start};
+use crate::log::{PlayRecord, StepRecord};
+use crate::store;
+use crate::wire::{Hash, VoteAction};
 use hoard_rules::{Game, Seat};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -123,7 +123,10 @@ impl Disk {
         for p in records {
             match p {
                 Persist::Message(b) => store::frame(&mut self.log, &b),
-                Persist::Secret(s) => store::frame(&mut self.secrets, &postcard::to_stdvec(&s).unwrap_or_default()),
+                Persist::Secret(s) => store::frame(
+                    &mut self.secrets,
+                    &postcard::to_stdvec(&s).unwrap_or_default(),
+                ),
             }
         }
     }
@@ -149,7 +152,8 @@ impl Disk {
     /// What a restarted device reads back (trimming any torn tail, as the store does).
     fn read(&mut self) -> Result<Saved, String> {
         let (messages, log_torn) = store::read_log(&self.log).map_err(|e| e.to_string())?;
-        let (secrets, secrets_torn) = store::read_secrets(&self.secrets).map_err(|e| e.to_string())?;
+        let (secrets, secrets_torn) =
+            store::read_secrets(&self.secrets).map_err(|e| e.to_string())?;
         if let Some(at) = log_torn {
             self.log.truncate(at.max(store::LOG_MAGIC.len()));
         }
@@ -251,7 +255,13 @@ fn derive(seed: u64, label: &str, n: u64) -> [u8; 32] {
 
 impl<G: Game> Sim<G> {
     /// A table of `config`'s seats, every seat a bot, with faults from `faults`.
-    pub fn new(config: &G::Config, seats: u8, faults: Faults, seed: u64, cfg: CoreConfig<G>) -> Result<Sim<G>, String> {
+    pub fn new(
+        config: &G::Config,
+        seats: u8,
+        faults: Faults,
+        seed: u64,
+        cfg: CoreConfig<G>,
+    ) -> Result<Sim<G>, String> {
         let keys: Vec<SecretKey> = (0..seats)
             .map(|s| SecretKey::from_bytes(&derive(seed, "key", s as u64)))
             .collect();
@@ -263,7 +273,8 @@ impl<G: Game> Sim<G> {
                 name: format!("Bot {}", i + 1),
             })
             .collect();
-        let start = Start::new::<G>(config, specs, derive(seed, "nonce", 0)).map_err(|e| e.to_string())?;
+        let start =
+            Start::new::<G>(config, specs, derive(seed, "nonce", 0)).map_err(|e| e.to_string())?;
         let mut sim = Sim {
             seed,
             cfg,
@@ -314,7 +325,13 @@ impl<G: Game> Sim<G> {
             let at = 200 + plan.next_u64() % 20_000;
             let len = 300 + plan.next_u64() % 4_000;
             let side = (plan.next_u32() % ((1u32 << seats) - 2) + 1) as u8;
-            sim.push(Time(at), Ev::Split { side, until: at + len });
+            sim.push(
+                Time(at),
+                Ev::Split {
+                    side,
+                    until: at + len,
+                },
+            );
         }
         for _ in 0..sim.faults.crashes {
             let at = 100 + plan.next_u64() % 30_000;
@@ -324,7 +341,13 @@ impl<G: Game> Sim<G> {
         }
         if let Some(dead) = sim.faults.dead_seat {
             let at = 500 + plan.next_u64() % 5_000;
-            sim.push(Time(at), Ev::Crash { node: dead, down_for: u64::MAX });
+            sim.push(
+                Time(at),
+                Ev::Crash {
+                    node: dead,
+                    down_for: u64::MAX,
+                },
+            );
         }
         for i in 0..seats {
             sim.drive(i);
@@ -347,7 +370,10 @@ impl<G: Game> Sim<G> {
     }
 
     fn delay(&mut self) -> u64 {
-        let (lo, hi) = (self.faults.min_delay, self.faults.max_delay.max(self.faults.min_delay));
+        let (lo, hi) = (
+            self.faults.min_delay,
+            self.faults.max_delay.max(self.faults.min_delay),
+        );
         let mut d = lo + self.net.next_u64() % (hi - lo + 1);
         if self.roll(self.faults.straggle) {
             d += 200 + self.net.next_u64() % 2_000;
@@ -372,7 +398,9 @@ impl<G: Game> Sim<G> {
         let mut events = Vec::new();
         {
             let node = &mut self.nodes[idx];
-            let Some(core) = node.core.as_mut() else { return };
+            let Some(core) = node.core.as_mut() else {
+                return;
+            };
             // Write before send: everything persisted now is on "disk" before any send.
             let mut batch = Vec::new();
             while let Some(p) = core.poll_persist() {
@@ -396,7 +424,9 @@ impl<G: Game> Sim<G> {
         }
         self.nodes[idx].written = self.nodes[idx].disk.records();
         for t in sends {
-            let Some(to) = self.keys.iter().position(|k| *k == t.to) else { continue };
+            let Some(to) = self.keys.iter().position(|k| *k == t.to) else {
+                continue;
+            };
             self.messages += 1;
             self.bytes += t.bytes.len() as u64;
 
@@ -406,10 +436,26 @@ impl<G: Game> Sim<G> {
             if self.roll(self.faults.duplicate) {
                 let at = now.plus(self.delay());
                 let bytes = t.bytes.clone();
-                self.push(at, Ev::Deliver { to: to as Seat, from: i, batch, bytes });
+                self.push(
+                    at,
+                    Ev::Deliver {
+                        to: to as Seat,
+                        from: i,
+                        batch,
+                        bytes,
+                    },
+                );
             }
             let at = now.plus(self.delay());
-            self.push(at, Ev::Deliver { to: to as Seat, from: i, batch, bytes: t.bytes });
+            self.push(
+                at,
+                Ev::Deliver {
+                    to: to as Seat,
+                    from: i,
+                    batch,
+                    bytes: t.bytes,
+                },
+            );
         }
         for e in events {
             if self.trace {
@@ -418,22 +464,35 @@ impl<G: Game> Sim<G> {
             match e {
                 Event::Diverged(d) => {
                     self.divergences += 1;
-                    self.fail(format!("seat {i} saw seat {} diverge at step {}", d.seat, d.step));
+                    self.fail(format!(
+                        "seat {i} saw seat {} diverge at step {}",
+                        d.seat, d.step
+                    ));
                 }
                 Event::Halted(f) => self.fail(format!("seat {i} halted: {}", f.what)),
-                Event::Away { seat } if Some(seat) == self.faults.dead_seat => self.vote_remove(i, seat),
+                Event::Away { seat } if Some(seat) == self.faults.dead_seat => {
+                    self.vote_remove(i, seat)
+                }
                 _ => {}
             }
         }
         let node = &mut self.nodes[idx];
-        let Some(core) = node.core.as_ref() else { return };
+        let Some(core) = node.core.as_ref() else {
+            return;
+        };
         if let Some(t) = core.poll_timeout()
             && node.wake_at.is_none_or(|w| t < w || w <= now)
         {
             node.wake_gen += 1;
             node.wake_at = Some(t);
             let generation = node.wake_gen;
-            self.push(t.max(now), Ev::Wake { node: i, generation });
+            self.push(
+                t.max(now),
+                Ev::Wake {
+                    node: i,
+                    generation,
+                },
+            );
         }
         let node = &mut self.nodes[idx];
         if node.think_at.is_none() && node.core.as_ref().is_some_and(|c| c.my_move()) {
@@ -446,7 +505,9 @@ impl<G: Game> Sim<G> {
     fn vote_remove(&mut self, i: Seat, target: Seat) {
         let now = self.now;
         let node = &mut self.nodes[i as usize];
-        let Some(core) = node.core.as_mut() else { return };
+        let Some(core) = node.core.as_mut() else {
+            return;
+        };
         let step = core.step();
         if node.voted.contains(&(step, target)) {
             return;
@@ -489,16 +550,25 @@ impl<G: Game> Sim<G> {
     fn step(&mut self, ev: Ev) {
         let now = self.now;
         match ev {
-            Ev::Deliver { to, from, bytes, batch } => {
+            Ev::Deliver {
+                to,
+                from,
+                bytes,
+                batch,
+            } => {
                 if self.blocked(from, to) {
                     return;
                 }
                 let sender = &mut self.nodes[from as usize];
                 sender.delivered = sender.delivered.max(batch);
                 let from_key = self.keys[from as usize];
-                let Some(core) = self.nodes[to as usize].core.as_mut() else { return };
+                let Some(core) = self.nodes[to as usize].core.as_mut() else {
+                    return;
+                };
                 if let Err(e) = core.handle_message(now, from_key, &bytes) {
-                    self.fail(format!("seat {to} refused a message from honest seat {from}: {e}"));
+                    self.fail(format!(
+                        "seat {to} refused a message from honest seat {from}: {e}"
+                    ));
                 }
                 self.drive(to);
             }
@@ -520,7 +590,9 @@ impl<G: Game> Sim<G> {
                     return;
                 }
                 let seat = core.my_seat();
-                let (Some(public), private) = (core.public(), core.private()) else { return };
+                let (Some(public), private) = (core.public(), core.private()) else {
+                    return;
+                };
                 let Some(input) = G::bot_input(public, private, seat, &mut n.bot) else {
                     self.fail(format!("seat {node}'s bot found no move"));
                     return;
@@ -668,7 +740,8 @@ pub fn play<G: Game>(
     cfg: CoreConfig<G>,
     trace: bool,
 ) -> Result<Report, String> {
-    let mut sim = Sim::<G>::new(config, seats, faults, seed, cfg).map_err(|e| format!("seed {seed}: {e}"))?;
+    let mut sim =
+        Sim::<G>::new(config, seats, faults, seed, cfg).map_err(|e| format!("seed {seed}: {e}"))?;
     sim.trace(trace);
     sim.run()
 }

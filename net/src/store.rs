@@ -127,7 +127,9 @@ pub fn read_start(bytes: &[u8]) -> Result<Start> {
     match (r.records.as_slice(), r.torn_at) {
         ([one], None) => postcard::from_bytes(one)
             .map_err(|e| NetError::Corrupt(format!("{what} could not be read: {e}"))),
-        _ => Err(NetError::Corrupt(format!("{what} is incomplete or damaged"))),
+        _ => Err(NetError::Corrupt(format!(
+            "{what} is incomplete or damaged"
+        ))),
     }
 }
 
@@ -168,7 +170,12 @@ fn read_or_empty(path: &Path) -> Result<Vec<u8>> {
 }
 
 /// Opens a file for appending, writing its magic if it is new and cutting off a torn tail.
-fn open_append(path: &Path, magic: &[u8; 8], torn_at: Option<usize>, private: bool) -> Result<File> {
+fn open_append(
+    path: &Path,
+    magic: &[u8; 8],
+    torn_at: Option<usize>,
+    private: bool,
+) -> Result<File> {
     let mut opts = OpenOptions::new();
     opts.create(true).read(true).write(true);
     #[cfg(unix)]
@@ -267,8 +274,9 @@ impl SeatStore {
         match record {
             Persist::Message(bytes) => frame(&mut self.log_buf, bytes),
             Persist::Secret(s) => {
-                let payload = postcard::to_stdvec(s)
-                    .map_err(|e| NetError::Corrupt(format!("a secret could not be written: {e}")))?;
+                let payload = postcard::to_stdvec(s).map_err(|e| {
+                    NetError::Corrupt(format!("a secret could not be written: {e}"))
+                })?;
                 frame(&mut self.secrets_buf, &payload);
             }
         }
@@ -331,14 +339,20 @@ mod tests {
         let dir = tempdir("roundtrip");
         let mut s = SeatStore::create(&dir, &start()).unwrap();
         for i in 0..5u8 {
-            s.persist(&Persist::Message(vec![i; i as usize + 1])).unwrap();
+            s.persist(&Persist::Message(vec![i; i as usize + 1]))
+                .unwrap();
             s.persist(&Persist::Secret(secret(i))).unwrap();
         }
         s.flush().unwrap();
         drop(s);
         let (mut s, saved) = SeatStore::open(&dir).unwrap();
         assert_eq!(saved.start, Some(start()));
-        assert_eq!(saved.messages, (0..5u8).map(|i| vec![i; i as usize + 1]).collect::<Vec<_>>());
+        assert_eq!(
+            saved.messages,
+            (0..5u8)
+                .map(|i| vec![i; i as usize + 1])
+                .collect::<Vec<_>>()
+        );
         assert_eq!(saved.secrets, (0..5u8).map(secret).collect::<Vec<_>>());
         // Appending after a reopen continues the same files.
         s.persist(&Persist::Message(vec![42])).unwrap();
@@ -363,8 +377,16 @@ mod tests {
         for cut in (whole.len() - 18 + 1)..whole.len() {
             std::fs::write(&path, &whole[..cut]).unwrap();
             let (_, saved) = SeatStore::open(&dir).unwrap();
-            assert_eq!(saved.messages, vec![vec![0u8; 10], vec![1u8; 10]], "cut at {cut}");
-            assert_eq!(std::fs::read(&path).unwrap().len(), whole.len() - 18, "trimmed");
+            assert_eq!(
+                saved.messages,
+                vec![vec![0u8; 10], vec![1u8; 10]],
+                "cut at {cut}"
+            );
+            assert_eq!(
+                std::fs::read(&path).unwrap().len(),
+                whole.len() - 18,
+                "trimmed"
+            );
         }
         // A tail of zeros (blocks allocated but never written) is torn too.
         let mut zeros = whole.clone();
@@ -392,7 +414,9 @@ mod tests {
         assert!(err.to_string().contains("damaged"), "{err}");
 
         std::fs::write(&path, b"not a hoard file at all").unwrap();
-        let err = SeatStore::open(&dir).err().expect("a foreign file must be refused");
+        let err = SeatStore::open(&dir)
+            .err()
+            .expect("a foreign file must be refused");
         assert!(err.to_string().contains("not a Hoard file"), "{err}");
 
         std::fs::write(dir.join(START_FILE), b"HOARDst1\x05\x00").unwrap();

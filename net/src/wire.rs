@@ -19,7 +19,9 @@ pub const MAX_INPUT: usize = 4 * 1024;
 /// What a signed message was made against: the log and the public state the signer held
 /// just before the step it belongs to. Two devices that agree on the log but not on the
 /// state hash have diverged; a message on another log is stale and ignored.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct Basis {
     /// Hash chain over every completed step record before this step.
     #[serde(with = "bytes32")]
@@ -202,7 +204,11 @@ impl Signed {
 
     /// [`Signed::verify`] with a key already decompressed (the same strict check iroh makes),
     /// consulting `memo` first when given.
-    pub fn verify_with(&self, key: &ed25519_dalek::VerifyingKey, memo: Option<&SignatureMemo>) -> bool {
+    pub fn verify_with(
+        &self,
+        key: &ed25519_dalek::VerifyingKey,
+        memo: Option<&SignatureMemo>,
+    ) -> bool {
         let bytes = signing_bytes(&self.session, self.seat, self.step, &self.basis, &self.body);
         let sig = self.sig.to_bytes();
         let id = memo.map(|_| {
@@ -231,7 +237,13 @@ impl Signed {
     }
 }
 
-fn signing_bytes(session: &SessionId, seat: Seat, step: u32, basis: &Basis, body: &Body) -> Vec<u8> {
+fn signing_bytes(
+    session: &SessionId,
+    seat: Seat,
+    step: u32,
+    basis: &Basis,
+    body: &Body,
+) -> Vec<u8> {
     let unsigned = ToSign {
         domain: SIGN_DOMAIN,
         session,
@@ -289,7 +301,9 @@ impl Wire {
         let (wire, rest): (Wire, &[u8]) =
             postcard::take_from_bytes(bytes).map_err(|e| NetError::Malformed(e.to_string()))?;
         if !rest.is_empty() {
-            return Err(NetError::Malformed("trailing bytes after the message".into()));
+            return Err(NetError::Malformed(
+                "trailing bytes after the message".into(),
+            ));
         }
         Ok(wire)
     }
@@ -355,7 +369,8 @@ mod signature_bytes {
         s.serialize_bytes(&v.to_bytes())
     }
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Signature, D::Error> {
-        d.deserialize_bytes(Exact::<64>).map(|b| Signature::from_bytes(&b))
+        d.deserialize_bytes(Exact::<64>)
+            .map(|b| Signature::from_bytes(&b))
     }
 }
 
@@ -402,7 +417,7 @@ mod ids {
             f.write_str("32-byte ids")
         }
         fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<Vec<Hash>, E> {
-            if v.len() % 32 != 0 {
+            if !v.len().is_multiple_of(32) {
                 return Err(E::invalid_length(v.len(), &self));
             }
             Ok(v.chunks_exact(32)

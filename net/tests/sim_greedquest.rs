@@ -5,9 +5,9 @@
 //! game with a trace. `cargo test -p hoard-net --release --test sim_greedquest -- --ignored`
 //! runs the long version (10,000 games).
 
+use hoard_net::CoreConfig;
 use hoard_net::sim::{self, Faults, Report};
 use hoard_net::wire::SignatureMemo;
-use hoard_net::CoreConfig;
 use hoard_rules::greedquest::{Attrition, Config, GreedQuest, Length};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -27,7 +27,7 @@ fn config(r: &mut ChaCha8Rng) -> Config {
         1 => Length::Short,
         _ => Length::Shortest,
     };
-    c.this_is_my_room = r.next_u32() % 4 == 0;
+    c.this_is_my_room = r.next_u32().is_multiple_of(4);
     c.attrition = match r.next_u32() % 6 {
         0 => Attrition::Survival,
         1 => Attrition::Uniqueness,
@@ -71,7 +71,10 @@ fn slice(i: u64) {
     let t = Instant::now();
     let per = DEFAULT_GAMES / SLICES;
     let (games, steps) = run(i * per..(i + 1) * per);
-    println!("slice {i}: {games} faulty games, {steps} steps, all verified, in {:?}", t.elapsed());
+    println!(
+        "slice {i}: {games} faulty games, {steps} steps, all verified, in {:?}",
+        t.elapsed()
+    );
 }
 
 #[test]
@@ -123,7 +126,10 @@ fn replay() {
 fn ten_thousand_faulty_games() {
     let t = Instant::now();
     let (games, steps) = run(DEFAULT_GAMES..DEFAULT_GAMES + LONG_GAMES);
-    println!("{games} faulty games, {steps} steps, all verified, in {:?}", t.elapsed());
+    println!(
+        "{games} faulty games, {steps} steps, all verified, in {:?}",
+        t.elapsed()
+    );
 }
 
 #[test]
@@ -138,5 +144,8 @@ fn profile_20() {
         b += r.bytes;
         st += r.steps;
     }
-    println!("20 games in {:?}: msgs {m} bytes {b} steps {st}", t.elapsed());
+    println!(
+        "20 games in {:?}: msgs {m} bytes {b} steps {st}",
+        t.elapsed()
+    );
 }

@@ -24,7 +24,11 @@ fn game(seed: u64, faulty: bool, dead: bool) -> Result<sim::Report, String> {
     let mut r = ChaCha8Rng::seed_from_u64(seed);
     let seats = 3 + (r.next_u32() % 4) as u8;
     let rounds = 2 + (r.next_u32() % 4) as u8;
-    let mut faults = if faulty { Faults::random(&mut r) } else { Faults::none() };
+    let mut faults = if faulty {
+        Faults::random(&mut r)
+    } else {
+        Faults::none()
+    };
     if dead {
         faults.dead_seat = Some((r.next_u32() % seats as u32) as u8);
     }
@@ -35,7 +39,12 @@ fn game(seed: u64, faulty: bool, dead: bool) -> Result<sim::Report, String> {
 #[test]
 fn a_perfect_network_plays_to_a_verified_audit() {
     let report = game(1, false, false).unwrap();
-    assert!(report.verdicts.iter().all(|v| v.as_ref().is_some_and(|v| v.is_verified())));
+    assert!(
+        report
+            .verdicts
+            .iter()
+            .all(|v| v.as_ref().is_some_and(|v| v.is_verified()))
+    );
     assert!(report.sealed_steps > 0);
 }
 
@@ -47,7 +56,9 @@ fn high_card_under_every_fault_ends_verified_on_every_device() {
     }
     for seed in 0..300 {
         if let Err(e) = game(seed, true, false) {
-            panic!("{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test sim_highcard -- --nocapture");
+            panic!(
+                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test sim_highcard -- --nocapture"
+            );
         }
     }
 }
@@ -74,6 +85,13 @@ fn stats() {
             time += r.sim_time;
             steps += r.steps as u64;
         }
-        println!("faulty {faulty}: {:?}/game msgs {} bytes {} simtime {} steps {}", t.elapsed() / 50, msgs / 50, bytes / 50, time / 50, steps / 50);
+        println!(
+            "faulty {faulty}: {:?}/game msgs {} bytes {} simtime {} steps {}",
+            t.elapsed() / 50,
+            msgs / 50,
+            bytes / 50,
+            time / 50,
+            steps / 50
+        );
     }
 }

@@ -31,7 +31,10 @@ fn hc_cfg() -> CoreConfig<HighCard> {
 }
 
 fn config() -> Config {
-    Config { seats: 3, rounds: 3 }
+    Config {
+        seats: 3,
+        rounds: 3,
+    }
 }
 
 /// Three honest devices; the third may be tampered with.
@@ -64,7 +67,11 @@ fn fault_of(d: &dyn Device) -> hoard_net::Fault {
 
 fn honest_all_verified(t: &Table) {
     for (i, d) in t.devices.iter().enumerate() {
-        assert!(d.verdict().is_some_and(|v| v.is_verified()), "device {i}: {:?}", d.verdict());
+        assert!(
+            d.verdict().is_some_and(|v| v.is_verified()),
+            "device {i}: {:?}",
+            d.verdict()
+        );
     }
 }
 
@@ -113,7 +120,10 @@ impl<const STACKED: bool> Game for Crooked<STACKED> {
             let Some(private) = private else { continue };
             if dealing {
                 // The best cards, in place of the hand the secret and the draw would give.
-                private.hand = (1..=highcard::CARDS).rev().take(public.rounds as usize).collect();
+                private.hand = (1..=highcard::CARDS)
+                    .rev()
+                    .take(public.rounds as usize)
+                    .collect();
             }
             if let Step::Inputs(plays) = step {
                 for (s, play) in plays {
@@ -181,7 +191,9 @@ fn peeking_at_a_sealed_play_shows_nothing_before_every_commitment_is_in() {
             .iter()
             .any(|s| matches!(s.body, Body::Commit(_)))
     };
-    assert!(t.run_until(100_000, 10, |t| t.queue.is_empty() && committed(t, 0) && committed(t, 1)));
+    assert!(t.run_until(100_000, 10, |t| t.queue.is_empty()
+        && committed(t, 0)
+        && committed(t, 1)));
     let step = t.devices[0].step();
     assert!(matches!(
         t.devices[0].pending(),
@@ -228,20 +240,38 @@ fn changing_a_play_after_seeing_the_others_is_refused_with_proof() {
             return None;
         }
         let s = decode_signed(tx)?;
-        let Body::Open { salt, input } = &s.body else { return None };
-        let Ok(Input::Card(c)) = postcard::from_bytes::<Input>(input) else { return None };
+        let Body::Open { salt, input } = &s.body else {
+            return None;
+        };
+        let Ok(Input::Card(c)) = postcard::from_bytes::<Input>(input) else {
+            return None;
+        };
         // Having seen the others' cards, it opens a better one than it sealed.
         let better = postcard::to_stdvec(&Input::Card(c % highcard::CARDS + 1)).unwrap();
-        let bytes = resigned(&key, &s, Body::Open { salt: *salt, input: better });
+        let bytes = resigned(
+            &key,
+            &s,
+            Body::Open {
+                salt: *salt,
+                input: better,
+            },
+        );
         Some(vec![Transmit { to: tx.to, bytes }])
     }));
-    assert!(t.run_until(100_000, 10, |t| t.devices[..2].iter().all(|d| d.halted().is_some())));
+    assert!(t.run_until(100_000, 10, |t| {
+        t.devices[..2].iter().all(|d| d.halted().is_some())
+    }));
     let step = halted_step(&t);
     for d in &t.devices[..2] {
         let f = fault_of(d.as_ref());
         assert_eq!(f.seat, Some(CHEAT as Seat));
         assert_eq!(f.step, Some(step));
-        assert!(f.what.contains("Cat (seat 2) opened a play that does not match"), "{}", f.what);
+        assert!(
+            f.what
+                .contains("Cat (seat 2) opened a play that does not match"),
+            "{}",
+            f.what
+        );
     }
 }
 
@@ -267,16 +297,25 @@ fn showing_different_commitments_to_different_peers_is_caught_with_two_signature
         let bytes = resigned(&key, &s, Body::Commit(other));
         Some(vec![Transmit { to: tx.to, bytes }])
     }));
-    assert!(t.run_until(100_000, 10, |t| t.devices[..2].iter().all(|d| d.halted().is_some())));
+    assert!(t.run_until(100_000, 10, |t| {
+        t.devices[..2].iter().all(|d| d.halted().is_some())
+    }));
     let step = halted_step(&t);
     for (i, d) in t.devices[..2].iter().enumerate() {
         let f = fault_of(d.as_ref());
         assert_eq!(f.seat, Some(CHEAT as Seat));
         assert_eq!(f.step, Some(step));
-        assert!(f.what.contains("showed different sealed plays to different players"), "{}", f.what);
+        assert!(
+            f.what
+                .contains("showed different sealed plays to different players"),
+            "{}",
+            f.what
+        );
         // Caught before any opening: no honest seat revealed its play at that step.
         assert!(
-            !t.signed_from(i).iter().any(|s| s.step == step && matches!(s.body, Body::Open { .. })),
+            !t.signed_from(i)
+                .iter()
+                .any(|s| s.step == step && matches!(s.body, Body::Open { .. })),
             "seat {i} opened before the equivocation was caught"
         );
     }
@@ -314,7 +353,8 @@ fn playing_a_card_not_in_hand_is_caught_by_the_audit_naming_seat_and_step() {
         assert_eq!(f.seat, Some(CHEAT as Seat));
         assert_eq!(f.step, Some(step));
         assert!(
-            f.what.contains(&format!("Cat (seat 2) at step {step}")) && f.what.contains("not in that hand"),
+            f.what.contains(&format!("Cat (seat 2) at step {step}"))
+                && f.what.contains("not in that hand"),
             "{}",
             f.what
         );
@@ -333,7 +373,11 @@ fn first_illegal_step(t: &Table) -> u32 {
         })
         .expect("the crooked seat revealed");
     let mut public = HighCard::setup(&config()).unwrap();
-    let mut privates = vec![None, None, Some(HighCard::private(&config(), 2, reveal.secret))];
+    let mut privates = vec![
+        None,
+        None,
+        Some(HighCard::private(&config(), 2, reveal.secret)),
+    ];
     for (n, record) in t.devices[0].records().iter().enumerate() {
         let step = match record {
             StepRecord::Chance { draw, .. } => Step::Chance(*draw),
@@ -345,7 +389,12 @@ fn first_illegal_step(t: &Table) -> u32 {
                         let play = match p {
                             PlayRecord::Open(b) | PlayRecord::Opened { input: b, .. } => open(b),
                             PlayRecord::Closed { .. } if *seat == CHEAT as Seat => open(
-                                &reveal.sealed.iter().find(|o| o.step == n as u32).unwrap().input,
+                                &reveal
+                                    .sealed
+                                    .iter()
+                                    .find(|o| o.step == n as u32)
+                                    .unwrap()
+                                    .input,
                             ),
                             PlayRecord::Closed { .. } => Play::Closed,
                             PlayRecord::SatOut => Play::Open(Input::Pass),
@@ -387,7 +436,9 @@ fn stacking_ones_own_deck_is_caught_by_the_audit() {
             return None;
         }
         let s = decode_signed(tx)?;
-        let Body::Reveal(r) = &s.body else { return None };
+        let Body::Reveal(r) = &s.body else {
+            return None;
+        };
         let mut r = r.clone();
         r.secret[0] ^= 0x80;
         let bytes = resigned(&key, &s, Body::Reveal(r));
@@ -413,23 +464,34 @@ fn predicting_or_steering_a_die_fails_the_cheater_can_only_stall() {
         match Wire::decode(&tx.bytes) {
             Ok(Wire::Link(mut l)) => {
                 l.link = [0x42; 32];
-                Some(vec![Transmit { to: tx.to, bytes: Wire::Link(l).encode() }])
+                Some(vec![Transmit {
+                    to: tx.to,
+                    bytes: Wire::Link(l).encode(),
+                }])
             }
             _ => None,
         }
     }));
     // The first draw cannot be made with the chosen link: the honest devices wait.
-    assert!(t.run_until(100_000, 100, |t| t.devices[..2].iter().all(|d| d.is_away(CHEAT as Seat))));
-    assert_eq!(t.devices[0].step(), 0, "no draw was made from a link off the committed chain");
+    assert!(t.run_until(100_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.is_away(CHEAT as Seat))
+    }));
+    assert_eq!(
+        t.devices[0].step(),
+        0,
+        "no draw was made from a link off the committed chain"
+    );
     // Only stalling is left to it: the table skips it and draws without it.
     for i in 0..2 {
-        t.devices[i].vote(t.now, CHEAT as Seat, VoteAction::Skip).unwrap();
+        t.devices[i]
+            .vote(t.now, CHEAT as Seat, VoteAction::Skip)
+            .unwrap();
     }
     let agreed = |t: &Table| {
         t.devices.iter().all(|d| {
-            d.records()
-                .first()
-                .is_some_and(|r| matches!(r, StepRecord::Chance { from, .. } if from == &vec![0, 1]))
+            d.records().first().is_some_and(
+                |r| matches!(r, StepRecord::Chance { from, .. } if from == &vec![0, 1]),
+            )
         })
     };
     assert!(t.run_until(100_000, 100, agreed));
@@ -437,7 +499,8 @@ fn predicting_or_steering_a_die_fails_the_cheater_can_only_stall() {
         panic!("the first step is a draw")
     };
     assert_eq!(from, &vec![0, 1]);
-    let steered = hoard_net::beacon::draw(&session, 1, &[(0, [0; 32]), (1, [0; 32]), (2, [0x42; 32])]);
+    let steered =
+        hoard_net::beacon::draw(&session, 1, &[(0, [0; 32]), (1, [0; 32]), (2, [0x42; 32])]);
     assert_ne!(*draw, steered);
     t.tamper = None;
     assert!(t.finish());
@@ -447,14 +510,27 @@ fn predicting_or_steering_a_die_fails_the_cheater_can_only_stall() {
 #[test]
 fn forging_another_seats_input_is_refused() {
     let mut t = honest_table(8);
-    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 1 && t.queue.is_empty()));
+    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 1
+        && t.queue.is_empty()));
     let step = t.devices[1].step();
     let basis = t.devices[1].basis();
     // Seat 2 signs, with its own key, a commitment "from" seat 0.
-    let forged = Signed::sign(&t.keys[CHEAT], t.start.session(), 0, step, basis, Body::Commit([7; 32]));
+    let forged = Signed::sign(
+        &t.keys[CHEAT],
+        t.start.session(),
+        0,
+        step,
+        basis,
+        Body::Commit([7; 32]),
+    );
     let from = t.devices[CHEAT].key();
-    let err = t.inject(1, from, &Wire::Signed(forged).encode()).unwrap_err();
-    assert!(matches!(err, NetError::BadSignature { seat: 0, .. }), "{err}");
+    let err = t
+        .inject(1, from, &Wire::Signed(forged).encode())
+        .unwrap_err();
+    assert!(
+        matches!(err, NetError::BadSignature { seat: 0, .. }),
+        "{err}"
+    );
     assert!(err.to_string().contains("Ann"), "{err}");
     assert!(t.finish());
     honest_all_verified(&t);
@@ -463,7 +539,8 @@ fn forging_another_seats_input_is_refused() {
 #[test]
 fn replaying_an_old_input_changes_nothing() {
     let mut t = honest_table(9);
-    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 4 && t.queue.is_empty()));
+    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 4
+        && t.queue.is_empty()));
     let from = t.devices[CHEAT].key();
     let old = t
         .signed_from(0)
@@ -472,19 +549,24 @@ fn replaying_an_old_input_changes_nothing() {
         .expect("an old commitment");
     let before = (t.devices[1].step(), t.devices[1].state());
     // The same bytes again: already held, no effect.
-    t.inject(1, from, &Wire::Signed(old.clone()).encode()).unwrap();
+    t.inject(1, from, &Wire::Signed(old.clone()).encode())
+        .unwrap();
     assert_eq!((t.devices[1].step(), t.devices[1].state()), before);
     // Moved to the current step: the signature no longer covers it.
     let mut moved = old.clone();
     moved.step = t.devices[1].step();
     moved.basis = t.devices[1].basis();
-    let err = t.inject(1, from, &Wire::Signed(moved).encode()).unwrap_err();
+    let err = t
+        .inject(1, from, &Wire::Signed(moved).encode())
+        .unwrap_err();
     assert!(matches!(err, NetError::BadSignature { .. }), "{err}");
     // From another session (same players, a rematch): refused.
     let other = start_for::<HighCard>(&config(), &t.keys, 99);
     let mut elsewhere = old;
     elsewhere.session = other.session();
-    let err = t.inject(1, from, &Wire::Signed(elsewhere).encode()).unwrap_err();
+    let err = t
+        .inject(1, from, &Wire::Signed(elsewhere).encode())
+        .unwrap_err();
     assert!(matches!(err, NetError::WrongSession), "{err}");
     assert_eq!((t.devices[1].step(), t.devices[1].state()), before);
     assert!(t.finish());
@@ -494,11 +576,19 @@ fn replaying_an_old_input_changes_nothing() {
 #[test]
 fn an_unseated_key_cannot_inject_an_input() {
     let mut t = honest_table(10);
-    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 1 && t.queue.is_empty()));
+    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 1
+        && t.queue.is_empty()));
     let stranger = SecretKey::from_bytes(&[0xee; 32]);
     let step = t.devices[0].step();
     let basis = t.devices[0].basis();
-    let msg = Signed::sign(&stranger, t.start.session(), 1, step, basis, Body::Commit([1; 32]));
+    let msg = Signed::sign(
+        &stranger,
+        t.start.session(),
+        1,
+        step,
+        basis,
+        Body::Commit([1; 32]),
+    );
     let bytes = Wire::Signed(msg).encode();
     // Straight from the stranger's device: refused at the door.
     let err = t.inject(0, stranger.public(), &bytes).unwrap_err();
@@ -506,7 +596,10 @@ fn an_unseated_key_cannot_inject_an_input() {
     // Passed along by a seated device: the signature is not seat 1's.
     let relay = t.devices[CHEAT].key();
     let err = t.inject(0, relay, &bytes).unwrap_err();
-    assert!(matches!(err, NetError::BadSignature { seat: 1, .. }), "{err}");
+    assert!(
+        matches!(err, NetError::BadSignature { seat: 1, .. }),
+        "{err}"
+    );
     assert!(t.finish());
     honest_all_verified(&t);
 }
@@ -526,10 +619,14 @@ fn withholding_an_opening_is_handled_as_away_and_the_table_skips_the_seat() {
         }
         Some(Vec::new())
     }));
-    assert!(t.run_until(100_000, 100, |t| t.devices[..2].iter().all(|d| d.is_away(CHEAT as Seat))));
+    assert!(t.run_until(100_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.is_away(CHEAT as Seat))
+    }));
     let step = t.devices[0].step();
     for i in 0..2 {
-        t.devices[i].vote(t.now, CHEAT as Seat, VoteAction::Skip).unwrap();
+        t.devices[i]
+            .vote(t.now, CHEAT as Seat, VoteAction::Skip)
+            .unwrap();
     }
     // Every device, the withholder's too, ends the step the same way.
     let sat_out = |t: &Table| {
@@ -548,4 +645,3 @@ fn withholding_an_opening_is_handled_as_away_and_the_table_skips_the_seat() {
     assert!(t.finish());
     honest_all_verified(&t);
 }
-

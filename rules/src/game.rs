@@ -89,7 +89,9 @@ impl RuleError {
     /// The seat whose input caused the error, when one did.
     pub fn seat(&self) -> Option<Seat> {
         match self {
-            RuleError::Illegal { seat, .. } | RuleError::PrivateMismatch { seat, .. } => Some(*seat),
+            RuleError::Illegal { seat, .. } | RuleError::PrivateMismatch { seat, .. } => {
+                Some(*seat)
+            }
             _ => None,
         }
     }
@@ -138,7 +140,8 @@ pub trait Game: 'static {
 
     /// The checks every device can make on receipt of one seat's input, before the
     /// step is complete: wrong seat, wrong kind of input, a card no longer in the game.
-    fn check_input(public: &Self::Public, seat: Seat, input: &Self::Input) -> Result<(), RuleError>;
+    fn check_input(public: &Self::Public, seat: Seat, input: &Self::Input)
+    -> Result<(), RuleError>;
 
     /// Applies a completed step. `privates` is indexed by seat (it may be shorter, or
     /// hold `None`, for the seats whose private side the caller does not have); each

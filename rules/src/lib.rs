@@ -13,6 +13,4 @@ pub mod play;
 pub mod rng;
 pub mod sprawl;
 
-pub use game::{
-    Game, Outcome, Pending, Play, RuleError, Seal, Seat, Step, public_hash,
-};
+pub use game::{Game, Outcome, Pending, Play, RuleError, Seal, Seat, Step, public_hash};

@@ -46,7 +46,9 @@ mod tests {
     #[test]
     fn same_seed_same_numbers_and_labels_separate_streams() {
         let seed = [7u8; 32];
-        let a: Vec<u32> = (0..8).map(|_| below(&mut from_seed(&seed, "a"), 100)).collect();
+        let a: Vec<u32> = (0..8)
+            .map(|_| below(&mut from_seed(&seed, "a"), 100))
+            .collect();
         let mut r1 = from_seed(&seed, "a");
         let mut r2 = from_seed(&seed, "a");
         let mut r3 = from_seed(&seed, "b");

@@ -126,7 +126,9 @@ impl Game for HighCard {
             Phase::Over => {
                 let best = p.scores.iter().copied().max().unwrap_or(0);
                 Pending::Over(Outcome {
-                    winners: (0..p.seats).filter(|s| p.scores[*s as usize] == best).collect(),
+                    winners: (0..p.seats)
+                        .filter(|s| p.scores[*s as usize] == best)
+                        .collect(),
                     scores: p.scores.clone(),
                 })
             }
@@ -149,7 +151,12 @@ impl Game for HighCard {
     }
 
     fn check_input(p: &Public, seat: Seat, input: &Input) -> Result<(), RuleError> {
-        let bad = |why: &str| Err(RuleError::Illegal { seat, why: why.into() });
+        let bad = |why: &str| {
+            Err(RuleError::Illegal {
+                seat,
+                why: why.into(),
+            })
+        };
         match (&p.phase, input) {
             (_, Input::Pass) => bad("only the table can make a player sit out"),
             (Phase::Play, Input::Card(c)) => {
@@ -208,7 +215,12 @@ impl Game for HighCard {
                             Some(*c)
                         }
                         Play::Open(Input::Pass) => None,
-                        _ => return Err(RuleError::Illegal { seat: *seat, why: "play a card".into() }),
+                        _ => {
+                            return Err(RuleError::Illegal {
+                                seat: *seat,
+                                why: "play a card".into(),
+                            });
+                        }
                     };
                     cards.push((*seat, card));
                 }
@@ -220,7 +232,10 @@ impl Game for HighCard {
                             pr.hand.retain(|h| h != c);
                         }
                     }
-                    events.push(Event::Shown { seat: *seat, card: *card });
+                    events.push(Event::Shown {
+                        seat: *seat,
+                        card: *card,
+                    });
                 }
                 let best = cards.iter().filter_map(|(_, c)| *c).max();
                 let winners: Vec<Seat> = cards
@@ -242,7 +257,10 @@ impl Game for HighCard {
                 let roll = rng::roll(&mut rng::from_seed(draw, "bonus"), 6);
                 p.scores[*winner as usize] += roll as i32;
                 p.phase = Phase::Choose { winner: *winner };
-                Ok(vec![Event::Rolled { seat: *winner, roll }])
+                Ok(vec![Event::Rolled {
+                    seat: *winner,
+                    roll,
+                }])
             }
             (Phase::Choose { winner }, Step::Inputs(plays)) => match plays.as_slice() {
                 [(s, Play::Open(i))] if s == winner => {
@@ -251,7 +269,10 @@ impl Game for HighCard {
                         p.scores[*winner as usize] += 1;
                         events.push(Event::Doubled { seat: *winner });
                     } else if *i != Input::Keep && *i != Input::Pass {
-                        return Err(RuleError::Illegal { seat: *s, why: "double or keep".into() });
+                        return Err(RuleError::Illegal {
+                            seat: *s,
+                            why: "double or keep".into(),
+                        });
                     }
                     p.phase = Phase::Swap;
                     Ok(events)
@@ -275,13 +296,24 @@ impl Game for HighCard {
                         }
                         Play::Open(Input::Keep | Input::Pass) | Play::Closed => {}
                         Play::Open(_) => {
-                            return Err(RuleError::Illegal { seat: *seat, why: "keep or swap".into() });
+                            return Err(RuleError::Illegal {
+                                seat: *seat,
+                                why: "keep or swap".into(),
+                            });
                         }
                     }
                 }
                 p.round += 1;
-                p.phase = if p.round >= p.rounds { Phase::Over } else { Phase::Play };
-                Ok(if p.phase == Phase::Over { vec![Event::Over] } else { Vec::new() })
+                p.phase = if p.round >= p.rounds {
+                    Phase::Over
+                } else {
+                    Phase::Play
+                };
+                Ok(if p.phase == Phase::Over {
+                    vec![Event::Over]
+                } else {
+                    Vec::new()
+                })
             }
             _ => Err(wrong()),
         }
@@ -303,7 +335,10 @@ impl Game for HighCard {
     fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
         match event {
             Event::Dealt => "Hands dealt".into(),
-            Event::Shown { seat, card: Some(c) } => format!("{} shows {c}", name(*seat)),
+            Event::Shown {
+                seat,
+                card: Some(c),
+            } => format!("{} shows {c}", name(*seat)),
             Event::Shown { seat, card: None } => format!("{} sits out", name(*seat)),
             Event::Won { seat } => format!("{} wins the round", name(*seat)),
             Event::Rolled { seat, roll } => format!("{} rolls {roll}", name(*seat)),

@@ -4,7 +4,10 @@
 
 use hoard_net::core::Event;
 use hoard_net::wire::Wire;
-use hoard_net::{Core, CoreConfig, Fault, NetError, PublicKey, SeatSpec, SecretKey, Start, Time, Transmit, Verdict};
+use hoard_net::{
+    Core, CoreConfig, Fault, NetError, PublicKey, SeatSpec, SecretKey, Start, Time, Transmit,
+    Verdict,
+};
 use hoard_rules::{Game, Seat};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -25,7 +28,12 @@ pub trait Device {
     fn step(&self) -> u32;
     fn state(&self) -> [u8; 32];
     fn events(&self) -> &[String];
-    fn vote(&mut self, now: Time, target: Seat, action: hoard_net::VoteAction) -> Result<(), NetError>;
+    fn vote(
+        &mut self,
+        now: Time,
+        target: Seat,
+        action: hoard_net::VoteAction,
+    ) -> Result<(), NetError>;
     fn is_away(&self, seat: Seat) -> bool;
     fn pending(&self) -> Option<hoard_rules::Pending>;
     fn set_plays(&mut self, plays: bool);
@@ -95,7 +103,12 @@ impl<G: Game> Device for Bot<G> {
     fn events(&self) -> &[String] {
         &self.log
     }
-    fn vote(&mut self, now: Time, target: Seat, action: hoard_net::VoteAction) -> Result<(), NetError> {
+    fn vote(
+        &mut self,
+        now: Time,
+        target: Seat,
+        action: hoard_net::VoteAction,
+    ) -> Result<(), NetError> {
         self.core.vote(now, target, action)
     }
     fn is_away(&self, seat: Seat) -> bool {
@@ -138,7 +151,9 @@ pub struct Table {
 }
 
 pub fn keys(n: u8, salt: u8) -> Vec<SecretKey> {
-    (0..n).map(|i| SecretKey::from_bytes(&[i.wrapping_mul(31).wrapping_add(salt + 1); 32])).collect()
+    (0..n)
+        .map(|i| SecretKey::from_bytes(&[i.wrapping_mul(31).wrapping_add(salt + 1); 32]))
+        .collect()
 }
 
 pub fn start_for<G: Game>(config: &G::Config, keys: &[SecretKey], nonce: u8) -> Start {
@@ -154,7 +169,8 @@ pub fn start_for<G: Game>(config: &G::Config, keys: &[SecretKey], nonce: u8) -> 
 }
 
 pub fn bot<G: Game>(start: &Start, key: &SecretKey, seat: u8, cfg: CoreConfig<G>) -> Box<Bot<G>> {
-    let core = Core::<G>::new(start.clone(), key.clone(), [seat + 100; 32], Time(0), cfg).expect("seated");
+    let core =
+        Core::<G>::new(start.clone(), key.clone(), [seat + 100; 32], Time(0), cfg).expect("seated");
     Box::new(Bot {
         core,
         rng: ChaCha8Rng::seed_from_u64(seat as u64 + 7),
@@ -202,7 +218,9 @@ impl Table {
 
     /// Delivers one queued message; false if the queue was empty.
     pub fn deliver_one(&mut self) -> bool {
-        let Some((from, t)) = self.queue.pop_front() else { return false };
+        let Some((from, t)) = self.queue.pop_front() else {
+            return false;
+        };
         let from_key = self.devices[from].key();
         if let Some(to) = self.index_of(&t.to) {
             if self.hold.contains(&to) {
@@ -233,7 +251,12 @@ impl Table {
 
     /// Runs until `done` holds or `limit` rounds pass: deliver everything, let bots move,
     /// and when all is quiet move the clock on by `tick` ms.
-    pub fn run_until(&mut self, limit: usize, tick: u64, mut done: impl FnMut(&Table) -> bool) -> bool {
+    pub fn run_until(
+        &mut self,
+        limit: usize,
+        tick: u64,
+        mut done: impl FnMut(&Table) -> bool,
+    ) -> bool {
         for _ in 0..limit {
             if done(self) {
                 return true;
@@ -262,7 +285,9 @@ impl Table {
 
     /// Runs until every device has a verdict.
     pub fn finish(&mut self) -> bool {
-        self.run_until(2_000_000, 100, |t| t.devices.iter().all(|d| d.verdict().is_some()))
+        self.run_until(2_000_000, 100, |t| {
+            t.devices.iter().all(|d| d.verdict().is_some())
+        })
     }
 
     /// Decoded signed messages sent by device `i` so far.
