@@ -5,8 +5,8 @@
 use hoard_net::core::Event;
 use hoard_net::wire::Wire;
 use hoard_net::{
-    Core, CoreConfig, Fault, NetError, PublicKey, SeatSpec, SecretKey, Start, Time, Transmit,
-    Verdict,
+    Core, CoreConfig, Fault, NetError, Persist, PublicKey, Saved, SeatSpec, SecretKey, Start, Time,
+    Transmit, Verdict,
 };
 use hoard_rules::{Game, Seat};
 use rand_chacha::ChaCha8Rng;
@@ -18,8 +18,8 @@ pub trait Device {
     fn key(&self) -> PublicKey;
     fn handle(&mut self, now: Time, from: PublicKey, bytes: &[u8]) -> Result<(), NetError>;
     fn timeout(&mut self, now: Time);
-    /// Drains what the core asks for; returns the transmits (persists are dropped: these
-    /// devices never restart).
+    /// Carries out what the core asks for: writes (to memory or real files), then returns
+    /// the transmits.
     fn drain(&mut self) -> Vec<Transmit>;
     /// If the table waits on this device's move, make it (the bot's choice).
     fn act(&mut self, now: Time) -> bool;
@@ -39,6 +39,11 @@ pub trait Device {
     fn set_plays(&mut self, plays: bool);
     fn records(&self) -> Vec<hoard_net::log::StepRecord>;
     fn basis(&self) -> hoard_net::Basis;
+    fn divergences(&self) -> Vec<hoard_net::core::Divergence>;
+    /// Kills the device and starts it again from what it had persisted.
+    fn restart(&mut self, now: Time) -> Result<(), NetError>;
+    /// Powers the device off (it hears and says nothing) or back on.
+    fn set_down(&mut self, down: bool);
 }
 
 /// A core and the bot that plays its seat.
@@ -49,6 +54,12 @@ pub struct Bot<G: Game> {
     pub log: Vec<String>,
     /// When false the bot does not move (a seat whose player is thinking, or gone).
     pub plays: bool,
+    /// What the core asked to persist, kept in memory unless `store` holds real files.
+    pub disk: Saved,
+    pub store: Option<hoard_net::store::SeatStore>,
+    pub secret_key: SecretKey,
+    pub cfg: CoreConfig<G>,
+    pub down: bool,
 }
 
 impl<G: Game> Device for Bot<G> {
@@ -56,13 +67,29 @@ impl<G: Game> Device for Bot<G> {
         self.core.start().seats[self.core.my_seat() as usize].key
     }
     fn handle(&mut self, now: Time, from: PublicKey, bytes: &[u8]) -> Result<(), NetError> {
+        if self.down {
+            return Ok(());
+        }
         self.core.handle_message(now, from, bytes)
     }
     fn timeout(&mut self, now: Time) {
-        self.core.handle_timeout(now)
+        if !self.down {
+            self.core.handle_timeout(now)
+        }
     }
     fn drain(&mut self) -> Vec<Transmit> {
-        while self.core.poll_persist().is_some() {}
+        while let Some(p) = self.core.poll_persist() {
+            match &mut self.store {
+                Some(store) => store.persist(&p).expect("persist"),
+                None => match p {
+                    Persist::Message(m) => self.disk.messages.push(m),
+                    Persist::Secret(s) => self.disk.secrets.push(s),
+                },
+            }
+        }
+        if let Some(store) = &mut self.store {
+            store.flush().expect("flush");
+        }
         while let Some(e) = self.core.poll_event() {
             self.log.push(match e {
                 Event::Stepped { step, .. } => format!("Stepped {step}"),
@@ -76,7 +103,7 @@ impl<G: Game> Device for Bot<G> {
         out
     }
     fn act(&mut self, now: Time) -> bool {
-        if !self.plays || !self.core.my_move() {
+        if self.down || !self.plays || !self.core.my_move() {
             return false;
         }
         let seat = self.core.my_seat();
@@ -126,6 +153,27 @@ impl<G: Game> Device for Bot<G> {
     fn basis(&self) -> hoard_net::Basis {
         self.core.basis()
     }
+    fn divergences(&self) -> Vec<hoard_net::core::Divergence> {
+        self.core.divergences().to_vec()
+    }
+    fn restart(&mut self, now: Time) -> Result<(), NetError> {
+        let saved = match &self.store {
+            Some(store) => {
+                let dir = store.dir().to_path_buf();
+                let (store, saved) = hoard_net::store::SeatStore::open(&dir)?;
+                self.store = Some(store);
+                saved
+            }
+            None => self.disk.clone(),
+        };
+        let entropy = [now.0 as u8 ^ 0x5a; 32];
+        self.core = Core::resume(saved, self.secret_key.clone(), entropy, now, self.cfg.clone())?;
+        self.down = false;
+        Ok(())
+    }
+    fn set_down(&mut self, down: bool) {
+        self.down = down;
+    }
 }
 
 /// What a tampering hook does with one transmit: pass it on, drop it, or replace it.
@@ -169,14 +217,35 @@ pub fn start_for<G: Game>(config: &G::Config, keys: &[SecretKey], nonce: u8) -> 
 }
 
 pub fn bot<G: Game>(start: &Start, key: &SecretKey, seat: u8, cfg: CoreConfig<G>) -> Box<Bot<G>> {
-    let core =
-        Core::<G>::new(start.clone(), key.clone(), [seat + 100; 32], Time(0), cfg).expect("seated");
+    let core = Core::<G>::new(start.clone(), key.clone(), [seat + 100; 32], Time(0), cfg.clone())
+        .expect("seated");
     Box::new(Bot {
         core,
         rng: ChaCha8Rng::seed_from_u64(seat as u64 + 7),
         log: Vec::new(),
         plays: true,
+        disk: Saved {
+            start: Some(start.clone()),
+            ..Saved::default()
+        },
+        store: None,
+        secret_key: key.clone(),
+        cfg,
+        down: false,
     })
+}
+
+/// A bot whose core writes to real store files in `dir` (its accept is written at once).
+pub fn stored_bot<G: Game>(
+    start: &Start,
+    key: &SecretKey,
+    seat: u8,
+    cfg: CoreConfig<G>,
+    dir: &std::path::Path,
+) -> Box<Bot<G>> {
+    let mut b = bot(start, key, seat, cfg);
+    b.store = Some(hoard_net::store::SeatStore::create(dir, start).expect("store"));
+    b
 }
 
 impl Table {

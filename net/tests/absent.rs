@@ -1,0 +1,243 @@
+//! Seats that go away and come back: the table's votes, a vote racing the seat's own move,
+//! a restart from the store's real files, catching up after many skipped steps, and a
+//! device whose rules disagree with the table's.
+
+mod common;
+
+use common::highcard::{self, Config, HighCard, Input, Phase, Private, Public};
+use common::table::{Device, Table, bot, keys, start_for, stored_bot};
+use hoard_net::log::{PlayRecord, StepRecord};
+use hoard_net::{CoreConfig, VoteAction};
+use hoard_rules::{Game, Pending, RuleError, Seat, Step};
+
+fn cfg() -> CoreConfig<HighCard> {
+    CoreConfig {
+        away_after: 5_000,
+        resync_after: 1_000,
+        chain_len: 64,
+        sit_out: Some(highcard::sit_out),
+        memo: None,
+    }
+}
+
+fn table(nonce: u8, rounds: u8) -> Table {
+    let keys = keys(3, nonce);
+    let start = start_for::<HighCard>(&Config { seats: 3, rounds }, &keys, nonce);
+    let devices: Vec<Box<dyn Device>> = (0..3)
+        .map(|i| bot::<HighCard>(&start, &keys[i], i as u8, cfg()) as Box<dyn Device>)
+        .collect();
+    Table::new(devices, keys, start)
+}
+
+fn all_verified_and_equal(t: &Table) {
+    for (i, d) in t.devices.iter().enumerate() {
+        assert!(d.verdict().is_some_and(|v| v.is_verified()), "device {i}: {:?}", d.verdict());
+        assert_eq!(d.records(), t.devices[0].records(), "device {i}'s log");
+        assert_eq!(d.state(), t.devices[0].state(), "device {i}'s state");
+    }
+}
+
+/// A table where seat 2 has just won a round and the table waits for its open choice, with
+/// seat 2's player gone quiet and the others seeing it away.
+fn seat_two_owes_a_turn() -> Table {
+    for nonce in 20..60 {
+        let mut t = table(nonce, 4);
+        let owes = |t: &Table| t.devices[2].pending() == Some(Pending::Turn { seat: 2 });
+        if !t.run_until(100_000, 10, |t| owes(t) || t.devices[0].verdict().is_some()) || !owes(&t) {
+            continue;
+        }
+        t.devices[2].set_plays(false);
+        assert!(t.run_until(100_000, 100, |t| t.devices[..2].iter().all(|d| d.is_away(2))));
+        return t;
+    }
+    panic!("seat 2 never won a round");
+}
+
+#[test]
+fn the_tables_vote_skips_an_away_seat_and_the_log_records_it() {
+    let mut t = seat_two_owes_a_turn();
+    let step = t.devices[0].step();
+    // One vote is not the table's decision.
+    t.devices[0].vote(t.now, 2, VoteAction::Skip).unwrap();
+    t.run_until(1_000, 10, |t| t.queue.is_empty());
+    assert_eq!(t.devices[0].step(), step);
+    // A seat cannot vote about itself, nor about a seat the table is not waiting for.
+    assert!(t.devices[2].vote(t.now, 2, VoteAction::Skip).is_err());
+    assert!(t.devices[0].vote(t.now, 1, VoteAction::Skip).is_err());
+    t.devices[1].vote(t.now, 2, VoteAction::Skip).unwrap();
+    assert!(t.run_until(10_000, 10, |t| t.devices.iter().all(|d| d.step() > step)));
+    assert_eq!(
+        t.devices[0].records()[step as usize],
+        StepRecord::Inputs(vec![(2, PlayRecord::SatOut)])
+    );
+    t.devices[2].set_plays(true);
+    assert!(t.finish());
+    all_verified_and_equal(&t);
+}
+
+#[test]
+fn a_skip_vote_that_races_the_seats_own_move_ends_the_same_on_every_device() {
+    let mut t = seat_two_owes_a_turn();
+    let step = t.devices[0].step() as usize;
+    // The votes are on their way to seat 2 when its player comes back and moves.
+    t.hold = vec![2];
+    t.devices[0].vote(t.now, 2, VoteAction::Skip).unwrap();
+    t.devices[1].vote(t.now, 2, VoteAction::Skip).unwrap();
+    t.devices[2].set_plays(true);
+    assert!(t.devices[2].act(t.now));
+    t.run_until(10_000, 10, |t| t.queue.is_empty());
+    // Seat 2 went ahead with its own move; the table skipped it.
+    assert!(matches!(&t.devices[2].records()[step], StepRecord::Inputs(p) if p[0].1 != PlayRecord::SatOut));
+    assert_eq!(t.devices[0].records()[step], StepRecord::Inputs(vec![(2, PlayRecord::SatOut)]));
+    // The votes arrive: seat 2 goes back and follows the table.
+    t.release();
+    assert!(t.finish());
+    assert!(t.devices[2].events().iter().any(|e| e.starts_with("Rewound")));
+    assert_eq!(t.devices[2].records()[step], StepRecord::Inputs(vec![(2, PlayRecord::SatOut)]));
+    all_verified_and_equal(&t);
+}
+
+#[test]
+fn a_vote_that_cannot_pass_lets_the_seats_own_move_stand() {
+    let mut t = seat_two_owes_a_turn();
+    let step = t.devices[0].step() as usize;
+    // Only Ann votes; Ben hears seat 2's move first and goes on with it. Ann, holding the
+    // step for her vote, follows once Ben shows how the step ended.
+    t.devices[0].vote(t.now, 2, VoteAction::Skip).unwrap();
+    t.devices[2].set_plays(true);
+    assert!(t.finish());
+    assert!(matches!(&t.devices[0].records()[step], StepRecord::Inputs(p) if p[0].1 != PlayRecord::SatOut));
+    all_verified_and_equal(&t);
+}
+
+#[test]
+fn a_seat_removed_by_the_table_is_not_waited_for_again_nor_at_the_audit() {
+    let mut t = seat_two_owes_a_turn();
+    t.devices[2].set_down(true);
+    for i in 0..2 {
+        t.devices[i].vote(t.now, 2, VoteAction::Remove).unwrap();
+    }
+    assert!(t.run_until(2_000_000, 100, |t| t.devices[..2].iter().all(|d| d.verdict().is_some())));
+    for d in &t.devices[..2] {
+        assert_eq!(
+            d.verdict(),
+            Some(hoard_net::Verdict::Verified { unchecked: vec![2] })
+        );
+    }
+}
+
+#[test]
+fn an_away_seat_skipped_for_many_steps_restarts_from_its_store_catches_up_and_plays_on() {
+    let dir = std::env::temp_dir().join(format!("hoard-absent-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let keys = keys(3, 70);
+    let start = start_for::<HighCard>(&Config { seats: 3, rounds: 8 }, &keys, 70);
+    let devices: Vec<Box<dyn Device>> = vec![
+        bot::<HighCard>(&start, &keys[0], 0, cfg()),
+        bot::<HighCard>(&start, &keys[1], 1, cfg()),
+        stored_bot::<HighCard>(&start, &keys[2], 2, cfg(), &dir),
+    ];
+    let mut t = Table::new(devices, keys, start);
+    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 6 && t.queue.is_empty()));
+    // Seat 2's phone dies. The table skips it, step after step.
+    t.devices[2].set_down(true);
+    let left_at = t.devices[2].step();
+    while t.devices[0].step() < left_at + 12 {
+        assert!(t.run_until(100_000, 100, |t| t.devices[..2].iter().all(|d| d.is_away(2))));
+        for i in 0..2 {
+            t.devices[i].vote(t.now, 2, VoteAction::Skip).unwrap();
+        }
+        let at = t.devices[0].step();
+        assert!(t.run_until(100_000, 10, |t| t.devices[..2].iter().all(|d| d.step() > at)));
+    }
+    // It comes back: a new process, from the files alone.
+    t.devices[2].restart(t.now).unwrap();
+    assert!(t.devices[2].step() <= left_at + 1);
+    assert!(t.finish());
+    all_verified_and_equal(&t);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// High card whose rules differ from everyone else's in one detail: a device running it
+/// computes another public state from the same log.
+struct Drifting;
+
+impl Game for Drifting {
+    const NAME: &'static str = HighCard::NAME;
+    type Config = Config;
+    type Public = Public;
+    type Private = Private;
+    type Input = Input;
+    type Event = highcard::Event;
+    fn seat_range() -> std::ops::RangeInclusive<u8> {
+        HighCard::seat_range()
+    }
+    fn setup(config: &Config) -> Result<Public, RuleError> {
+        HighCard::setup(config)
+    }
+    fn private(config: &Config, seat: Seat, secret: [u8; 32]) -> Private {
+        HighCard::private(config, seat, secret)
+    }
+    fn pending(public: &Public) -> Pending {
+        HighCard::pending(public)
+    }
+    fn legal_inputs(public: &Public, private: Option<&Private>, seat: Seat) -> Vec<Input> {
+        HighCard::legal_inputs(public, private, seat)
+    }
+    fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<(), RuleError> {
+        HighCard::check_input(public, seat, input)
+    }
+    fn apply(
+        public: &mut Public,
+        privates: &mut [Option<Private>],
+        step: &Step<Input>,
+    ) -> Result<Vec<highcard::Event>, RuleError> {
+        let events = HighCard::apply(public, privates, step)?;
+        if public.phase == Phase::Swap {
+            // Every round ends with a point for seat 0 here, and nowhere else.
+            public.scores[0] += 1;
+        }
+        Ok(events)
+    }
+    fn bot_input(
+        public: &Public,
+        private: Option<&Private>,
+        seat: Seat,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Option<Input> {
+        HighCard::bot_input(public, private, seat, rng)
+    }
+    fn narrate(event: &highcard::Event, name: &dyn Fn(Seat) -> String) -> String {
+        HighCard::narrate(event, name)
+    }
+}
+
+#[test]
+fn a_device_whose_rules_disagree_is_reported_with_both_hashes_and_the_step() {
+    let keys = keys(3, 80);
+    let start = start_for::<HighCard>(&Config { seats: 3, rounds: 3 }, &keys, 80);
+    let drifting = CoreConfig::<Drifting> {
+        away_after: 5_000,
+        resync_after: 1_000,
+        chain_len: 64,
+        sit_out: None,
+        memo: None,
+    };
+    let devices: Vec<Box<dyn Device>> = vec![
+        bot::<HighCard>(&start, &keys[0], 0, cfg()),
+        bot::<HighCard>(&start, &keys[1], 1, cfg()),
+        bot::<Drifting>(&start, &keys[2], 2, drifting),
+    ];
+    let mut t = Table::new(devices, keys, start);
+    assert!(t.run_until(100_000, 100, |t| t.devices[..2].iter().all(|d| !d.divergences().is_empty())));
+    let d = &t.devices[0].divergences()[0];
+    assert_eq!(d.seat, 2);
+    assert_ne!(d.ours, d.theirs);
+    // The step is the first one made on the state the two computed differently.
+    let n = d.step as usize;
+    let records = t.devices[0].records();
+    assert!(n <= records.len());
+    assert!(matches!(t.devices[0].records().get(n - 1), Some(StepRecord::Inputs(_))));
+    // Ben sees the same.
+    assert!(t.devices[1].divergences().iter().any(|x| x.seat == 2 && x.step == d.step));
+}
