@@ -31,7 +31,11 @@ fn table(nonce: u8, rounds: u8) -> Table {
 
 fn all_verified_and_equal(t: &Table) {
     for (i, d) in t.devices.iter().enumerate() {
-        assert!(d.verdict().is_some_and(|v| v.is_verified()), "device {i}: {:?}", d.verdict());
+        assert!(
+            d.verdict().is_some_and(|v| v.is_verified()),
+            "device {i}: {:?}",
+            d.verdict()
+        );
         assert_eq!(d.records(), t.devices[0].records(), "device {i}'s log");
         assert_eq!(d.state(), t.devices[0].state(), "device {i}'s state");
     }
@@ -47,7 +51,9 @@ fn seat_two_owes_a_turn() -> Table {
             continue;
         }
         t.devices[2].set_plays(false);
-        assert!(t.run_until(100_000, 100, |t| t.devices[..2].iter().all(|d| d.is_away(2))));
+        assert!(t.run_until(100_000, 100, |t| {
+            t.devices[..2].iter().all(|d| d.is_away(2))
+        }));
         return t;
     }
     panic!("seat 2 never won a round");
@@ -87,13 +93,26 @@ fn a_skip_vote_that_races_the_seats_own_move_ends_the_same_on_every_device() {
     assert!(t.devices[2].act(t.now));
     t.run_until(10_000, 10, |t| t.queue.is_empty());
     // Seat 2 went ahead with its own move; the table skipped it.
-    assert!(matches!(&t.devices[2].records()[step], StepRecord::Inputs(p) if p[0].1 != PlayRecord::SatOut));
-    assert_eq!(t.devices[0].records()[step], StepRecord::Inputs(vec![(2, PlayRecord::SatOut)]));
+    assert!(
+        matches!(&t.devices[2].records()[step], StepRecord::Inputs(p) if p[0].1 != PlayRecord::SatOut)
+    );
+    assert_eq!(
+        t.devices[0].records()[step],
+        StepRecord::Inputs(vec![(2, PlayRecord::SatOut)])
+    );
     // The votes arrive: seat 2 goes back and follows the table.
     t.release();
     assert!(t.finish());
-    assert!(t.devices[2].events().iter().any(|e| e.starts_with("Rewound")));
-    assert_eq!(t.devices[2].records()[step], StepRecord::Inputs(vec![(2, PlayRecord::SatOut)]));
+    assert!(
+        t.devices[2]
+            .events()
+            .iter()
+            .any(|e| e.starts_with("Rewound"))
+    );
+    assert_eq!(
+        t.devices[2].records()[step],
+        StepRecord::Inputs(vec![(2, PlayRecord::SatOut)])
+    );
     all_verified_and_equal(&t);
 }
 
@@ -106,7 +125,9 @@ fn a_vote_that_cannot_pass_lets_the_seats_own_move_stand() {
     t.devices[0].vote(t.now, 2, VoteAction::Skip).unwrap();
     t.devices[2].set_plays(true);
     assert!(t.finish());
-    assert!(matches!(&t.devices[0].records()[step], StepRecord::Inputs(p) if p[0].1 != PlayRecord::SatOut));
+    assert!(
+        matches!(&t.devices[0].records()[step], StepRecord::Inputs(p) if p[0].1 != PlayRecord::SatOut)
+    );
     all_verified_and_equal(&t);
 }
 
@@ -117,7 +138,9 @@ fn a_seat_removed_by_the_table_is_not_waited_for_again_nor_at_the_audit() {
     for i in 0..2 {
         t.devices[i].vote(t.now, 2, VoteAction::Remove).unwrap();
     }
-    assert!(t.run_until(2_000_000, 100, |t| t.devices[..2].iter().all(|d| d.verdict().is_some())));
+    assert!(t.run_until(2_000_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.verdict().is_some())
+    }));
     for d in &t.devices[..2] {
         assert_eq!(
             d.verdict(),
@@ -131,24 +154,36 @@ fn an_away_seat_skipped_for_many_steps_restarts_from_its_store_catches_up_and_pl
     let dir = std::env::temp_dir().join(format!("hoard-absent-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let keys = keys(3, 70);
-    let start = start_for::<HighCard>(&Config { seats: 3, rounds: 8 }, &keys, 70);
+    let start = start_for::<HighCard>(
+        &Config {
+            seats: 3,
+            rounds: 8,
+        },
+        &keys,
+        70,
+    );
     let devices: Vec<Box<dyn Device>> = vec![
         bot::<HighCard>(&start, &keys[0], 0, cfg()),
         bot::<HighCard>(&start, &keys[1], 1, cfg()),
         stored_bot::<HighCard>(&start, &keys[2], 2, cfg(), &dir),
     ];
     let mut t = Table::new(devices, keys, start);
-    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 6 && t.queue.is_empty()));
+    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 6
+        && t.queue.is_empty()));
     // Seat 2's phone dies. The table skips it, step after step.
     t.devices[2].set_down(true);
     let left_at = t.devices[2].step();
     while t.devices[0].step() < left_at + 12 {
-        assert!(t.run_until(100_000, 100, |t| t.devices[..2].iter().all(|d| d.is_away(2))));
+        assert!(t.run_until(100_000, 100, |t| {
+            t.devices[..2].iter().all(|d| d.is_away(2))
+        }));
         for i in 0..2 {
             t.devices[i].vote(t.now, 2, VoteAction::Skip).unwrap();
         }
         let at = t.devices[0].step();
-        assert!(t.run_until(100_000, 10, |t| t.devices[..2].iter().all(|d| d.step() > at)));
+        assert!(t.run_until(100_000, 10, |t| {
+            t.devices[..2].iter().all(|d| d.step() > at)
+        }));
     }
     // It comes back: a new process, from the files alone.
     t.devices[2].restart(t.now).unwrap();
@@ -215,7 +250,14 @@ impl Game for Drifting {
 #[test]
 fn a_device_whose_rules_disagree_is_reported_with_both_hashes_and_the_step() {
     let keys = keys(3, 80);
-    let start = start_for::<HighCard>(&Config { seats: 3, rounds: 3 }, &keys, 80);
+    let start = start_for::<HighCard>(
+        &Config {
+            seats: 3,
+            rounds: 3,
+        },
+        &keys,
+        80,
+    );
     let drifting = CoreConfig::<Drifting> {
         away_after: 5_000,
         resync_after: 1_000,
@@ -229,7 +271,9 @@ fn a_device_whose_rules_disagree_is_reported_with_both_hashes_and_the_step() {
         bot::<Drifting>(&start, &keys[2], 2, drifting),
     ];
     let mut t = Table::new(devices, keys, start);
-    assert!(t.run_until(100_000, 100, |t| t.devices[..2].iter().all(|d| !d.divergences().is_empty())));
+    assert!(t.run_until(100_000, 100, |t| {
+        t.devices[..2].iter().all(|d| !d.divergences().is_empty())
+    }));
     let d = &t.devices[0].divergences()[0];
     assert_eq!(d.seat, 2);
     assert_ne!(d.ours, d.theirs);
@@ -237,7 +281,15 @@ fn a_device_whose_rules_disagree_is_reported_with_both_hashes_and_the_step() {
     let n = d.step as usize;
     let records = t.devices[0].records();
     assert!(n <= records.len());
-    assert!(matches!(t.devices[0].records().get(n - 1), Some(StepRecord::Inputs(_))));
+    assert!(matches!(
+        t.devices[0].records().get(n - 1),
+        Some(StepRecord::Inputs(_))
+    ));
     // Ben sees the same.
-    assert!(t.devices[1].divergences().iter().any(|x| x.seat == 2 && x.step == d.step));
+    assert!(
+        t.devices[1]
+            .divergences()
+            .iter()
+            .any(|x| x.seat == 2 && x.step == d.step)
+    );
 }
