@@ -167,7 +167,13 @@ impl<G: Game> Device for Bot<G> {
             None => self.disk.clone(),
         };
         let entropy = [now.0 as u8 ^ 0x5a; 32];
-        self.core = Core::resume(saved, self.secret_key.clone(), entropy, now, self.cfg.clone())?;
+        self.core = Core::resume(
+            saved,
+            self.secret_key.clone(),
+            entropy,
+            now,
+            self.cfg.clone(),
+        )?;
         self.down = false;
         Ok(())
     }
@@ -217,8 +223,14 @@ pub fn start_for<G: Game>(config: &G::Config, keys: &[SecretKey], nonce: u8) -> 
 }
 
 pub fn bot<G: Game>(start: &Start, key: &SecretKey, seat: u8, cfg: CoreConfig<G>) -> Box<Bot<G>> {
-    let core = Core::<G>::new(start.clone(), key.clone(), [seat + 100; 32], Time(0), cfg.clone())
-        .expect("seated");
+    let core = Core::<G>::new(
+        start.clone(),
+        key.clone(),
+        [seat + 100; 32],
+        Time(0),
+        cfg.clone(),
+    )
+    .expect("seated");
     Box::new(Bot {
         core,
         rng: ChaCha8Rng::seed_from_u64(seat as u64 + 7),
