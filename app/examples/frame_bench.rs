@@ -18,6 +18,18 @@ use support::*;
 
 const FRAMES: usize = 600;
 
+/// CPU time this thread has used: unlike the wall clock, it does not count the time the
+/// thread waited while other programs ran (this machine is shared).
+fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime only writes the timespec it is given.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i.min(sorted.len() - 1)]
@@ -101,13 +113,14 @@ fn main() {
         let mut frame = eframe::Frame::_new_kittest();
         let started = Instant::now();
         let mut times = Vec::with_capacity(FRAMES);
+        let mut walls = Vec::with_capacity(FRAMES);
         for i in 0..FRAMES + 30 {
             let input = RawInput {
                 screen_rect: Some(Rect::from_min_size(pos2(0.0, 0.0), vec2(size[0], size[1]))),
                 time: Some(started.elapsed().as_secs_f64()),
                 ..Default::default()
             };
-            let t = Instant::now();
+            let (t, cpu) = (Instant::now(), thread_cpu());
             let mut output = ctx.run_ui(input, |ui| {
                 eframe::App::logic(&mut app, ui.ctx(), &mut frame);
                 eframe::App::ui(&mut app, ui, &mut frame);
@@ -115,19 +128,23 @@ fn main() {
             let prims = ctx.tessellate(output.shapes, output.pixels_per_point);
             // No renderer here: the font atlas uploads are dropped on purpose.
             output.textures_delta.clear();
-            let dt = t.elapsed().as_secs_f64() * 1000.0;
+            let cpu_ms = (thread_cpu() - cpu).as_secs_f64() * 1000.0;
+            let wall_ms = t.elapsed().as_secs_f64() * 1000.0;
             std::hint::black_box(prims);
             // The first frames lay out fonts and textures once; they are not steady state.
             if i >= 30 {
-                times.push(dt);
+                times.push(cpu_ms);
+                walls.push(wall_ms);
             }
         }
         times.sort_by(f64::total_cmp);
+        walls.sort_by(f64::total_cmp);
         println!(
-            "frame CPU time, GreedQuest table, {name}: p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms over {FRAMES} frames (goal p95 <= 4 ms)",
+            "frame CPU time, GreedQuest table, {name}: p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms over {FRAMES} frames (goal p95 <= 4 ms); wall clock p95 {:.2} ms",
             percentile(&times, 0.5),
             percentile(&times, 0.95),
-            times.last().copied().unwrap_or(0.0)
+            times.last().copied().unwrap_or(0.0),
+            percentile(&walls, 0.95),
         );
     }
 }

@@ -4,8 +4,9 @@
 //! GUI when one arrives.
 
 use crate::games::{self, GameUi, TableFrame, TableIntent};
+use crate::link::Link;
 use crate::model::Model;
-use crate::net::{Command, Handle, HandleConfig, Network, SessionId};
+use crate::net::{Command, Network, SessionId};
 use crate::rules_ref;
 use crate::screens::{
     home::{self, HomeIntent, HomeState, HomeView},
@@ -19,7 +20,6 @@ use crate::settings::{NetworkChoice, Settings};
 use crate::theme::{self, Palette};
 use crate::widgets;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 /// How the app is started.
 #[derive(Clone, Debug)]
@@ -44,7 +44,7 @@ enum Page {
 pub struct HoardApp {
     config: AppConfig,
     settings: Settings,
-    net: Option<Handle>,
+    net: Option<Link>,
     model: Model,
     page: Page,
     profile_form: ProfileForm,
@@ -121,12 +121,10 @@ impl HoardApp {
             NetworkChoice::Wifi => Network::Lan,
             NetworkChoice::Offline => Network::Offline,
         };
-        let config = HandleConfig {
-            data_dir: self.config.data_dir.clone(),
-            network,
-            wake: Arc::new(move || wake_ctx.request_repaint()),
-        };
-        match Handle::start(config) {
+        let started = Link::start(self.config.data_dir.clone(), network, move || {
+            wake_ctx.request_repaint()
+        });
+        match started {
             Ok(handle) => {
                 if let Some(p) = &self.settings.profile {
                     handle.send(Command::SetProfile {
@@ -138,11 +136,8 @@ impl HoardApp {
             }
             Err(e) => {
                 let now = ctx.input(|i| i.time);
-                self.model.notice(
-                    format!("The network could not start: {e}. Restart Hoard to try again."),
-                    true,
-                    now,
-                );
+                self.model
+                    .notice(format!("{e}. Restart Hoard to try again."), true, now);
             }
         }
     }

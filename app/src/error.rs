@@ -20,6 +20,6 @@ pub enum AppError {
     DamagedSettings { path: PathBuf, why: String },
     #[error("no folder for Hoard's data could be found on this device; pass --data-dir <folder>")]
     NoDataDir,
-    #[error("could not start the network: {0}")]
+    #[error("the network could not start: {0}")]
     Network(String),
 }

@@ -6,6 +6,7 @@ mod app;
 pub mod cli;
 pub mod error;
 pub mod games;
+mod link;
 pub mod model;
 pub mod net;
 pub mod rules_ref;

@@ -1,0 +1,138 @@
+//! The app's end of the network handle: a small thread takes events off the handle as
+//! they come, drops snapshots identical to the last of their kind, and wakes the GUI only
+//! for what changed. The GUI then never repaints for news that is not news.
+
+use crate::error::AppError;
+use crate::net::{Command, Event, Handle, HandleConfig, Network};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+
+/// The handle, shared by the GUI (sending) and the forwarding thread (receiving).
+pub struct Link {
+    handle: Arc<Mutex<Handle>>,
+    events: mpsc::Receiver<Event>,
+    stop: Arc<AtomicBool>,
+    poke: mpsc::Sender<()>,
+}
+
+/// The last snapshot of each kind passed on, to know a repeat when one comes.
+#[derive(Default)]
+struct Last {
+    tables: Option<Event>,
+    ticket: Option<Event>,
+    lobby: Option<Event>,
+    game: Option<Event>,
+    unfinished: Option<Event>,
+}
+
+impl Last {
+    /// Whether `event` says something new (notices and errors always do).
+    fn is_new(&mut self, event: &Event) -> bool {
+        let slot = match event {
+            Event::Tables(_) => &mut self.tables,
+            Event::Ticket { .. } => &mut self.ticket,
+            Event::Lobby(_) => &mut self.lobby,
+            Event::Game(_) => &mut self.game,
+            Event::Unfinished(_) => &mut self.unfinished,
+            Event::Notice(_) | Event::Error(_) => return true,
+        };
+        if slot.as_ref() == Some(event) {
+            return false;
+        }
+        *slot = Some(event.clone());
+        true
+    }
+}
+
+impl Link {
+    /// Starts the network in `network` mode; `wake` is called (from the forwarding
+    /// thread) whenever something new is ready.
+    pub fn start(
+        data_dir: PathBuf,
+        network: Network,
+        wake: impl Fn() + Send + 'static,
+    ) -> Result<Link, AppError> {
+        let (poke, poked) = mpsc::channel::<()>();
+        let handle_poke = poke.clone();
+        let handle = Handle::start(HandleConfig {
+            data_dir,
+            network,
+            wake: Arc::new(move || {
+                let _ = handle_poke.send(());
+            }),
+        })
+        .map_err(|e| AppError::Network(e.to_string()))?;
+        let handle = Arc::new(Mutex::new(handle));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (forward, events) = mpsc::channel();
+        let (shared, stopping) = (handle.clone(), stop.clone());
+        std::thread::Builder::new()
+            .name("hoard-link".into())
+            .spawn(move || {
+                let mut last = Last::default();
+                // Each poke means "events may be waiting"; several may be taken at once.
+                while poked.recv().is_ok() {
+                    if stopping.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let mut news = false;
+                    while let Some(event) = shared.lock().ok().and_then(|h| h.try_recv()) {
+                        if last.is_new(&event) {
+                            news = true;
+                            if forward.send(event).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                    if news {
+                        wake();
+                    }
+                }
+            })
+            .map_err(|e| AppError::Network(e.to_string()))?;
+        Ok(Link {
+            handle,
+            events,
+            stop,
+            poke,
+        })
+    }
+
+    /// Never blocks for long: the lock is only ever held to queue or take one message.
+    pub fn send(&self, cmd: Command) {
+        if let Ok(h) = self.handle.lock() {
+            h.send(cmd);
+        }
+    }
+
+    pub fn try_recv(&self) -> Option<Event> {
+        self.events.try_recv().ok()
+    }
+}
+
+impl Drop for Link {
+    /// Ends the forwarding thread, which lets go of the handle, which shuts the network down.
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _ = self.poke.send(());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_repeated_snapshot_is_not_news_but_a_changed_one_and_every_notice_are() {
+        let mut last = Last::default();
+        let tables = Event::Tables(Vec::new());
+        assert!(last.is_new(&tables));
+        assert!(!last.is_new(&tables), "the same list again is not news");
+        assert!(last.is_new(&Event::Notice("Mia is away".into())));
+        assert!(last.is_new(&Event::Notice("Mia is away".into())));
+        assert!(last.is_new(&Event::Ticket { ticket: "a".into() }));
+        assert!(last.is_new(&Event::Ticket { ticket: "b".into() }));
+        assert!(!last.is_new(&Event::Ticket { ticket: "b".into() }));
+    }
+}
