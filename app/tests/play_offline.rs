@@ -108,3 +108,32 @@ fn on_a_laptop_the_name_is_typed_on_the_keyboard_and_the_table_is_laid_out_wide(
     h.check_accessibility();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn reopening_the_app_lists_the_unfinished_game_and_resumes_it() {
+    let dir = scratch("resume");
+    {
+        let mut h = app(dir.clone(), [360.0, 780.0], true);
+        create_profile(&mut h, "Mia", "Blue");
+        host_with_bots(&mut h, 2);
+        start(&mut h);
+        play_until(&mut h, "my card choice", |h| has(h, "Play"));
+        click_card_and_play(&mut h);
+        wait_until(&mut h, "the first turn told", |h| {
+            h.query_by_label_contains("Turn 1").is_some()
+        });
+        // The app is closed here with the game unfinished.
+    }
+    let mut h = app(dir.clone(), [360.0, 780.0], true);
+    wait_until(&mut h, "the unfinished game at home", |h| {
+        has(h, "Unfinished games") && has(h, "Resume")
+    });
+    assert!(
+        h.query_by_label_contains("GreedQuest with Mia, Bot 1, Bot 2")
+            .is_some()
+    );
+    click(&mut h, "Resume");
+    wait_until(&mut h, "the table again", |h| has(h, "Log"));
+    play_until(&mut h, "my next card", |h| has(h, "Play"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

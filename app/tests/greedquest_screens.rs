@@ -1,0 +1,350 @@
+//! The GreedQuest table as a function of what it is shown: positions set up with the
+//! rules engine, drawn by the real screen, and the player's answer read back. Each test
+//! reaches one of the rulebook's decisions (WILD value, duel, who changes places, whom to
+//! track, Room 11) or a table concern (an away seat's vote, a failed audit).
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{By, Queryable};
+use hoard_app::games::greedquest::GreedQuestUi;
+use hoard_app::games::{GameUi, TableFrame, TableIntent};
+use hoard_app::net::{
+    AnyInput, AnyState, AuditVerdict, AwayVote, AwayVoteView, GameView, SeatView, SessionId,
+};
+use hoard_app::screens::table::{self, GameIntent};
+use hoard_rules::greedquest::{
+    Card, Config, Facing, GreedQuest, Input, Length, Position, Private, Public, Stage,
+};
+use hoard_rules::{Game, Outcome, Play, Seat, Step};
+
+const NAMES: [&str; 3] = ["Mia", "Bot 1", "Bot 2"];
+
+fn short(seats: u8) -> Config {
+    Config {
+        length: Length::Short,
+        ..Config::new(seats)
+    }
+}
+
+/// Plays one step of openly given inputs, panicking with the rules' words if refused.
+fn step(public: &mut Public, privates: &mut [Option<Private>], inputs: &[(Seat, Input)]) {
+    let step = Step::Inputs(inputs.iter().map(|(s, i)| (*s, Play::Open(*i))).collect());
+    if let Err(e) = GreedQuest::apply(public, privates, &step) {
+        panic!("the rules refused the step: {e}");
+    }
+}
+
+/// What the network would show seat 0 at this moment.
+fn view(public: &Public, privates: &[Option<Private>]) -> GameView {
+    let pending = GreedQuest::pending(public);
+    let me: Seat = 0;
+    let my_turn = !GreedQuest::legal_inputs(public, privates[0].as_ref(), me).is_empty();
+    GameView {
+        session: SessionId([9; 32]),
+        me: Some(me),
+        seats: NAMES
+            .iter()
+            .enumerate()
+            .map(|(i, n)| SeatView {
+                name: n.to_string(),
+                colour: [[40, 120, 220], [220, 60, 50], [40, 160, 80]][i],
+                bot: i > 0,
+                connected: true,
+                away_for_secs: None,
+                committed: false,
+            })
+            .collect(),
+        state: AnyState::GreedQuest {
+            public: public.clone(),
+            private: privates[0].clone(),
+        },
+        pending,
+        my_turn,
+        log: Vec::new(),
+        votes: Vec::new(),
+        audit: None,
+        outcome: None,
+        step: 1,
+        state_hash: [0; 32],
+        halted: None,
+    }
+}
+
+struct Screen {
+    view: GameView,
+    game: Box<dyn GameUi>,
+    said: Vec<GameIntent>,
+}
+
+fn screen(view: GameView) -> Harness<'static, Screen> {
+    let state = Screen {
+        view,
+        game: Box::new(GreedQuestUi::default()),
+        said: Vec::new(),
+    };
+    Harness::builder()
+        .with_size([360.0, 780.0])
+        .with_max_steps(50)
+        .with_context_setup(|ctx| hoard_app::theme::apply(ctx, hoard_app::theme::ThemeChoice::Dark))
+        .build_ui_state(
+            |ui, s: &mut Screen| {
+                let frame = TableFrame {
+                    now: ui.input(|i| i.time),
+                    portrait: true,
+                };
+                let said = table::show(ui, &s.view, Some(&mut s.game), frame);
+                s.said.extend(said);
+            },
+            state,
+        )
+}
+
+/// The inputs the screen sent.
+fn played(h: &Harness<'_, Screen>) -> Vec<Input> {
+    h.state()
+        .said
+        .iter()
+        .filter_map(|i| match i {
+            GameIntent::Table(TableIntent::Play(AnyInput::GreedQuest(input))) => Some(*input),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn go_wild_is_valued_after_every_card_is_seen_with_a_choice_of_one_to_eight() {
+    // "This special Go! card may be any whole number from 1 to 8 . . . and you don't have to
+    // declare what number it is until you've seen all the other cards!"
+    let (mut public, mut privates) = Position::new(short(3))
+        .hand(0, &[Card::Wild, Card::Go1, Card::Go2, Card::Go3, Card::Go4])
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    step(
+        &mut public,
+        &mut privates,
+        &[
+            (0, Input::Card(Card::Wild)),
+            (1, Input::Card(Card::Go1)),
+            (2, Input::Card(Card::Go2)),
+        ],
+    );
+    assert!(
+        matches!(public.stage, Stage::Wild { .. }),
+        "{:?}",
+        public.stage
+    );
+    let mut h = screen(view(&public, &privates));
+    h.run();
+    assert!(h.query_by_label_contains("Name your Go WILD!").is_some());
+    for v in 1..=8 {
+        assert!(
+            h.query_by_label(&v.to_string()).is_some(),
+            "no button for {v}"
+        );
+    }
+    // Every card is face up on the table while the value is chosen.
+    assert!(h.query_by_label("Bot 1 played Go! 1").is_some());
+    h.get_by_label("6").click();
+    h.run();
+    assert_eq!(played(&h), vec![Input::Wild(6)]);
+}
+
+#[test]
+fn tied_winners_on_an_even_go_duel_and_the_duel_winner_picks_who_swaps() {
+    // "If two or more players both play the same (even) winning Go! card, they fight a duel,
+    // with the winner deciding who switches places with the player of Even Chance."
+    let (mut public, mut privates) = Position::new(short(3))
+        .room(0, 2, Facing::In)
+        .room(1, 2, Facing::In)
+        .room(2, 5, Facing::In)
+        .hand(0, &[Card::Go8, Card::Wild, Card::Go1, Card::Go2, Card::Go3])
+        .hand(1, &[Card::Go8, Card::Go1, Card::Go2, Card::Go3, Card::Go4])
+        .hand(
+            2,
+            &[Card::EvenChance, Card::Go1, Card::Go2, Card::Go3, Card::Go4],
+        )
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    step(
+        &mut public,
+        &mut privates,
+        &[
+            (0, Input::Card(Card::Go8)),
+            (1, Input::Card(Card::Go8)),
+            (2, Input::Card(Card::EvenChance)),
+        ],
+    );
+    assert!(
+        matches!(public.stage, Stage::Duel { .. }),
+        "{:?}",
+        public.stage
+    );
+    let mut h = screen(view(&public, &privates));
+    h.run();
+    assert!(h.query_by_label_contains("Duel!").is_some());
+    assert!(
+        h.query_by_label_contains("trades places with Bot 2")
+            .is_some()
+    );
+    h.get_by_label("Go WILD!").click();
+    h.run();
+    h.get_by_label("Play in the duel").click();
+    h.run();
+    assert_eq!(played(&h), vec![Input::Card(Card::Wild)]);
+
+    // "For purposes of dueling only, a Go WILD! card beats all other Go! cards."
+    step(
+        &mut public,
+        &mut privates,
+        &[(0, Input::Card(Card::Wild)), (1, Input::Card(Card::Go1))],
+    );
+    assert!(
+        matches!(public.stage, Stage::Pick { chooser: 0, .. }),
+        "{:?}",
+        public.stage
+    );
+    let mut h = screen(view(&public, &privates));
+    h.run();
+    assert!(
+        h.query_by_label_contains("Choose who trades places with Bot 2")
+            .is_some()
+    );
+    let button = |label| By::new().role(Role::Button).label(label);
+    assert!(h.query(button("Me")).is_some() && h.query(button("Bot 1")).is_some());
+    h.get(button("Bot 1")).click();
+    h.run();
+    assert_eq!(played(&h), vec![Input::Swap(1)]);
+}
+
+#[test]
+fn tracking_asks_whom_to_follow_when_the_winners_lead_to_different_rooms() {
+    // "If there is more than one winning Go! card, you may choose which player to track."
+    let (mut public, mut privates) = Position::new(short(3))
+        .room(0, 4, Facing::In)
+        .room(1, 3, Facing::In)
+        .room(2, 6, Facing::In)
+        .hand(
+            0,
+            &[Card::Tracking, Card::Go1, Card::Go2, Card::Go3, Card::Go4],
+        )
+        .hand(1, &[Card::Go5, Card::Go1, Card::Go2, Card::Go3, Card::Go4])
+        .hand(2, &[Card::Go5, Card::Go1, Card::Go2, Card::Go3, Card::Go4])
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    step(
+        &mut public,
+        &mut privates,
+        &[
+            (0, Input::Card(Card::Tracking)),
+            (1, Input::Card(Card::Go5)),
+            (2, Input::Card(Card::Go5)),
+        ],
+    );
+    assert!(
+        matches!(public.stage, Stage::Track { seat: 0 }),
+        "{:?}",
+        public.stage
+    );
+    let mut h = screen(view(&public, &privates));
+    h.run();
+    assert!(
+        h.query_by_label_contains("Choose whom your Tracking follows")
+            .is_some()
+    );
+    h.get_by_label("Track Bot 2").click();
+    h.run();
+    assert_eq!(played(&h), vec![Input::Track(2)]);
+}
+
+#[test]
+fn room_eleven_shows_the_first_card_drawn_and_asks_keep_or_discard() {
+    // Room 11: "Draw enough cards to refill your hand whether or not you discard the first
+    // card you look at."
+    let (mut public, mut privates) = Position::new(Config::new(3))
+        .room(0, 11, Facing::In)
+        .hand(0, &[Card::Go1, Card::Go2, Card::Go3, Card::Go4, Card::Go5])
+        .deck_top(0, &[Card::Curse])
+        .hand(1, &[Card::Go2, Card::Go1, Card::Go3, Card::Go4, Card::Go5])
+        .hand(2, &[Card::Go3, Card::Go1, Card::Go2, Card::Go4, Card::Go5])
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    step(
+        &mut public,
+        &mut privates,
+        &[
+            (0, Input::Card(Card::Go1)),
+            (1, Input::Card(Card::Go2)),
+            (2, Input::Card(Card::Go3)),
+        ],
+    );
+    assert!(
+        matches!(public.stage, Stage::LastParty { .. }),
+        "{:?}",
+        public.stage
+    );
+    let mut h = screen(view(&public, &privates));
+    h.run();
+    assert!(h.query_by_label_contains("Only you will know").is_some());
+    assert!(
+        h.query_by_label_contains("Everyone who moves").is_some(),
+        "the drawn Curse! is shown with its effect"
+    );
+    h.get_by_label("Discard it, draw another").click();
+    h.run();
+    assert_eq!(played(&h), vec![Input::DiscardDrawn]);
+}
+
+#[test]
+fn an_away_seat_is_marked_and_the_table_votes_on_it() {
+    let (public, privates) = Position::new(short(3))
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut v = view(&public, &privates);
+    v.seats[1].connected = false;
+    v.seats[1].away_for_secs = Some(40);
+    v.votes = vec![AwayVoteView {
+        seat: 1,
+        away_for_secs: 40,
+        my_vote: None,
+    }];
+    let mut h = screen(v);
+    h.run();
+    assert!(h.query_by_label("away 40s").is_some());
+    assert!(
+        h.query_by_label_contains("Bot 1 has been away for 40 seconds")
+            .is_some()
+    );
+    h.get_by_label("Skip their turns").click();
+    h.run();
+    assert!(h.state().said.iter().any(|i| matches!(
+        i,
+        GameIntent::Vote {
+            seat: 1,
+            vote: AwayVote::Skip
+        }
+    )));
+}
+
+#[test]
+fn a_failed_audit_names_the_seat_the_step_and_what_was_wrong() {
+    let (public, privates) = Position::new(short(3))
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut v = view(&public, &privates);
+    v.outcome = Some(Outcome {
+        winners: vec![2],
+        scores: vec![],
+    });
+    v.audit = Some(AuditVerdict::Fault {
+        seat: Some(1),
+        step: Some(12),
+        what: "played a Curse! that was not in the hand".into(),
+    });
+    let mut h = screen(v);
+    h.run();
+    assert!(h.query_by_label("Bot 2 won!").is_some());
+    assert!(
+        h.query_by_label_contains("Not verified: Bot 1 at step 12: played a Curse!")
+            .is_some()
+    );
+}
