@@ -30,6 +30,8 @@ struct Shot {
 }
 
 const PHONE: [f32; 2] = [360.0, 780.0];
+/// Time the idle table is left alone before frames are counted.
+const SETTLE: Duration = Duration::from_secs(8);
 const LAPTOP: [f32; 2] = [1280.0, 800.0];
 
 /// The five states, each reached through the screens.
@@ -149,8 +151,8 @@ impl eframe::App for Shooter {
     fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
         let ctx = ui.ctx().clone();
         if self.current >= self.shots.len() {
-            // Idle count on the face-down table at phone size: 2 seconds to settle, then
-            // 10 counted. The two frames this tool wakes itself for, to mark those instants,
+            // Idle count on the face-down table at phone size: a few seconds to settle
+            // (notices shown when the game began fade after 6), then 10 counted. The two frames this tool wakes itself for, to mark those instants,
             // are not counted; any other frame is, with egui's record of why it was drawn.
             self.apps[self.idle_app].ui(ui, frame);
             let now = Instant::now();
@@ -158,14 +160,14 @@ impl eframe::App for Shooter {
             match self.idle {
                 None => {
                     self.idle = Some((now, None));
-                    ctx.request_repaint_after(Duration::from_secs(2));
+                    ctx.request_repaint_after(SETTLE);
                 }
-                Some((since, None)) if now - since >= Duration::from_secs(2) => {
+                Some((since, None)) if now - since >= SETTLE => {
                     self.idle = Some((now, Some(frame_nr)));
                     ctx.request_repaint_after(Duration::from_secs(10));
                 }
                 Some((since, None)) => {
-                    ctx.request_repaint_after(Duration::from_secs(2) - (now - since));
+                    ctx.request_repaint_after(SETTLE - (now - since));
                 }
                 Some((since, Some(start))) if now - since >= Duration::from_secs(10) => {
                     // Closing draws one more frame; the count is taken once, at the mark.
@@ -264,6 +266,14 @@ fn main() -> Result<(), String> {
             });
         }
     }
+    // A phone on its side.
+    shots.push(Shot {
+        file: "table-face-down-phone-landscape".into(),
+        app: face_down,
+        size: [780.0, 360.0],
+        zoom: 2.0,
+        theme: ThemeChoice::Dark,
+    });
     // Light theme too, on the table.
     shots.push(Shot {
         file: "table-revealed-phone-light".into(),

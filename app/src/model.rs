@@ -48,6 +48,10 @@ impl Model {
 
     /// Drops notices older than [`NOTICE_SECS`]; returns seconds until the next one expires.
     pub fn expire(&mut self, now: f64) -> Option<f64> {
+        for n in &mut self.notices {
+            // A clock that went back (the app moved to another window) restarts the count.
+            n.at = n.at.min(now);
+        }
         self.notices.retain(|n| now - n.at < NOTICE_SECS);
         self.notices
             .iter()

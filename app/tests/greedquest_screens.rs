@@ -77,20 +77,24 @@ struct Screen {
 }
 
 fn screen(view: GameView) -> Harness<'static, Screen> {
+    screen_sized(view, [360.0, 780.0])
+}
+
+fn screen_sized(view: GameView, size: [f32; 2]) -> Harness<'static, Screen> {
     let state = Screen {
         view,
         game: Box::new(GreedQuestUi::default()),
         said: Vec::new(),
     };
     Harness::builder()
-        .with_size([360.0, 780.0])
+        .with_size(size)
         .with_max_steps(50)
         .with_context_setup(|ctx| hoard_app::theme::apply(ctx, hoard_app::theme::ThemeChoice::Dark))
         .build_ui_state(
             |ui, s: &mut Screen| {
                 let frame = TableFrame {
                     now: ui.input(|i| i.time),
-                    portrait: true,
+                    portrait: ui.available_height() > ui.available_width(),
                 };
                 let said = table::show(ui, &s.view, Some(&mut s.game), frame);
                 s.said.extend(said);
@@ -347,4 +351,38 @@ fn a_failed_audit_names_the_seat_the_step_and_what_was_wrong() {
         h.query_by_label_contains("Not verified: Bot 1 at step 12: played a Curse!")
             .is_some()
     );
+}
+
+#[test]
+fn a_phone_on_its_side_keeps_the_hand_and_play_on_screen_beside_the_board() {
+    let (public, privates) = Position::new(short(3))
+        .hand(
+            0,
+            &[
+                Card::Go8,
+                Card::Curse,
+                Card::SeeYa,
+                Card::Tracking,
+                Card::Loot,
+            ],
+        )
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut h = screen_sized(view(&public, &privates), [780.0, 360.0]);
+    h.run();
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(780.0, 360.0));
+    for label in ["Go! 8", "Loot the Bodies!", "Room 12: The Hoard"] {
+        let rect = h.get_by_label(label).rect();
+        assert!(
+            screen.contains_rect(rect),
+            "{label} is off screen at {rect:?}"
+        );
+    }
+    h.get_by_label("Curse!").click();
+    h.run();
+    let play = h.get_by_label("Play");
+    assert!(screen.contains_rect(play.rect()), "Play is off screen");
+    play.click();
+    h.run();
+    assert_eq!(played(&h), vec![Input::Card(Card::Curse)]);
 }

@@ -213,14 +213,42 @@ impl GameUi for GreedQuestUi {
                 .request_repaint_after(std::time::Duration::from_secs_f64(wait.max(0.01)));
         }
 
+        let (w, h) = (ui.available_width(), ui.available_height());
+        if w > h && h < SHORT {
+            // A phone on its side: the hand and the story beside the board, not under it.
+            egui::Panel::right("gq-side")
+                .exact_size((w * 0.46).floor())
+                .resizable(false)
+                .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(6, 0)))
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("gq-side")
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            self.prompt_and_hand(
+                                ui,
+                                view,
+                                public,
+                                private.as_ref(),
+                                &mut intents,
+                                frame,
+                            );
+                            self.reveal.show_lines(ui, frame.now, STORY_LINES);
+                        });
+                });
+            egui::ScrollArea::vertical()
+                .id_salt("gq-board")
+                .auto_shrink([false, false])
+                .show(ui, |ui| self.board(ui, view, public, frame, Layout::Side));
+            return intents;
+        }
         // The hand and the prompt stay at the bottom of the screen, within reach of a thumb.
-        let bottom = egui::Panel::bottom("gq-hand")
+        egui::Panel::bottom("gq-hand")
             .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(0, 6)))
             .show(ui, |ui| {
                 self.prompt_and_hand(ui, view, public, private.as_ref(), &mut intents, frame)
             });
-        let _ = bottom;
-        if ui.available_width() >= WIDE {
+        if w >= WIDE {
             // Landscape and laptops: the board on the left, the turn's story on the right.
             let left_w = (ui.available_width() * 0.62).floor();
             ui.horizontal_top(|ui| {
@@ -229,7 +257,7 @@ impl GameUi for GreedQuestUi {
                     egui::ScrollArea::vertical()
                         .id_salt("gq-board")
                         .auto_shrink([false, false])
-                        .show(ui, |ui| self.board(ui, view, public, frame, true));
+                        .show(ui, |ui| self.board(ui, view, public, frame, Layout::Wide));
                 });
                 ui.vertical(|ui| {
                     egui::ScrollArea::vertical()
@@ -243,7 +271,7 @@ impl GameUi for GreedQuestUi {
             egui::ScrollArea::vertical()
                 .id_salt("gq-board")
                 .auto_shrink([false, false])
-                .show(ui, |ui| self.board(ui, view, public, frame, false));
+                .show(ui, |ui| self.board(ui, view, public, frame, Layout::Phone));
         }
         intents
     }
@@ -251,6 +279,19 @@ impl GameUi for GreedQuestUi {
 
 /// From this width on (points), the board and the story sit side by side.
 const WIDE: f32 = 860.0;
+/// Below this height (points), on a screen wider than tall, the hand moves beside the board.
+const SHORT: f32 = 520.0;
+
+/// How the table is arranged.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Layout {
+    /// Portrait: board, story and track stacked; the hand below.
+    Phone,
+    /// Laptop or tablet: the story in its own column; big cards.
+    Wide,
+    /// A phone on its side: the hand and story in a column beside the board.
+    Side,
+}
 /// Lines of the turn's story shown on a phone; the whole of it is in the game log.
 const STORY_LINES: usize = 5;
 
@@ -263,7 +304,7 @@ impl GreedQuestUi {
         view: &GameView,
         public: &Public,
         frame: TableFrame,
-        wide: bool,
+        layout: Layout,
     ) {
         let palette = Palette::of(ui);
         let me = view.me;
@@ -282,14 +323,14 @@ impl GreedQuestUi {
         } else {
             ui.label(RichText::new(format!("Turn {}", public.turn)).strong());
         }
-        self.seat_places(ui, view, public, frame, wide);
-        if !wide {
+        self.seat_places(ui, view, public, frame, layout);
+        if layout == Layout::Phone {
             self.reveal.show_lines(ui, frame.now, STORY_LINES);
         }
         ui.add_space(4.0);
         let colours: Vec<[u8; 3]> = view.seats.iter().map(|s| s.colour).collect();
         let tokens = track::tokens(public, &colours, me);
-        if let Some(n) = track::show(ui, public, &tokens, self.room_info) {
+        if let Some(n) = track::show(ui, public, &tokens, self.room_info, layout == Layout::Side) {
             self.room_info = if self.room_info == Some(n) {
                 None
             } else {
@@ -321,14 +362,18 @@ impl GreedQuestUi {
         view: &GameView,
         public: &Public,
         frame: TableFrame,
-        wide: bool,
+        layout: Layout,
     ) {
         let palette = Palette::of(ui);
         let n = public.seats.len().max(1);
         let gap = 6.0;
         let col_w = ((ui.available_width() - gap * (n as f32 - 1.0)) / n as f32).min(120.0);
         // Big enough on a wide screen to carry the card's text; compact on a phone.
-        let card_w = (col_w - 8.0).min(if wide { 104.0 } else { 56.0 });
+        let card_w = (col_w - 8.0).min(match layout {
+            Layout::Wide => 104.0,
+            Layout::Phone => 56.0,
+            Layout::Side => 44.0,
+        });
         let card_size = Vec2::new(card_w, card_w * 1.4);
         let revealed_now = public.table.iter().any(|s| s.card.is_some());
         let awaited = awaited_seats(public);
@@ -379,6 +424,9 @@ impl GreedQuestUi {
                         )
                     };
                     card::paint(ui, rect, look, turn, dim, false);
+                    if look == Look::Back && committed {
+                        card::tick(ui, rect);
+                    }
                     if look == Look::Face(Card::Wild) && slot.wild > 0 && revealed_now {
                         ui.painter().text(
                             rect.center_bottom() - Vec2::new(0.0, 10.0),

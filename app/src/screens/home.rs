@@ -54,14 +54,12 @@ pub fn show(ui: &mut egui::Ui, state: &mut HomeState, view: &HomeView) -> Option
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            let me = widgets::seat_chip(ui, &view.profile.name, view.profile.colour, true);
-            if me
-                .interact(egui::Sense::click())
-                .on_hover_text("Change name or colour")
-                .clicked()
-            {
-                intent = Some(HomeIntent::EditProfile);
-            }
+            ui.horizontal(|ui| {
+                widgets::seat_chip(ui, &view.profile.name, view.profile.colour, true);
+                if widgets::button(ui, "Change").clicked() {
+                    intent = Some(HomeIntent::EditProfile);
+                }
+            });
             ui.add_space(4.0);
             let host_label = match view.network {
                 NetworkChoice::Wifi => "Host a table",

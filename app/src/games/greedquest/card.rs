@@ -223,6 +223,21 @@ fn paint_face(ui: &egui::Ui, rect: Rect, card: Card, round: CornerRadius, dim: b
     }
 }
 
+/// The tick on a face-down card whose player has committed to it.
+pub fn tick(ui: &egui::Ui, rect: Rect) {
+    let palette = Palette::of(ui);
+    let r = (rect.width() * 0.16).clamp(7.0, 12.0);
+    let c = rect.right_bottom() + Vec2::new(-r - 2.0, -r - 2.0);
+    ui.painter()
+        .circle(c, r, palette.good, Stroke::new(1.5, Color32::WHITE));
+    let s = Stroke::new(2.0, Color32::WHITE);
+    let a = c + Vec2::new(-r * 0.5, 0.0);
+    let b = c + Vec2::new(-r * 0.1, r * 0.4);
+    let d = c + Vec2::new(r * 0.55, -r * 0.45);
+    ui.painter().line_segment([a, b], s);
+    ui.painter().line_segment([b, d], s);
+}
+
 /// A tappable card of the hand: returns its response (labelled with the card's name for
 /// screen readers and tests). `lift` raises the chosen card.
 pub fn hand_card(

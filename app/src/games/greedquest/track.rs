@@ -1,7 +1,7 @@
 //! The twelve rooms as a track: a snake of tiles on a phone, one row on a wide screen,
 //! with every seat's token and an arrow for the way it faces.
 
-use crate::theme::{self, Palette};
+use crate::theme::{self, Palette, TOUCH};
 use egui::{Align2, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 use hoard_rules::greedquest::{Facing, Public, rooms};
 
@@ -39,12 +39,14 @@ fn place(n: u8, per_row: u8) -> (u8, u8, bool) {
     }
 }
 
-/// Draws the track in the available width; returns the room tapped, if any.
+/// Draws the track in the available width (`compact`: rows no taller than a finger
+/// needs); returns the room tapped, if any.
 pub fn show(
     ui: &mut egui::Ui,
     public: &Public,
     tokens: &[Token],
     chosen: Option<u8>,
+    compact: bool,
 ) -> Option<u8> {
     let palette = Palette::of(ui);
     let width = ui.available_width();
@@ -59,7 +61,11 @@ pub fn show(
     let rows = 12_u8.div_ceil(per_row);
     let gap = 6.0;
     let tile_w = (width - gap * f32::from(per_row - 1)) / f32::from(per_row);
-    let tile_h = tile_w.clamp(52.0, 84.0);
+    let tile_h = if compact {
+        TOUCH + 4.0
+    } else {
+        tile_w.clamp(52.0, 84.0)
+    };
     let (area, _) = ui.allocate_exact_size(
         Vec2::new(width, f32::from(rows) * tile_h + f32::from(rows - 1) * gap),
         Sense::hover(),
