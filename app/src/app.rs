@@ -353,6 +353,13 @@ impl HoardApp {
 }
 
 impl eframe::App for HoardApp {
+    /// Closes the network politely, so the others see this device leave at once.
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        if let Some(link) = self.net.take() {
+            link.shutdown();
+        }
+    }
+
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
         let now = ctx.input(|i| i.time);
         self.drain(now);

@@ -10,10 +10,12 @@ use std::sync::{Arc, Mutex, mpsc};
 
 /// The handle, shared by the GUI (sending) and the forwarding thread (receiving).
 pub struct Link {
-    handle: Arc<Mutex<Handle>>,
+    /// Taken only by [`Link::shutdown`].
+    handle: Option<Arc<Mutex<Handle>>>,
     events: mpsc::Receiver<Event>,
     stop: Arc<AtomicBool>,
     poke: mpsc::Sender<()>,
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 /// The last snapshot of each kind passed on, to know a repeat when one comes.
@@ -67,7 +69,7 @@ impl Link {
         let stop = Arc::new(AtomicBool::new(false));
         let (forward, events) = mpsc::channel();
         let (shared, stopping) = (handle.clone(), stop.clone());
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("hoard-link".into())
             .spawn(move || {
                 let mut last = Last::default();
@@ -92,16 +94,17 @@ impl Link {
             })
             .map_err(|e| AppError::Network(e.to_string()))?;
         Ok(Link {
-            handle,
+            handle: Some(handle),
             events,
             stop,
             poke,
+            thread: Some(thread),
         })
     }
 
     /// Never blocks for long: the lock is only ever held to queue or take one message.
     pub fn send(&self, cmd: Command) {
-        if let Ok(h) = self.handle.lock() {
+        if let Some(Ok(h)) = self.handle.as_ref().map(|h| h.lock()) {
             h.send(cmd);
         }
     }
@@ -111,11 +114,35 @@ impl Link {
     }
 }
 
-impl Drop for Link {
-    /// Ends the forwarding thread, which lets go of the handle, which shuts the network down.
-    fn drop(&mut self) {
+impl Link {
+    /// When the app closes: ends the forwarding thread, then closes the network politely
+    /// (peers notice at once) and waits for it, about a second at most.
+    pub fn shutdown(mut self) {
+        self.stop_thread();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+        // With the thread gone this is the only reference, so the handle can be closed.
+        if let Some(Ok(Ok(handle))) = self
+            .handle
+            .take()
+            .map(|h| Arc::try_unwrap(h).map(Mutex::into_inner))
+        {
+            handle.shutdown();
+        }
+    }
+
+    fn stop_thread(&self) {
         self.stop.store(true, Ordering::Relaxed);
         let _ = self.poke.send(());
+    }
+}
+
+impl Drop for Link {
+    /// Ends the forwarding thread, which lets go of the handle, which shuts the network down
+    /// in the background: dropping never blocks a frame.
+    fn drop(&mut self) {
+        self.stop_thread();
     }
 }
 
