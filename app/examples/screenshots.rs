@@ -38,9 +38,17 @@ const LAPTOP: [f32; 2] = [1280.0, 800.0];
 fn drive() -> Vec<(&'static str, HoardApp)> {
     let mut states = Vec::new();
 
-    // Home, after a first run.
-    let mut h = app(scratch("shot-home"), PHONE, true);
+    // The first run: a name typed on the app's keys, a colour picked.
+    let mut h = app(scratch("shot-first-run"), PHONE, true);
+    wait_until(&mut h, "the welcome screen", |h| has(h, "Welcome to Hoard"));
+    type_on_keys(&mut h, "Mia");
+    click(&mut h, "Blue");
+    states.push(("first-run", h.into_state()));
+
+    // Home on the Wi-Fi, after the first run.
+    let mut h = app_on(scratch("shot-home"), PHONE, true, NetworkChoice::Wifi);
     create_profile(&mut h, "Mia", "Blue");
+    click(&mut h, "Join with a code");
     states.push(("home", h.into_state()));
 
     // The lobby with two bots seated.

@@ -423,9 +423,11 @@ pub struct Core<G: Game> {
     quiet_since: Time,
     /// Each peer's latest hello: the step it waits on and the ids it holds for it.
     peer_have: Vec<Option<(u32, Vec<Hash>)>>,
-    /// The sealed step (and log) for which this device has told the other players which
-    /// commitments it holds.
-    confirm_sent: Option<(u32, Hash)>,
+    /// Which peers each message has reached us from (a bit per seat): an echo is a peer's
+    /// word that it holds that very message.
+    heard_from: IdMap<Hash, u16>,
+    /// Peers known to hold every commitment of the current sealed step (step, log, bits).
+    confirmed: (u32, Hash, u16),
     heads_sent: BTreeSet<u32>,
     diverged: BTreeSet<(Seat, u32)>,
     divergences: Vec<Divergence>,
@@ -517,7 +519,12 @@ impl<G: Game> Core<G> {
                 NetError::Corrupt(format!("a saved message could not be read: {e}"))
             })?;
             // A saved message that no longer checks out is dropped, as it would be from a peer.
-            let _ = core.ingest(now, wire, Some(bytes.clone()), Origin::Store);
+            let _ = core.ingest(
+                now,
+                wire,
+                Some((bytes.clone(), Wire::id_of(bytes))),
+                Origin::Store,
+            );
         }
         if core.accepts[core.me as usize].is_none() {
             core.sign_accept();
@@ -575,7 +582,8 @@ impl<G: Game> Core<G> {
             away: vec![false; n],
             quiet_since: now,
             peer_have: vec![None; n],
-            confirm_sent: None,
+            heard_from: IdMap::default(),
+            confirmed: (u32::MAX, [0; 32], 0),
             heads_sent: BTreeSet::new(),
             diverged: BTreeSet::new(),
             divergences: Vec::new(),
@@ -600,7 +608,14 @@ impl<G: Game> Core<G> {
         }
         // Echoes make most arrivals repeats: an honest peer's bytes are canonical, so their
         // hash is the id of a message we may already hold.
-        if self.msgs.contains_key(&Wire::id_of(bytes)) {
+        let raw_id = Wire::id_of(bytes);
+        if self.msgs.contains_key(&raw_id) {
+            let heard = self.heard_from.entry(raw_id).or_default();
+            if *heard & (1 << peer) == 0 {
+                // A first echo from this peer may be the confirmation an opening waits on.
+                *heard |= 1 << peer;
+                self.advance(now);
+            }
             return Ok(());
         }
         let wire = Wire::decode(bytes)?;
@@ -612,7 +627,12 @@ impl<G: Game> Core<G> {
                 self.answer_hello(peer, &hello);
                 Ok(())
             }
-            other => self.ingest(now, other, Some(bytes.to_vec()), Origin::Peer(peer)),
+            other => self.ingest(
+                now,
+                other,
+                Some((bytes.to_vec(), raw_id)),
+                Origin::Peer(peer),
+            ),
         };
         self.advance(now);
         result
@@ -712,6 +732,11 @@ impl<G: Game> Core<G> {
             return Err(NetError::BadVote("the game has not begun".into()));
         };
         let name = self.start.name(target);
+        if !action.skips() {
+            return Err(NetError::BadVote(
+                "a move that arrives is kept by itself; vote to skip or remove".into(),
+            ));
+        }
         if target == self.me || target as usize >= self.keys.len() {
             return Err(NetError::BadVote("choose another seat".into()));
         }
@@ -951,16 +976,20 @@ impl<G: Game> Core<G> {
     }
 
     /// Checks a signed message or link and adds it to what we hold.
-    /// `raw` is the message as it arrived (its hash is its id); `None` encodes it afresh.
+    /// `raw` is the message as it arrived and its id (the hash of those bytes); `None`
+    /// encodes it afresh.
     fn ingest(
         &mut self,
         now: Time,
         wire: Wire,
-        raw: Option<Vec<u8>>,
+        raw: Option<(Vec<u8>, Hash)>,
         origin: Origin,
     ) -> Result<()> {
-        let bytes = raw.unwrap_or_else(|| wire.encode());
-        let id = Wire::id_of(&bytes);
+        let (bytes, id) = raw.unwrap_or_else(|| {
+            let bytes = wire.encode();
+            let id = Wire::id_of(&bytes);
+            (bytes, id)
+        });
         if self.msgs.contains_key(&id) {
             return Ok(());
         }
@@ -1027,10 +1056,12 @@ impl<G: Game> Core<G> {
                 self.persists.push_back(Persist::Message(bytes.clone()));
                 // Echo what a seat could sign twice. An opening is bound by its commitment
                 // and a link by its chain, so neither can be shown two ways: no echo needed.
+                // Back to the peer it came from too: the echo tells that peer we hold it.
                 let echo = matches!(&wire, Wire::Signed(s) if s.kind() != Kind::Open);
+                *self.heard_from.entry(id).or_default() |= 1 << from;
                 for (i, k) in self.keys.iter().enumerate().filter(|_| echo) {
                     let i = i as Seat;
-                    if i != self.me && i != from && i != seat {
+                    if i != self.me && i != seat {
                         self.transmits.push_back(Transmit {
                             to: *k,
                             bytes: bytes.clone(),
@@ -1656,7 +1687,7 @@ impl<G: Game> Core<G> {
         let my_votes: BTreeSet<Seat> = view
             .votes
             .iter()
-            .filter(|(t, voters)| voters.contains_key(&me) && !skips.contains(t))
+            .filter(|(t, voters)| voters.get(&me).is_some_and(|a| a.skips()) && !skips.contains(t))
             .map(|(t, _)| *t)
             .collect();
 
@@ -1677,33 +1708,40 @@ impl<G: Game> Core<G> {
                 && !view.opens.contains_key(&me)
                 && active.iter().all(|s| view.commits.contains_key(s)) =>
             {
-                // Every commitment is in. Tell the other players which ones we hold, and
-                // open only once each of them has told us it holds the very same: a seat
-                // that showed different commitments to different players is then caught
-                // (by the echoes) before anyone has opened.
-                if self.confirm_sent != Some((n, basis.log)) {
-                    self.confirm_sent = Some((n, basis.log));
-                    let bytes = self.hello(false);
-                    for s in active.iter().filter(|s| **s != me) {
-                        self.transmits.push_back(Transmit {
-                            to: self.keys[*s as usize],
-                            bytes: bytes.clone(),
-                        });
-                    }
-                }
-                let ids: Vec<&Hash> = active
+                // Every commitment is in. Open only once each other player has shown it holds
+                // the very same ones: by echoing each of them to us, or, when echoes were
+                // lost, by listing them in its sync hello, or by having opened (an honest
+                // seat opens only after the same check, and a cheat's word counts for
+                // nothing anyway). A seat that showed different commitments to different
+                // players is so caught (both signed versions meet) before anyone has opened.
+                let ids: Vec<(Seat, Hash)> = active
                     .iter()
-                    .filter_map(|s| view.commit_ids.get(s))
+                    .filter_map(|s| view.commit_ids.get(s).map(|id| (*s, *id)))
                     .collect();
+                if self.confirmed.0 != n || self.confirmed.1 != basis.log {
+                    self.confirmed = (n, basis.log, 0);
+                }
+                let known = self.confirmed.2;
                 let unconfirmed: BTreeSet<Seat> = active
                     .iter()
                     .copied()
-                    .filter(|s| *s != me)
-                    .filter(|s| {
-                        !matches!(&self.peer_have[*s as usize],
-                            Some((step, have)) if *step == n && ids.iter().all(|id| have.contains(id)))
+                    .filter(|p| *p != me && known & (1 << p) == 0 && !view.opens.contains_key(p))
+                    .filter(|p| {
+                        let echoed = ids.iter().all(|(author, id)| {
+                            *author == me
+                                || author == p
+                                || self.heard_from.get(id).is_some_and(|bits| bits & (1 << p) != 0)
+                        });
+                        let listed = matches!(&self.peer_have[*p as usize],
+                            Some((step, have)) if *step == n && ids.iter().all(|(_, id)| have.contains(id)));
+                        !(echoed || listed)
                     })
                     .collect();
+                // Once shown, it stays shown: the set of commitments cannot change.
+                self.confirmed.2 = active
+                    .iter()
+                    .filter(|p| !unconfirmed.contains(p))
+                    .fold(known, |bits, p| bits | (1 << p));
                 if !unconfirmed.is_empty() {
                     return Ok(Progress::Waiting(unconfirmed));
                 }
@@ -1852,16 +1890,61 @@ impl<G: Game> Core<G> {
             Pending::Over(_) => return Ok(Progress::Waiting(BTreeSet::new())),
         };
 
-        // A seat I voted to skip delivered: go on with its move only once some other seat
-        // shows it completed the step that way (so the vote can no longer pass).
-        if !my_votes.is_empty() && my_votes.iter().any(|t| active.contains(t)) {
+        // Others voted to skip a seat whose move is in, and I did not: say that I keep its
+        // move. My vote slot for that seat is then taken, so the skip can no longer pass,
+        // and the voters can go on (they may all be holding the step for votes of their own).
+        let keep: Vec<Seat> = view
+            .votes
+            .iter()
+            .filter(|(t, voters)| {
+                active.contains(t)
+                    && **t != me
+                    && i_am_in
+                    && !voters.contains_key(&me)
+                    && voters.iter().any(|(v, a)| *v != me && a.skips())
+            })
+            .map(|(t, _)| *t)
+            .collect();
+        for target in keep {
+            let slot = (me, n, Kind::Vote(target), basis.log);
+            if !self.slots.contains_key(&slot) {
+                let action = VoteAction::Keep;
+                self.sign_and_send(n, basis, Body::Vote { target, action });
+            }
+        }
+
+        // A seat I voted to skip delivered: go on with its move only once the vote can no
+        // longer pass: another voter kept the move, or shows it completed the step that way.
+        let held: Vec<Seat> = my_votes
+            .iter()
+            .copied()
+            .filter(|t| active.contains(t))
+            .filter(|t| {
+                !view.votes[t]
+                    .iter()
+                    .any(|(v, a)| *v != me && *a == VoteAction::Keep)
+            })
+            .collect();
+        if !held.is_empty() {
             let next_log = log::extend(&basis.log, &record);
             let shown = self.by_step.get(&(n + 1)).into_iter().flatten().any(|id| {
                 matches!(self.msgs.get(id).map(|h| &h.wire),
                     Some(Wire::Signed(s)) if s.basis.log == next_log && !my_votes.contains(&s.seat))
             });
             if !shown {
-                return Ok(Progress::Waiting(BTreeSet::new()));
+                // Waiting on the seats that have yet to vote on it (or keep its move): shown
+                // as owed, so a seat that went silent meanwhile can be voted on in turn.
+                let removed = &removed;
+                let silent = held
+                    .iter()
+                    .flat_map(|t| {
+                        all.iter()
+                            .copied()
+                            .filter(move |s| s != t && *s != me && !removed.contains(s))
+                            .filter(|s| !view.votes[t].contains_key(s))
+                    })
+                    .collect();
+                return Ok(Progress::Waiting(silent));
             }
         }
 
@@ -2176,7 +2259,9 @@ fn removed_before(removed: &BTreeMap<Seat, u32>, n: u32) -> BTreeSet<Seat> {
 }
 
 /// Which seats the table's votes skip at a step, and which of them it removes: a seat is
-/// skipped when every other seat still at the table voted against it.
+/// skipped when every other seat still at the table voted against it. (Every one: a seat
+/// that keeps the move of a seat others voted against, or has gone on past the step, has
+/// so made sure the vote cannot pass, and the voters may go on with that move.)
 fn quorum(
     votes: &BTreeMap<Seat, BTreeMap<Seat, VoteAction>>,
     removed: &BTreeSet<Seat>,
@@ -2191,7 +2276,8 @@ fn quorum(
         let electorate: Vec<Seat> = (0..seats as Seat)
             .filter(|s| s != target && !removed.contains(s))
             .collect();
-        if electorate.is_empty() || !electorate.iter().all(|s| voters.contains_key(s)) {
+        let skip = |s: &Seat| voters.get(s).is_some_and(|a| a.skips());
+        if electorate.is_empty() || !electorate.iter().all(skip) {
             continue;
         }
         skips.insert(*target);

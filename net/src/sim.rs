@@ -83,6 +83,8 @@ pub struct Report {
     pub steps: u32,
     /// Steps that were sealed until all were in.
     pub sealed_steps: u32,
+    /// Sealed plays made: one per seat per sealed step it took part in.
+    pub sealed_plays: u32,
     /// Messages and bytes handed to the network (echoes and syncs included).
     pub messages: u64,
     pub bytes: u64,
@@ -94,6 +96,22 @@ pub struct Report {
     /// Every device's final state hash, by seat.
     pub final_states: Vec<Option<Hash>>,
     pub divergences: usize,
+    /// Bytes sent by kind of message, when [`Sim::tally`] was asked for.
+    pub tally: Option<Tally>,
+}
+
+/// Bytes handed to the network, by kind of message (echoes and resends included).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub commits: u64,
+    pub openings: u64,
+    /// Sync hellos.
+    pub hellos: u64,
+    /// Everything else: accepts, open moves, beacon links, votes, reveals.
+    pub other: u64,
+    /// The size of one commitment message and one opening, as sent.
+    pub commit_size: usize,
+    pub opening_size: usize,
 }
 
 /// A device's disk: the store's two append-only files, byte for byte as
@@ -238,6 +256,7 @@ pub struct Sim<G: Game> {
     bytes: u64,
     crashes: u32,
     divergences: usize,
+    tally: Option<Tally>,
     trace: bool,
     failure: Option<String>,
 }
@@ -289,6 +308,7 @@ impl<G: Game> Sim<G> {
             bytes: 0,
             crashes: 0,
             divergences: 0,
+            tally: None,
             trace: false,
             failure: None,
             faults,
@@ -353,6 +373,11 @@ impl<G: Game> Sim<G> {
             sim.drive(i);
         }
         Ok(sim)
+    }
+
+    /// Count bytes by kind of message (decodes every send: for measuring, not testing).
+    pub fn tally(&mut self, on: bool) {
+        self.tally = on.then(Tally::default);
     }
 
     /// Print every delivery and event (for replaying a failing seed).
@@ -424,11 +449,30 @@ impl<G: Game> Sim<G> {
         }
         self.nodes[idx].written = self.nodes[idx].disk.records();
         for t in sends {
-            let Some(to) = self.keys.iter().position(|k| *k == t.to) else {
+            let to_bytes = t.to.as_bytes();
+            let Some(to) = self.keys.iter().position(|k| k.as_bytes() == to_bytes) else {
                 continue;
             };
             self.messages += 1;
             self.bytes += t.bytes.len() as u64;
+            if let Some(tally) = self.tally.as_mut() {
+                let len = t.bytes.len();
+                match crate::wire::Wire::decode(&t.bytes) {
+                    Ok(crate::wire::Wire::Signed(m)) => match m.body {
+                        crate::wire::Body::Commit(_) => {
+                            tally.commits += len as u64;
+                            tally.commit_size = len;
+                        }
+                        crate::wire::Body::Open { .. } => {
+                            tally.openings += len as u64;
+                            tally.opening_size = len;
+                        }
+                        _ => tally.other += len as u64,
+                    },
+                    Ok(crate::wire::Wire::Hello(_)) => tally.hellos += len as u64,
+                    _ => tally.other += len as u64,
+                }
+            }
 
             if self.blocked(i, to as Seat) || self.roll(self.faults.loss) {
                 continue;
@@ -671,7 +715,40 @@ impl<G: Game> Sim<G> {
         }
     }
 
+    /// Where every device stands, for a trace.
+    fn dump(&self) {
+        for (i, n) in self.nodes.iter().enumerate() {
+            let Some(c) = n.core.as_ref() else {
+                println!("seat {i}: down (dead: {})", n.dead);
+                continue;
+            };
+            let seats: Vec<String> = (0..self.nodes.len() as Seat)
+                .map(|s| {
+                    let st = c.seat_status(s);
+                    format!(
+                        "{s}:{}{}{}{}",
+                        if st.owed { "owed " } else { "" },
+                        if st.away { "away " } else { "" },
+                        if st.committed { "in " } else { "" },
+                        if st.removed { "removed" } else { "" }
+                    )
+                })
+                .collect();
+            println!(
+                "seat {i}: step {} pending {:?} my move {} verdict {:?} seats [{}]",
+                c.step(),
+                c.pending(),
+                c.my_move(),
+                c.verdict(),
+                seats.join(", ")
+            );
+        }
+    }
+
     fn check(self) -> Result<Report, String> {
+        if self.trace && self.failure.is_some() {
+            self.dump();
+        }
         let seed = self.seed;
         let fail = |why: String| Err(format!("seed {seed}: {why}"));
         if let Some(why) = self.failure {
@@ -699,6 +776,17 @@ impl<G: Game> Sim<G> {
                 other => return fail(format!("seat {}'s audit: {other:?}", c.my_seat())),
             }
         }
+        let sealed_plays = first
+            .records()
+            .iter()
+            .map(|r| match r {
+                StepRecord::Inputs(plays) => plays
+                    .iter()
+                    .filter(|(_, p)| matches!(p, PlayRecord::Opened { .. }))
+                    .count() as u32,
+                StepRecord::Chance { .. } => 0,
+            })
+            .sum();
         let sealed_steps = first
             .records()
             .iter()
@@ -712,6 +800,7 @@ impl<G: Game> Sim<G> {
             seats: self.nodes.len() as u8,
             steps: first.step(),
             sealed_steps,
+            sealed_plays,
             messages: self.messages,
             bytes: self.bytes,
             sim_time: self.now.0,
@@ -727,6 +816,7 @@ impl<G: Game> Sim<G> {
                 .map(|n| n.core.as_ref().map(|c| c.state_hash()))
                 .collect(),
             divergences: self.divergences,
+            tally: self.tally.clone(),
         })
     }
 }

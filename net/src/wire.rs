@@ -52,6 +52,16 @@ pub enum VoteAction {
     Skip,
     /// The seat sits out this step and every later one, and is not waited for at the audit.
     Remove,
+    /// The voter holds the seat's move for this step and goes on with it: a veto, which
+    /// takes the voter's slot, so the table can no longer skip the seat at this step.
+    Keep,
+}
+
+impl VoteAction {
+    /// Whether this is a vote to go on without the seat.
+    pub fn skips(self) -> bool {
+        matches!(self, VoteAction::Skip | VoteAction::Remove)
+    }
 }
 
 /// A sealed decision opened at the audit ([`hoard_rules::Seal::UntilAudit`]).

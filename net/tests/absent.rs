@@ -132,6 +132,31 @@ fn a_vote_that_cannot_pass_lets_the_seats_own_move_stand() {
 }
 
 #[test]
+fn a_seat_that_holds_the_move_others_voted_against_keeps_it_and_the_voter_goes_on() {
+    let mut t = seat_two_owes_a_turn();
+    let step = t.devices[0].step();
+    // Ann votes to skip seat 2; seat 2 moves before Ben votes. Ben keeps the move (a signed
+    // veto in his vote's place, so the skip can never pass), and Ann goes on with it
+    // without waiting for any later step to show her how this one ended.
+    t.devices[0].vote(t.now, 2, VoteAction::Skip).unwrap();
+    t.devices[2].set_plays(true);
+    assert!(t.run_until(10_000, 10, |t| t.devices.iter().all(|d| d.step() > step)));
+    let kept = format!("Voted {{ step: {step}, voter: 1, target: 2, action: Keep }}");
+    assert!(
+        t.devices[0].events().contains(&kept),
+        "Ann saw no Keep from Ben: {:?}",
+        t.devices[0].events()
+    );
+    // Keeping is the protocol's own answer to a vote, not one a player casts by hand.
+    assert!(t.devices[1].vote(t.now, 2, VoteAction::Keep).is_err());
+    assert!(t.finish());
+    assert!(
+        matches!(&t.devices[0].records()[step as usize], StepRecord::Inputs(p) if p[0].1 != PlayRecord::SatOut)
+    );
+    all_verified_and_equal(&t);
+}
+
+#[test]
 fn a_seat_removed_by_the_table_is_not_waited_for_again_nor_at_the_audit() {
     let mut t = seat_two_owes_a_turn();
     t.devices[2].set_down(true);

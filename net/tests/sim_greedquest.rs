@@ -42,7 +42,7 @@ fn game(seed: u64, memo: &SignatureMemo, trace: bool) -> Result<Report, String> 
     let faults = Faults::random(&mut r);
     let cfg = CoreConfig {
         away_after: 5_000,
-        resync_after: 400,
+        resync_after: 1_000,
         chain_len: 64,
         sit_out: None,
         memo: Some(memo.clone()),
@@ -138,7 +138,11 @@ fn profile_20() {
     let t = Instant::now();
     let memo = SignatureMemo::new();
     let (mut m, mut b, mut st) = (0, 0, 0);
-    for seed in 0..20 {
+    let n: u64 = std::env::var("GAMES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20);
+    for seed in 0..n {
         let r = game(seed, &memo, false).unwrap();
         m += r.messages;
         b += r.bytes;

@@ -22,8 +22,12 @@ use tokio::sync::mpsc;
 /// What the test tells a device.
 enum Cmd {
     Submit(Input),
-    /// Play by bot, and vote to skip any seat that is away.
+    /// Play by bot, and vote to skip a seat that is away once it is known to be gone.
     Auto(bool),
+    /// A seat's device was stopped (`true`) or started again (`false`): as at a real
+    /// table, only a seat whose player is known to have left is voted on, not one that is
+    /// merely slow for a moment.
+    Gone(Seat, bool),
     Stop,
 }
 
@@ -38,6 +42,10 @@ pub struct Status {
     /// Bit `s`: seat `s`'s move for this step is in (as this device sees it).
     pub committed: u8,
     pub away: u8,
+    /// Bit `s`: the table waits for something from seat `s`.
+    pub owed: u8,
+    /// Milliseconds until the device's next timer, if any.
+    pub timer_ms: Option<i64>,
     pub state: [u8; 32],
     /// `Some(true)` once the audit verified the game.
     pub verified: Option<bool>,
@@ -207,11 +215,21 @@ impl LoopTable {
         if let Some(ctl) = self.slots[i].ctl.take() {
             let _ = ctl.send(Cmd::Stop);
         }
+        self.tell_others(i, true);
+    }
+
+    fn tell_others(&self, i: usize, gone: bool) {
+        for (j, slot) in self.slots.iter().enumerate() {
+            if let Some(ctl) = slot.ctl.as_ref().filter(|_| j != i) {
+                let _ = ctl.send(Cmd::Gone(i as Seat, gone));
+            }
+        }
     }
 
     /// Starts device `i` again from its data directory.
     pub fn restart(&mut self, i: usize) {
         self.spawn(i, None, true);
+        self.tell_others(i, false);
     }
 
     pub fn submit(&self, i: usize, input: Input) {
@@ -232,7 +250,9 @@ impl LoopTable {
         while !done(self) {
             let left = deadline
                 .checked_duration_since(Instant::now())
-                .unwrap_or_else(|| panic!("timed out waiting for {what}; last: {:#?}", self.last));
+                .unwrap_or_else(|| {
+                    panic!("timed out waiting for {what}; devices at: {}", self.brief())
+                });
             if let Ok(status) = self.rx.recv_timeout(left) {
                 let d = status.device;
                 let steps = &mut self.reached[d];
@@ -243,6 +263,21 @@ impl LoopTable {
                 self.last[d] = Some(status);
             }
         }
+    }
+
+    /// One line per device: step, pending, who has moved, who is away.
+    pub fn brief(&self) -> String {
+        self.last
+            .iter()
+            .enumerate()
+            .map(|(d, s)| match s {
+                Some(s) => format!(
+                    "\n  device {d}: step {} {:?} committed {:08b} owed {:08b} away {:08b} timer {:?} verified {:?}",
+                    s.step, s.pending, s.committed, s.owed, s.away, s.timer_ms, s.verified
+                ),
+                None => format!("\n  device {d}: no report"),
+            })
+            .collect()
     }
 
     /// The step device `i` is at.
@@ -291,10 +326,11 @@ async fn run_device(
         }
     }
     let mut auto = false;
+    let mut gone = std::collections::BTreeSet::new();
     let mut rng = hoard_rules::rng::from_seed(&[me as u8; 32], "table bot");
     let mut last_step = None;
     let session_id = meta.session();
-    let mut last_sent: Option<(u32, u8, u8, bool)> = None;
+    let mut last_sent: Option<(u32, u8, u16, bool)> = None;
     loop {
         let deadline = session
             .next_timeout()
@@ -307,6 +343,12 @@ async fn run_device(
                     }
                 }
                 Some(Cmd::Auto(on)) => auto = on,
+                Some(Cmd::Gone(seat, true)) => {
+                    gone.insert(seat);
+                }
+                Some(Cmd::Gone(seat, false)) => {
+                    gone.remove(&seat);
+                }
                 Some(Cmd::Stop) | None => break,
             },
             Some(event) = events.recv() => {
@@ -343,7 +385,7 @@ async fn run_device(
             let mine = session.core().my_seat();
             for s in 0..meta.seats.len() as Seat {
                 let status = session.core().seat_status(s);
-                if s != mine && status.away && !status.removed {
+                if s != mine && status.away && !status.removed && gone.contains(&s) {
                     let _ = session.vote(now(), s, AwayVote::Skip);
                 }
             }
@@ -357,6 +399,7 @@ async fn run_device(
         let n = meta.seats.len();
         let mut committed = 0u8;
         let mut away = 0u8;
+        let mut owed = 0u8;
         for s in 0..n {
             let st = core.seat_status(s as Seat);
             if st.committed {
@@ -365,10 +408,21 @@ async fn run_device(
             if st.away {
                 away |= 1 << s;
             }
+            if st.owed {
+                owed |= 1 << s;
+            }
         }
         let step = core.step();
         let verified = core.verdict().map(|v| v.is_verified());
-        let key = (step, committed, away, verified.is_some());
+        let timer_ms = session
+            .next_timeout()
+            .map(|t| t.as_millis() as i64 - now().as_millis() as i64);
+        let key = (
+            step,
+            committed,
+            u16::from(away) | u16::from(owed) << 8,
+            verified.is_some(),
+        );
         if last_sent != Some(key) {
             last_sent = Some(key);
             // Report every step passed, so the moment each was reached is known.
@@ -381,6 +435,8 @@ async fn run_device(
                     pending: if s == step { core.pending() } else { None },
                     committed: if s == step { committed } else { 0 },
                     away,
+                    owed,
+                    timer_ms,
                     state: core.state_hash(),
                     verified,
                 });
