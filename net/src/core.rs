@@ -1057,11 +1057,15 @@ impl<G: Game> Core<G> {
                 // Echo what a seat could sign twice. An opening is bound by its commitment
                 // and a link by its chain, so neither can be shown two ways: no echo needed.
                 // Back to the peer it came from too: the echo tells that peer we hold it.
+                // Not to a peer that has said it is past the message's step: it completed
+                // that step already, and a catching-up device would otherwise send every
+                // old message it is given back out to the whole table.
                 let echo = matches!(&wire, Wire::Signed(s) if s.kind() != Kind::Open);
                 *self.heard_from.entry(id).or_default() |= 1 << from;
                 for (i, k) in self.keys.iter().enumerate().filter(|_| echo) {
+                    let past = matches!(&self.peer_have[i], Some((at, _)) if *at > step);
                     let i = i as Seat;
-                    if i != self.me && i != seat {
+                    if i != self.me && i != seat && !past {
                         self.transmits.push_back(Transmit {
                             to: *k,
                             bytes: bytes.clone(),
@@ -1279,6 +1283,11 @@ impl<G: Game> Core<G> {
             let bytes = self.hello(false);
             self.transmits.push_back(Transmit { to, bytes });
         }
+        // Our own hello first, so the peer knows where we stand before what we send it.
+        if hello.reply {
+            let bytes = self.hello(false);
+            self.transmits.push_back(Transmit { to, bytes });
+        }
         let have: BTreeSet<&Hash> = hello.have.iter().collect();
         let mut out = Vec::new();
         for (step, ids) in self.by_step.range(hello.step..) {
@@ -1292,10 +1301,6 @@ impl<G: Game> Core<G> {
             }
         }
         for bytes in out {
-            self.transmits.push_back(Transmit { to, bytes });
-        }
-        if hello.reply {
-            let bytes = self.hello(false);
             self.transmits.push_back(Transmit { to, bytes });
         }
     }
