@@ -149,7 +149,7 @@ fn profile_20() {
         st += r.steps;
     }
     println!(
-        "20 games in {:?}: msgs {m} bytes {b} steps {st}",
+        "{n} games in {:?}: msgs {m} bytes {b} steps {st}",
         t.elapsed()
     );
 }
