@@ -308,6 +308,9 @@ pub struct SeatStatus {
 struct Held {
     wire: Wire,
     bytes: Vec<u8>,
+    /// The peers it has reached us from (a bit per seat): an echo is a peer's word that
+    /// it holds this very message.
+    heard_from: u16,
 }
 
 /// The state of the game itself, rebuilt from the log whenever needed.
@@ -423,9 +426,6 @@ pub struct Core<G: Game> {
     quiet_since: Time,
     /// Each peer's latest hello: the step it waits on and the ids it holds for it.
     peer_have: Vec<Option<(u32, Vec<Hash>)>>,
-    /// Which peers each message has reached us from (a bit per seat): an echo is a peer's
-    /// word that it holds that very message.
-    heard_from: IdMap<Hash, u16>,
     /// Peers known to hold every commitment of the current sealed step (step, log, bits).
     confirmed: (u32, Hash, u16),
     heads_sent: BTreeSet<u32>,
@@ -582,7 +582,6 @@ impl<G: Game> Core<G> {
             away: vec![false; n],
             quiet_since: now,
             peer_have: vec![None; n],
-            heard_from: IdMap::default(),
             confirmed: (u32::MAX, [0; 32], 0),
             heads_sent: BTreeSet::new(),
             diverged: BTreeSet::new(),
@@ -609,11 +608,10 @@ impl<G: Game> Core<G> {
         // Echoes make most arrivals repeats: an honest peer's bytes are canonical, so their
         // hash is the id of a message we may already hold.
         let raw_id = Wire::id_of(bytes);
-        if self.msgs.contains_key(&raw_id) {
-            let heard = self.heard_from.entry(raw_id).or_default();
-            if *heard & (1 << peer) == 0 {
+        if let Some(held) = self.msgs.get_mut(&raw_id) {
+            if held.heard_from & (1 << peer) == 0 {
                 // A first echo from this peer may be the confirmation an opening waits on.
-                *heard |= 1 << peer;
+                held.heard_from |= 1 << peer;
                 self.advance(now);
             }
             return Ok(());
@@ -1052,7 +1050,7 @@ impl<G: Game> Core<G> {
                     }
                 }
             }
-            Origin::Peer(from) => {
+            Origin::Peer(_) => {
                 self.persists.push_back(Persist::Message(bytes.clone()));
                 // Echo what a seat could sign twice. An opening is bound by its commitment
                 // and a link by its chain, so neither can be shown two ways: no echo needed.
@@ -1061,7 +1059,6 @@ impl<G: Game> Core<G> {
                 // that step already, and a catching-up device would otherwise send every
                 // old message it is given back out to the whole table.
                 let echo = matches!(&wire, Wire::Signed(s) if s.kind() != Kind::Open);
-                *self.heard_from.entry(id).or_default() |= 1 << from;
                 for (i, k) in self.keys.iter().enumerate().filter(|_| echo) {
                     let past = matches!(&self.peer_have[i], Some((at, _)) if *at > step);
                     let i = i as Seat;
@@ -1075,7 +1072,18 @@ impl<G: Game> Core<G> {
             }
             Origin::Store => {}
         }
-        self.msgs.insert(id, Held { wire, bytes });
+        let heard_from = match origin {
+            Origin::Peer(from) => 1 << from,
+            Origin::Own | Origin::Store => 0,
+        };
+        self.msgs.insert(
+            id,
+            Held {
+                wire,
+                bytes,
+                heard_from,
+            },
+        );
         self.by_step.entry(step).or_default().push(id);
         if origin != Origin::Store {
             self.quiet_since = self.quiet_since.max(now);
@@ -1735,7 +1743,7 @@ impl<G: Game> Core<G> {
                         let echoed = ids.iter().all(|(author, id)| {
                             *author == me
                                 || author == p
-                                || self.heard_from.get(id).is_some_and(|bits| bits & (1 << p) != 0)
+                                || self.msgs.get(id).is_some_and(|h| h.heard_from & (1 << p) != 0)
                         });
                         let listed = matches!(&self.peer_have[*p as usize],
                             Some((step, have)) if *step == n && ids.iter().all(|(_, id)| have.contains(id)));
