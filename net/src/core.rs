@@ -608,11 +608,18 @@ impl<G: Game> Core<G> {
         // Echoes make most arrivals repeats: an honest peer's bytes are canonical, so their
         // hash is the id of a message we may already hold.
         let raw_id = Wire::id_of(bytes);
+        let at = self.step();
         if let Some(held) = self.msgs.get_mut(&raw_id) {
             if held.heard_from & (1 << peer) == 0 {
-                // A first echo from this peer may be the confirmation an opening waits on.
                 held.heard_from |= 1 << peer;
-                self.advance(now);
+                // A first echo of a commitment of this step may be the confirmation an
+                // opening waits on. Any other repeat changes nothing (and a catching-up
+                // device gets thousands of them, one from each peer).
+                let commit_now = matches!(&held.wire,
+                    Wire::Signed(s) if s.step == at && s.kind() == Kind::Commit);
+                if commit_now {
+                    self.advance(now);
+                }
             }
             return Ok(());
         }

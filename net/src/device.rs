@@ -21,9 +21,9 @@ use crate::transport::discovery::Discovery;
 use crate::transport::endpoint::{self, EndpointOptions, NetMode};
 use crate::transport::mesh::{self, Mesh, MeshEvent};
 use crate::transport::{PROTOCOL_VERSION, TableId, TableInfo, ticket};
-use hoard_rules::Game;
 use hoard_rules::greedquest::GreedQuest;
 use hoard_rules::sprawl::Sprawl;
+use hoard_rules::{Game, Seat};
 use iroh::{Endpoint, EndpointAddr, EndpointId, TransportAddr};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -79,11 +79,13 @@ pub enum Frame {
     Closed,
     /// Host to guests: the game starts with these seats.
     Begin(SessionMeta),
-    /// Protocol bytes from one seat's core to another's.
+    /// Protocol bytes from one seat's core to another's, addressed by seat number (the
+    /// seat's key is known from the start; a key on the wire would have to be checked as a
+    /// curve point again on every frame).
     Core {
         session: SessionId,
-        from: PublicKey,
-        to: PublicKey,
+        from: Seat,
+        to: Seat,
         bytes: Vec<u8>,
     },
 }

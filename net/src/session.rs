@@ -132,8 +132,8 @@ impl TableGame for Sprawl {
 /// Everything the device must do after the session did some work.
 #[derive(Default)]
 pub struct Pumped {
-    /// Protocol bytes for other devices: (device, from seat key, to seat key, bytes).
-    pub sends: Vec<(EndpointId, PublicKey, PublicKey, Vec<u8>)>,
+    /// Protocol bytes for other devices: (device, from seat, to seat, bytes).
+    pub sends: Vec<(EndpointId, Seat, Seat, Vec<u8>)>,
     pub notices: Vec<String>,
     pub errors: Vec<String>,
     /// The view changed: show it.
@@ -146,13 +146,13 @@ pub trait Table: Send {
     fn session(&self) -> SessionId {
         self.meta().session()
     }
-    /// Protocol bytes from `device`, claimed to come from seat key `from` for seat key `to`.
+    /// Protocol bytes from `device`, claimed to come from seat `from` for seat `to`.
     fn deliver(
         &mut self,
         now: Time,
         device: EndpointId,
-        from: PublicKey,
-        to: PublicKey,
+        from: Seat,
+        to: Seat,
         bytes: &[u8],
     ) -> Result<()>;
     /// A link to `device` came up: every local seat swaps log heads with its seats.
@@ -402,7 +402,7 @@ impl<G: Game> Session<G> {
                 self.meta.start.name(local.seat)
             ));
         }
-        let from = local.key;
+        let (from, from_seat) = (local.key, local.seat);
         let broken = local.broken;
         let mut transmits = Vec::new();
         while let Some(t) = local.core.poll_transmit() {
@@ -417,8 +417,10 @@ impl<G: Game> Session<G> {
         for t in transmits {
             if let Some(j) = self.local_index(&t.to) {
                 local_mail.push_back((j, from, t.bytes));
-            } else if let Some(device) = self.meta.device_of(&t.to) {
-                out.sends.push((device, from, t.to, t.bytes));
+            } else if let Some(to) = self.meta.start.seat_of(&t.to)
+                && let Some(device) = self.meta.seats.get(to as usize).map(|s| s.device)
+            {
+                out.sends.push((device, from_seat, to, t.bytes));
             }
         }
         if !events.is_empty() {
@@ -491,17 +493,25 @@ impl<G: Game> Session<G> {
         &mut self,
         now: Time,
         device: EndpointId,
-        from: PublicKey,
-        to: PublicKey,
+        from: Seat,
+        to: Seat,
         bytes: &[u8],
     ) -> Result<()> {
         // A device may speak only for the seats it holds: a stranger (or a seated device
         // posing as another seat) is refused here, before any core sees the bytes.
-        if self.meta.device_of(&from) != Some(device) {
-            return Err(NetError::UnseatedPeer);
-        }
-        let i = self.local_index(&to).ok_or(NetError::NotSeated)?;
-        self.locals[i].core.handle_message(now, from, bytes)
+        let key = match (
+            self.meta.seats.get(from as usize),
+            self.meta.start.seats.get(from as usize),
+        ) {
+            (Some(seat), Some(start)) if seat.device == device => start.key,
+            _ => return Err(NetError::UnseatedPeer),
+        };
+        let i = self
+            .locals
+            .iter()
+            .position(|l| l.seat == to)
+            .ok_or(NetError::NotSeated)?;
+        self.locals[i].core.handle_message(now, key, bytes)
     }
 
     pub fn peer_up(&mut self, now: Time, device: EndpointId) {
@@ -629,8 +639,8 @@ impl<G: TableGame> Table for Session<G> {
         &mut self,
         now: Time,
         device: EndpointId,
-        from: PublicKey,
-        to: PublicKey,
+        from: Seat,
+        to: Seat,
         bytes: &[u8],
     ) -> Result<()> {
         Session::deliver(self, now, device, from, to, bytes)
@@ -900,21 +910,27 @@ mod tests {
                 .expect("session");
         let _ = table.pump(Time(0));
         let bytes = b"anything at all";
-        // A stranger's device, whatever seat it claims to speak for.
-        for from in [stranger.public(), ben.public(), ann.public()] {
+        // Seats: Ann 0, Ben 1. A stranger's device, whatever seat it claims to speak for
+        // (one that does not exist too).
+        for from in [0, 1, 2, 200] {
             let err = table
-                .deliver(Time(1), stranger.public(), from, ann.public(), bytes)
+                .deliver(Time(1), stranger.public(), from, 0, bytes)
                 .expect_err("a stranger is refused");
             assert!(matches!(err, NetError::UnseatedPeer), "{err}");
         }
         // A seated device posing as another seat.
         let err = table
-            .deliver(Time(1), ben.public(), ann.public(), ann.public(), bytes)
+            .deliver(Time(1), ben.public(), 0, 0, bytes)
             .expect_err("posing as Ann");
         assert!(matches!(err, NetError::UnseatedPeer), "{err}");
+        // Bytes for a seat this device does not hold.
+        let err = table
+            .deliver(Time(1), ben.public(), 1, 1, bytes)
+            .expect_err("not Ann");
+        assert!(matches!(err, NetError::NotSeated), "{err}");
         // Ben's own bytes reach Ann's core (which then judges them: these are garbage).
         let err = table
-            .deliver(Time(1), ben.public(), ben.public(), ann.public(), bytes)
+            .deliver(Time(1), ben.public(), 1, 0, bytes)
             .expect_err("garbage");
         assert!(matches!(err, NetError::Malformed(_)), "{err}");
         assert_eq!(table.step(), 0);

@@ -132,8 +132,8 @@ fn an_unseated_device_cannot_get_an_input_accepted() {
         let guest_seat = view.me.expect("guest seated");
         let waiting_step = view.step;
 
-        // Forge the guest's input with the rogue's key, claiming to be the rogue and then
-        // the guest, and send it every way the rogue can.
+        // Forge the guest's input with the rogue's key, claiming to speak for every seat in
+        // turn, and send it every way the rogue can.
         let Some(AnyInput::GreedQuest(input)) = guest_move(&view) else {
             panic!("the guest has a move")
         };
@@ -155,8 +155,8 @@ fn an_unseated_device_cannot_get_an_input_accepted() {
         rogue
             .mesh
             .connect(loopback_addr(guest_key, &scratch.dir("guest")), true);
-        for from in [rogue.key.public(), guest_key] {
-            for to in [host_key, guest_key] {
+        for from in 0..3 {
+            for to in 0..3 {
                 let frame = Frame::Core {
                     session: view.session,
                     from,
