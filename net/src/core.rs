@@ -426,6 +426,10 @@ pub struct Core<G: Game> {
     quiet_since: Time,
     /// Each peer's latest hello: the step it waits on and the ids it holds for it.
     peer_have: Vec<Option<(u32, Vec<Hash>)>>,
+    /// Per peer, the step from which everything we held went to it since it last
+    /// (re)connected: a later hello from it then needs only the gaps of its own step, not
+    /// the whole history again (every new message since went to it as it came).
+    streamed: Vec<Option<u32>>,
     /// Peers known to hold every commitment of the current sealed step (step, log, bits).
     confirmed: (u32, Hash, u16),
     heads_sent: BTreeSet<u32>,
@@ -582,6 +586,7 @@ impl<G: Game> Core<G> {
             away: vec![false; n],
             quiet_since: now,
             peer_have: vec![None; n],
+            streamed: vec![None; n],
             confirmed: (u32::MAX, [0; 32], 0),
             heads_sent: BTreeSet::new(),
             diverged: BTreeSet::new(),
@@ -649,6 +654,9 @@ impl<G: Game> Core<G> {
         if let Some(seat) = self.start.seat_of(&peer)
             && seat != self.me
         {
+            // A new connection: what went over the old one may be lost.
+            self.streamed[seat as usize] = None;
+            self.peer_have[seat as usize] = None;
             let hello = self.hello(true);
             self.transmits.push_back(Transmit {
                 to: self.keys[seat as usize],
@@ -912,11 +920,18 @@ impl<G: Game> Core<G> {
             },
             _ => return false,
         };
-        if gs.skipped.contains(&(n, self.me)) {
+        if gs.skipped.contains(&(n, self.me)) || self.table_is_past(n) {
             return false;
         }
         let log = gs.bases[n as usize].log;
         !self.slots.contains_key(&(self.me, n, kind, log))
+    }
+
+    /// Whether a peer has said it is past step `n`. The table then finished that step, and
+    /// without anything this seat has not sent yet: a device catching up must not move (or
+    /// spend a beacon link) at a step the table has already left, only learn how it ended.
+    fn table_is_past(&self, n: u32) -> bool {
+        self.peer_have.iter().flatten().any(|(at, _)| *at > n)
     }
 
     /// What the screen shows about a seat.
@@ -1305,7 +1320,12 @@ impl<G: Game> Core<G> {
         }
         let have: BTreeSet<&Hash> = hello.have.iter().collect();
         let mut out = Vec::new();
-        for (step, ids) in self.by_step.range(hello.step..) {
+        let whole = self.streamed[peer as usize].is_none_or(|s| s > hello.step);
+        let upto = if whole { u32::MAX } else { hello.step };
+        if whole {
+            self.streamed[peer as usize] = Some(hello.step);
+        }
+        for (step, ids) in self.by_step.range(hello.step..=upto) {
             for id in ids {
                 if *step == hello.step && have.contains(id) {
                     continue;
@@ -1713,7 +1733,12 @@ impl<G: Game> Core<G> {
 
         // This seat's duties first.
         match &pending {
-            Pending::Chance if i_am_in && active.contains(&me) && !view.links.contains_key(&me) => {
+            Pending::Chance
+                if i_am_in
+                    && active.contains(&me)
+                    && !view.links.contains_key(&me)
+                    && !self.table_is_past(n) =>
+            {
                 if let Some(x) = self.chain.link(gs.draws + 1) {
                     self.send_link(n, x);
                     return Ok(Progress::Again);

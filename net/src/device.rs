@@ -853,8 +853,14 @@ impl Device {
         if *device == self.me {
             return;
         }
+        // Protocol bytes are synced afresh on every reconnection; lobby frames wait.
+        let synced = matches!(frame, Frame::Core { .. });
         if let Some(net) = &self.net
-            && !net.mesh.send(device, frame.encode())
+            && !(if synced {
+                net.mesh.send_synced(device, frame.encode())
+            } else {
+                net.mesh.send(device, frame.encode())
+            })
         {
             tracing::debug!("no link to {} for a frame", device.fmt_short());
         }

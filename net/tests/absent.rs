@@ -215,6 +215,16 @@ fn an_away_seat_skipped_for_many_steps_restarts_from_its_store_catches_up_and_pl
     assert!(t.devices[2].step() <= left_at + 1);
     assert!(t.finish());
     all_verified_and_equal(&t);
+    // Catching up, it learned how each missed step ended; it never went ahead at one the
+    // table had left (spending a beacon link), only to be sent back when the votes came.
+    assert!(
+        !t.devices[2]
+            .events()
+            .iter()
+            .any(|e| e.starts_with("Rewound")),
+        "{:?}",
+        t.devices[2].events()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

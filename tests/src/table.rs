@@ -463,7 +463,7 @@ fn send_all(
             to,
             bytes,
         };
-        mesh.send(&device, postcard::to_stdvec(&frame).unwrap_or_default());
+        mesh.send_synced(&device, postcard::to_stdvec(&frame).unwrap_or_default());
     }
 }
 

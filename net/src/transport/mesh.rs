@@ -6,15 +6,18 @@
 //! sides), so a new connection from a peer always replaces the old one: a restarted peer
 //! is back at once instead of after the old connection's idle timeout.
 //!
-//! Frames queued while a link is down wait in its outbox. A frame written just before a
-//! connection broke may be lost; the protocol above swaps log heads on every `Up` and
-//! sends again what the other side lacks, so nothing is lost for good.
+//! Frames queued while a link is down wait in its outbox, except those sent with
+//! [`Mesh::send_synced`]: the protocol above swaps log heads on every `Up` and sends again
+//! what the other side lacks, so its frames from before a connection are dropped when it
+//! comes up (a peer back after a long absence would otherwise first get everything the
+//! table said meanwhile, echoes and all, and only then the sync it needs). A frame written
+//! just before a connection broke may be lost; the sync on the next `Up` covers it.
 
 use super::endpoint::{ALPN, CONNECT_TIMEOUT};
 use super::frame;
 use iroh::endpoint::{Connection, VarInt};
 use iroh::{Endpoint, EndpointAddr, EndpointId};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -42,8 +45,16 @@ pub enum MeshEvent {
     Incoming { conn: Connection },
 }
 
+/// A frame waiting for its link.
+struct Outgoing {
+    bytes: Vec<u8>,
+    /// Sent again by the protocol after every reconnection: dropped, not kept, when the
+    /// connection it waited for comes up.
+    synced: bool,
+}
+
 struct Link {
-    outbox: mpsc::UnboundedSender<Vec<u8>>,
+    outbox: mpsc::UnboundedSender<Outgoing>,
     conns: mpsc::UnboundedSender<Connection>,
     target: watch::Sender<Target>,
     task: JoinHandle<()>,
@@ -165,8 +176,18 @@ impl Mesh {
 
     /// Queues a frame for `peer`; `false` if there is no link to it.
     pub fn send(&self, peer: &EndpointId, bytes: Vec<u8>) -> bool {
+        self.queue(peer, bytes, false)
+    }
+
+    /// Queues a frame that the protocol sends again after a reconnection (it syncs on
+    /// every `Up`): if the link is down, the frame is dropped when it comes back up.
+    pub fn send_synced(&self, peer: &EndpointId, bytes: Vec<u8>) -> bool {
+        self.queue(peer, bytes, true)
+    }
+
+    fn queue(&self, peer: &EndpointId, bytes: Vec<u8>, synced: bool) -> bool {
         match self.links.get(peer) {
-            Some(link) => link.outbox.send(bytes).is_ok(),
+            Some(link) => link.outbox.send(Outgoing { bytes, synced }).is_ok(),
             None => false,
         }
     }
@@ -252,7 +273,7 @@ async fn run_link(
     endpoint: Endpoint,
     peer: EndpointId,
     mut target: watch::Receiver<Target>,
-    mut outbox: mpsc::UnboundedReceiver<Vec<u8>>,
+    mut outbox: mpsc::UnboundedReceiver<Outgoing>,
     mut conns: mpsc::UnboundedReceiver<Connection>,
     events: mpsc::UnboundedSender<MeshEvent>,
 ) {
@@ -304,10 +325,18 @@ async fn run_link(
             }
         };
         backoff = BACKOFF_MIN;
+        // What waited for this connection: synced frames are stale (the `Up` below makes
+        // the protocol sync afresh), the rest goes out first, in order.
+        let mut waiting = VecDeque::new();
+        while let Ok(f) = outbox.try_recv() {
+            if !f.synced {
+                waiting.push_back(f.bytes);
+            }
+        }
         if events.send(MeshEvent::Up { peer }).is_err() {
             return;
         }
-        match serve(&conn, peer, &mut outbox, &mut conns, &events).await {
+        match serve(&conn, peer, waiting, &mut outbox, &mut conns, &events).await {
             Ended::Gone => {
                 conn.close(VarInt::from_u32(CLOSE_LEAVING), b"leaving");
                 return;
@@ -360,7 +389,8 @@ async fn pause(
 async fn serve(
     conn: &Connection,
     peer: EndpointId,
-    outbox: &mut mpsc::UnboundedReceiver<Vec<u8>>,
+    waiting: VecDeque<Vec<u8>>,
+    outbox: &mut mpsc::UnboundedReceiver<Outgoing>,
     conns: &mut mpsc::UnboundedReceiver<Connection>,
     events: &mpsc::UnboundedSender<MeshEvent>,
 ) -> Ended {
@@ -368,6 +398,11 @@ async fn serve(
         Ok(send) => send,
         Err(e) => return Ended::Broke(e.to_string()),
     };
+    for bytes in waiting {
+        if let Err(e) = frame::write(&mut send, &bytes).await {
+            return Ended::Broke(e.to_string());
+        }
+    }
     // Reading runs in its own task: a frame read is not cancel-safe inside `select!`.
     let reader = {
         let conn = conn.clone();
@@ -400,8 +435,8 @@ async fn serve(
                 None => Ended::Gone,
             },
             why = &mut reader => break Ended::Broke(why.unwrap_or_else(|e| e.to_string())),
-            bytes = outbox.recv() => match bytes {
-                Some(bytes) => {
+            out = outbox.recv() => match out {
+                Some(Outgoing { bytes, .. }) => {
                     if let Err(e) = frame::write(&mut send, &bytes).await {
                         break Ended::Broke(e.to_string());
                     }
