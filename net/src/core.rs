@@ -38,8 +38,8 @@ use crate::identity::{PublicKey, SecretKey, SessionId, Start};
 use crate::log::{self, PlayRecord, StepRecord};
 use crate::seal;
 use crate::wire::{
-    Accept, AuditOpening, Basis, Body, Hash, Hello, Kind, Link, MAX_INPUT, Reveal, SignatureMemo,
-    Signed, VoteAction, Wire,
+    Accept, AuditOpening, Basis, Body, Hash, Hello, Kind, Link, MAX_INPUT, Reveal, SeatKey,
+    SignatureMemo, Signed, VoteAction, Wire, verify_many,
 };
 use hoard_rules::{Game, Pending, Play, Seal, Seat, Step, public_hash};
 use rand_chacha::ChaCha20Rng;
@@ -383,6 +383,13 @@ enum Origin {
     Store,
 }
 
+/// A message as it arrived, decoded, not yet checked.
+struct Arrival {
+    wire: Wire,
+    bytes: Vec<u8>,
+    id: Hash,
+}
+
 /// The result of trying to complete the current step.
 enum Progress {
     /// The step completed (or we sent something): look again.
@@ -400,7 +407,7 @@ pub struct Core<G: Game> {
     key: SecretKey,
     me: Seat,
     keys: Vec<PublicKey>,
-    verifiers: Vec<ed25519_dalek::VerifyingKey>,
+    verifiers: Vec<SeatKey>,
 
     secret: Hash,
     chain: Chain,
@@ -518,18 +525,16 @@ impl<G: Game> Core<G> {
                 core.sealed.insert((step, log), (salt, input));
             }
         }
-        for bytes in &saved.messages {
-            let wire = Wire::decode(bytes).map_err(|e| {
+        let mut saved_messages = Vec::with_capacity(saved.messages.len());
+        for bytes in saved.messages {
+            let wire = Wire::decode(&bytes).map_err(|e| {
                 NetError::Corrupt(format!("a saved message could not be read: {e}"))
             })?;
-            // A saved message that no longer checks out is dropped, as it would be from a peer.
-            let _ = core.ingest(
-                now,
-                wire,
-                Some((bytes.clone(), Wire::id_of(bytes))),
-                Origin::Store,
-            );
+            let id = Wire::id_of(&bytes);
+            saved_messages.push(Arrival { wire, bytes, id });
         }
+        // A saved message that no longer checks out is dropped, as it would be from a peer.
+        core.ingest_all(now, saved_messages, &mut None, Origin::Store);
         if core.accepts[core.me as usize].is_none() {
             core.sign_accept();
         }
@@ -563,8 +568,9 @@ impl<G: Game> Core<G> {
             verifiers: start
                 .seats
                 .iter()
-                .map(|s| s.key.as_verifying_key())
-                .collect(),
+                .map(|s| SeatKey::new(&s.key))
+                .collect::<Option<_>>()
+                .ok_or_else(|| NetError::BadStart("a seat's key cannot sign".into()))?,
             cfg,
             session,
             config,
@@ -606,46 +612,127 @@ impl<G: Game> Core<G> {
     /// Bytes from peer `from` (the authenticated iroh key of the connection). An error
     /// means the message was refused and dropped; the core is unharmed.
     pub fn handle_message(&mut self, now: Time, from: PublicKey, bytes: &[u8]) -> Result<()> {
+        self.handle_messages(now, from, &[bytes])
+    }
+
+    /// Messages from peer `from`, in the order sent: each is taken as
+    /// [`Core::handle_message`] would take it, but their signatures are checked as one batch
+    /// and the step machine runs once at the end. A catching-up device gets the missed
+    /// steps this way, hundreds of messages to a frame. Every message is tried; the first
+    /// refusal is returned.
+    pub fn handle_messages<B: AsRef<[u8]>>(
+        &mut self,
+        now: Time,
+        from: PublicKey,
+        batch: &[B],
+    ) -> Result<()> {
         let peer = self.start.seat_of(&from).ok_or(NetError::UnseatedPeer)?;
         if peer == self.me {
             return Ok(());
         }
-        // Echoes make most arrivals repeats: an honest peer's bytes are canonical, so their
-        // hash is the id of a message we may already hold.
-        let raw_id = Wire::id_of(bytes);
+        let mut refused = None;
+        let mut fresh: Vec<Arrival> = Vec::new();
+        let mut changed = false;
         let at = self.step();
-        if let Some(held) = self.msgs.get_mut(&raw_id) {
-            if held.heard_from & (1 << peer) == 0 {
-                held.heard_from |= 1 << peer;
-                // A first echo of a commitment of this step may be the confirmation an
-                // opening waits on. Any other repeat changes nothing (and a catching-up
-                // device gets thousands of them, one from each peer).
-                let commit_now = matches!(&held.wire,
-                    Wire::Signed(s) if s.step == at && s.kind() == Kind::Commit);
-                if commit_now {
-                    self.advance(now);
+        for bytes in batch {
+            let bytes = bytes.as_ref();
+            // Echoes make most arrivals repeats: an honest peer's bytes are canonical, so
+            // their hash is the id of a message we may already hold.
+            let id = Wire::id_of(bytes);
+            if let Some(held) = self.msgs.get_mut(&id) {
+                if held.heard_from & (1 << peer) == 0 {
+                    held.heard_from |= 1 << peer;
+                    // A first echo of a commitment of this step may be the confirmation an
+                    // opening waits on. Any other repeat changes nothing (and a catching-up
+                    // device gets thousands of them, one from each peer).
+                    changed |= matches!(&held.wire,
+                        Wire::Signed(s) if s.step == at && s.kind() == Kind::Commit);
+                }
+                continue;
+            }
+            if fresh.iter().any(|f| f.id == id) {
+                continue;
+            }
+            let wire = match Wire::decode(bytes) {
+                Ok(wire) if wire.session() == &self.session => wire,
+                Ok(_) => {
+                    refused.get_or_insert(NetError::WrongSession);
+                    continue;
+                }
+                Err(e) => {
+                    refused.get_or_insert(e);
+                    continue;
+                }
+            };
+            changed = true;
+            if let Wire::Hello(hello) = wire {
+                // What came before the hello is ours before we answer it.
+                self.ingest_all(
+                    now,
+                    std::mem::take(&mut fresh),
+                    &mut refused,
+                    Origin::Peer(peer),
+                );
+                self.answer_hello(peer, &hello);
+                continue;
+            }
+            fresh.push(Arrival {
+                wire,
+                bytes: bytes.to_vec(),
+                id,
+            });
+        }
+        self.ingest_all(now, fresh, &mut refused, Origin::Peer(peer));
+        if changed {
+            self.advance(now);
+        }
+        refused.map_or(Ok(()), Err)
+    }
+
+    /// Ingests messages that arrived together, their signatures checked as one batch.
+    fn ingest_all(
+        &mut self,
+        now: Time,
+        fresh: Vec<Arrival>,
+        refused: &mut Option<NetError>,
+        origin: Origin,
+    ) {
+        let valid = self.check_signatures(&fresh);
+        for (arrival, sig_ok) in fresh.into_iter().zip(valid) {
+            let raw = Some((arrival.bytes, arrival.id));
+            if let Err(e) = self.ingest(now, arrival.wire, raw, origin, sig_ok) {
+                refused.get_or_insert(e);
+            }
+        }
+    }
+
+    /// Whether each signed message's signature is valid (`true` for what needs none: a
+    /// link, which its chain authenticates, and an opening, which its commitment binds).
+    fn check_signatures(&self, fresh: &[Arrival]) -> Vec<bool> {
+        let mut valid = vec![true; fresh.len()];
+        let mut items = Vec::new();
+        let mut at = Vec::new();
+        for (i, arrival) in fresh.iter().enumerate() {
+            if let Wire::Signed(s) = &arrival.wire
+                && s.kind() != Kind::Open
+            {
+                match self.verifiers.get(s.seat as usize) {
+                    Some(key) => {
+                        items.push((s, key));
+                        at.push(i);
+                    }
+                    // No such seat: ingest refuses it by name.
+                    None => valid[i] = false,
                 }
             }
-            return Ok(());
         }
-        let wire = Wire::decode(bytes)?;
-        if wire.session() != &self.session {
-            return Err(NetError::WrongSession);
+        for (i, ok) in at
+            .into_iter()
+            .zip(verify_many(&items, self.cfg.memo.as_ref()))
+        {
+            valid[i] = ok;
         }
-        let result = match wire {
-            Wire::Hello(hello) => {
-                self.answer_hello(peer, &hello);
-                Ok(())
-            }
-            other => self.ingest(
-                now,
-                other,
-                Some((bytes.to_vec(), raw_id)),
-                Origin::Peer(peer),
-            ),
-        };
-        self.advance(now);
-        result
+        valid
     }
 
     /// A connection to `peer` is (re)established: swap log heads so each side sends what
@@ -982,7 +1069,7 @@ impl<G: Game> Core<G> {
     fn sign_and_send(&mut self, step: u32, basis: Basis, body: Body) {
         let msg = Signed::sign(&self.key, self.session, self.me, step, basis, body);
         // Our own message passes every check a peer's would.
-        let _ = self.ingest(self.quiet_since, Wire::Signed(msg), None, Origin::Own);
+        let _ = self.ingest(self.quiet_since, Wire::Signed(msg), None, Origin::Own, true);
     }
 
     fn send_link(&mut self, step: u32, link: Hash) {
@@ -992,18 +1079,20 @@ impl<G: Game> Core<G> {
             step,
             link,
         };
-        let _ = self.ingest(self.quiet_since, Wire::Link(msg), None, Origin::Own);
+        let _ = self.ingest(self.quiet_since, Wire::Link(msg), None, Origin::Own, true);
     }
 
     /// Checks a signed message or link and adds it to what we hold.
     /// `raw` is the message as it arrived and its id (the hash of those bytes); `None`
-    /// encodes it afresh.
+    /// encodes it afresh. `sig_ok` is whether its signature was found valid (see
+    /// [`Core::check_signatures`]); our own messages need no check.
     fn ingest(
         &mut self,
         now: Time,
         wire: Wire,
         raw: Option<(Vec<u8>, Hash)>,
         origin: Origin,
+        sig_ok: bool,
     ) -> Result<()> {
         let (bytes, id) = raw.unwrap_or_else(|| {
             let bytes = wire.encode();
@@ -1021,9 +1110,9 @@ impl<G: Game> Core<G> {
         if wire.session() != &self.session {
             return Err(NetError::WrongSession);
         }
-        let Some(key) = self.verifiers.get(seat as usize).copied() else {
+        if seat as usize >= self.keys.len() {
             return Err(NetError::NoSuchSeat { seat });
-        };
+        }
         let at = self.step();
         if step > at.saturating_add(WINDOW) {
             return Err(NetError::TooFarAhead {
@@ -1036,10 +1125,7 @@ impl<G: Game> Core<G> {
         if let Wire::Signed(s) = &wire {
             // An opening is checked against its signed commitment instead: only one that
             // does not match has its own signature checked, to make it proof.
-            if origin != Origin::Own
-                && s.kind() != Kind::Open
-                && !s.verify_with(&key, self.cfg.memo.as_ref())
-            {
+            if origin != Origin::Own && s.kind() != Kind::Open && !sig_ok {
                 return Err(NetError::BadSignature {
                     seat,
                     name: self.start.name(seat),

@@ -16,7 +16,7 @@ use crate::handle::{
     new_key,
 };
 use crate::identity::{PublicKey, SeatSpec, SecretKey, Start};
-use crate::session::{SeatMeta, Session, SessionMeta, Table, session_dir};
+use crate::session::{Outgoing, SeatMeta, Session, SessionMeta, Table, session_dir};
 use crate::transport::discovery::Discovery;
 use crate::transport::endpoint::{self, EndpointOptions, NetMode};
 use crate::transport::mesh::{self, Mesh, MeshEvent};
@@ -86,11 +86,26 @@ pub enum Frame {
         session: SessionId,
         from: Seat,
         to: Seat,
-        bytes: Vec<u8>,
+        /// The messages in the order sent; a catching-up device gets hundreds at once.
+        messages: Vec<serde_bytes::ByteBuf>,
     },
 }
 
 impl Frame {
+    /// The frame that carries `out`'s messages.
+    pub fn core(session: SessionId, out: Outgoing) -> Frame {
+        Frame::Core {
+            session,
+            from: out.from,
+            to: out.to,
+            messages: out
+                .messages
+                .into_iter()
+                .map(serde_bytes::ByteBuf::from)
+                .collect(),
+        }
+    }
+
     fn encode(&self) -> Vec<u8> {
         postcard::to_stdvec(self).unwrap_or_default()
     }
@@ -971,7 +986,7 @@ impl Device {
                 session,
                 from,
                 to,
-                bytes,
+                messages,
             } => {
                 let Role::Playing(table) = &mut self.role else {
                     return;
@@ -979,7 +994,11 @@ impl Device {
                 if table.session() != session {
                     return;
                 }
-                if let Err(e) = table.deliver(now, peer, from, to, &bytes) {
+                let messages: Vec<Vec<u8>> = messages
+                    .into_iter()
+                    .map(serde_bytes::ByteBuf::into_vec)
+                    .collect();
+                if let Err(e) = table.deliver(now, peer, from, to, &messages) {
                     match e {
                         NetError::UnseatedPeer | NetError::NotSeated => {
                             tracing::warn!("refused protocol bytes from {}: {e}", peer.fmt_short())
@@ -1242,16 +1261,9 @@ impl Device {
         } else {
             None
         };
-        for (device, from, to, bytes) in pumped.sends {
-            self.send(
-                &device,
-                &Frame::Core {
-                    session,
-                    from,
-                    to,
-                    bytes,
-                },
-            );
+        for out in pumped.sends {
+            let device = out.device;
+            self.send(&device, &Frame::core(session, out));
         }
         for n in pumped.notices {
             self.emit(Event::Notice(n));

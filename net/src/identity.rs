@@ -123,6 +123,12 @@ impl Start {
             if seat.name.len() > MAX_NAME {
                 return Err(NetError::BadStart(format!("seat {i}'s name is too long")));
             }
+            if crate::wire::SeatKey::new(&seat.key).is_none() {
+                return Err(NetError::BadStart(format!(
+                    "{}'s device key cannot sign (a point of small order)",
+                    seat.name
+                )));
+            }
             if self.seats[..i].iter().any(|s| s.key == seat.key) {
                 return Err(NetError::BadStart(format!(
                     "{} is seated twice with the same device",

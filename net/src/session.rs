@@ -129,15 +129,53 @@ impl TableGame for Sprawl {
     }
 }
 
+/// Protocol messages from one local seat for one seat on another device, in order: one
+/// frame on the wire.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outgoing {
+    pub device: EndpointId,
+    pub from: Seat,
+    pub to: Seat,
+    pub messages: Vec<Vec<u8>>,
+}
+
+/// The most message bytes put in one [`Outgoing`] (a single larger message goes alone);
+/// well under the transport's frame limit.
+pub const FRAME_BUDGET: usize = 192 * 1024;
+
 /// Everything the device must do after the session did some work.
 #[derive(Default)]
 pub struct Pumped {
-    /// Protocol bytes for other devices: (device, from seat, to seat, bytes).
-    pub sends: Vec<(EndpointId, Seat, Seat, Vec<u8>)>,
+    /// Protocol messages for other devices, gathered by sender and receiver seat.
+    pub sends: Vec<Outgoing>,
     pub notices: Vec<String>,
     pub errors: Vec<String>,
     /// The view changed: show it.
     pub changed: bool,
+}
+
+impl Pumped {
+    /// Adds a message to the open frame for its sender and receiver, or starts one.
+    fn send(&mut self, device: EndpointId, from: Seat, to: Seat, bytes: Vec<u8>) {
+        let open = self
+            .sends
+            .iter_mut()
+            .rev()
+            .find(|o| o.device == device && o.from == from && o.to == to);
+        match open {
+            Some(o)
+                if o.messages.iter().map(Vec::len).sum::<usize>() + bytes.len() <= FRAME_BUDGET =>
+            {
+                o.messages.push(bytes)
+            }
+            _ => self.sends.push(Outgoing {
+                device,
+                from,
+                to,
+                messages: vec![bytes],
+            }),
+        }
+    }
 }
 
 /// A session of any game, as the device drives it.
@@ -146,14 +184,14 @@ pub trait Table: Send {
     fn session(&self) -> SessionId {
         self.meta().session()
     }
-    /// Protocol bytes from `device`, claimed to come from seat `from` for seat `to`.
+    /// Protocol messages from `device`, claimed to come from seat `from` for seat `to`.
     fn deliver(
         &mut self,
         now: Time,
         device: EndpointId,
         from: Seat,
         to: Seat,
-        bytes: &[u8],
+        messages: &[Vec<u8>],
     ) -> Result<()>;
     /// A link to `device` came up: every local seat swaps log heads with its seats.
     fn peer_up(&mut self, now: Time, device: EndpointId);
@@ -420,7 +458,7 @@ impl<G: Game> Session<G> {
             } else if let Some(to) = self.meta.start.seat_of(&t.to)
                 && let Some(device) = self.meta.seats.get(to as usize).map(|s| s.device)
             {
-                out.sends.push((device, from_seat, to, t.bytes));
+                out.send(device, from_seat, to, t.bytes);
             }
         }
         if !events.is_empty() {
@@ -495,7 +533,7 @@ impl<G: Game> Session<G> {
         device: EndpointId,
         from: Seat,
         to: Seat,
-        bytes: &[u8],
+        messages: &[Vec<u8>],
     ) -> Result<()> {
         // A device may speak only for the seats it holds: a stranger (or a seated device
         // posing as another seat) is refused here, before any core sees the bytes.
@@ -511,7 +549,7 @@ impl<G: Game> Session<G> {
             .iter()
             .position(|l| l.seat == to)
             .ok_or(NetError::NotSeated)?;
-        self.locals[i].core.handle_message(now, key, bytes)
+        self.locals[i].core.handle_messages(now, key, messages)
     }
 
     pub fn peer_up(&mut self, now: Time, device: EndpointId) {
@@ -641,9 +679,9 @@ impl<G: TableGame> Table for Session<G> {
         device: EndpointId,
         from: Seat,
         to: Seat,
-        bytes: &[u8],
+        messages: &[Vec<u8>],
     ) -> Result<()> {
-        Session::deliver(self, now, device, from, to, bytes)
+        Session::deliver(self, now, device, from, to, messages)
     }
     fn peer_up(&mut self, now: Time, device: EndpointId) {
         Session::peer_up(self, now, device)
@@ -909,7 +947,7 @@ mod tests {
             Session::<GreedQuest>::create(dir.clone(), meta(&ann, &ben), &ann, &[], false, Time(0))
                 .expect("session");
         let _ = table.pump(Time(0));
-        let bytes = b"anything at all";
+        let bytes = &[b"anything at all".to_vec()];
         // Seats: Ann 0, Ben 1. A stranger's device, whatever seat it claims to speak for
         // (one that does not exist too).
         for from in [0, 1, 2, 200] {

@@ -456,13 +456,9 @@ fn send_all(
     now: Time,
 ) {
     let pumped = session.pump(now);
-    for (device, from, to, bytes) in pumped.sends {
-        let frame = Frame::Core {
-            session: session_id,
-            from,
-            to,
-            bytes,
-        };
+    for out in pumped.sends {
+        let device = out.device;
+        let frame = Frame::core(session_id, out);
         mesh.send_synced(&device, postcard::to_stdvec(&frame).unwrap_or_default());
     }
 }
@@ -486,10 +482,11 @@ fn handle(
         MeshEvent::Down { peer, .. } => session.set_connected(peer, false),
         MeshEvent::Frame { peer, bytes } => {
             if let Ok(Frame::Core {
-                from, to, bytes, ..
+                from, to, messages, ..
             }) = postcard::from_bytes::<Frame>(&bytes)
             {
-                let _ = session.deliver(now, peer, from, to, &bytes);
+                let messages: Vec<Vec<u8>> = messages.into_iter().map(|m| m.into_vec()).collect();
+                let _ = session.deliver(now, peer, from, to, &messages);
             }
         }
     }

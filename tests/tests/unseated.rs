@@ -161,7 +161,7 @@ fn an_unseated_device_cannot_get_an_input_accepted() {
                     session: view.session,
                     from,
                     to,
-                    bytes: forged.clone(),
+                    messages: vec![forged.clone().into()],
                 };
                 let bytes = postcard::to_stdvec(&frame).expect("encode");
                 rogue.mesh.send(&host_key, bytes.clone());
