@@ -433,9 +433,9 @@ pub struct Core<G: Game> {
     quiet_since: Time,
     /// Each peer's latest hello: the step it waits on and the ids it holds for it.
     peer_have: Vec<Option<(u32, Vec<Hash>)>>,
-    /// Per peer, the step from which everything we held went to it since it last
-    /// (re)connected: a later hello from it then needs only the gaps of its own step, not
-    /// the whole history again (every new message since went to it as it came).
+    /// Per peer, the step from which our history went to it since it last (re)connected:
+    /// a later hello from it then needs only the gaps of its own step, not the history
+    /// again (every new message since went to it as it came).
     streamed: Vec<Option<u32>>,
     /// Peers known to hold every commitment of the current sealed step (step, log, bits).
     confirmed: (u32, Hash, u16),
@@ -539,7 +539,7 @@ impl<G: Game> Core<G> {
             core.sign_accept();
         }
         core.advance(now);
-        core.hello_all(true);
+        core.hello_all(true, false);
         Ok(core)
     }
 
@@ -632,6 +632,7 @@ impl<G: Game> Core<G> {
         }
         let mut refused = None;
         let mut fresh: Vec<Arrival> = Vec::new();
+        let mut seen: IdMap<Hash, ()> = IdMap::default();
         let mut changed = false;
         let at = self.step();
         for bytes in batch {
@@ -650,7 +651,7 @@ impl<G: Game> Core<G> {
                 }
                 continue;
             }
-            if fresh.iter().any(|f| f.id == id) {
+            if seen.insert(id, ()).is_some() {
                 continue;
             }
             let wire = match Wire::decode(bytes) {
@@ -697,7 +698,13 @@ impl<G: Game> Core<G> {
         refused: &mut Option<NetError>,
         origin: Origin,
     ) {
-        let valid = self.check_signatures(&fresh);
+        // The store keeps only what this device made or found valid, each record with its
+        // checksum, next to the device's own key: its signatures are not checked again.
+        let valid = if origin == Origin::Store {
+            vec![true; fresh.len()]
+        } else {
+            self.check_signatures(&fresh)
+        };
         for (arrival, sig_ok) in fresh.into_iter().zip(valid) {
             let raw = Some((arrival.bytes, arrival.id));
             if let Err(e) = self.ingest(now, arrival.wire, raw, origin, sig_ok) {
@@ -744,7 +751,7 @@ impl<G: Game> Core<G> {
             // A new connection: what went over the old one may be lost.
             self.streamed[seat as usize] = None;
             self.peer_have[seat as usize] = None;
-            let hello = self.hello(true);
+            let hello = self.hello(true, false);
             self.transmits.push_back(Transmit {
                 to: self.keys[seat as usize],
                 bytes: hello,
@@ -756,7 +763,8 @@ impl<G: Game> Core<G> {
     pub fn handle_timeout(&mut self, now: Time) {
         self.advance(now);
         if self.unfinished() && now >= self.quiet_since.plus(self.cfg.resync_after) {
-            self.hello_all(true);
+            // Heard nothing for a while: if we are behind, every peer sends all it has.
+            self.hello_all(true, true);
             self.quiet_since = now;
         }
     }
@@ -1354,7 +1362,7 @@ impl<G: Game> Core<G> {
 
     // ----- sync -------------------------------------------------------------------------
 
-    fn hello(&self, reply: bool) -> Vec<u8> {
+    fn hello(&self, reply: bool, full: bool) -> Vec<u8> {
         let step = self.step();
         let have = self
             .by_step
@@ -1365,12 +1373,13 @@ impl<G: Game> Core<G> {
             step,
             have,
             reply,
+            full,
         })
         .encode()
     }
 
-    fn hello_all(&mut self, reply: bool) {
-        let bytes = self.hello(reply);
+    fn hello_all(&mut self, reply: bool, full: bool) {
+        let bytes = self.hello(reply, full);
         for (i, k) in self.keys.iter().enumerate() {
             if i != self.me as usize {
                 self.transmits.push_back(Transmit {
@@ -1396,27 +1405,59 @@ impl<G: Game> Core<G> {
             && hello.step == self.step()
             && hello.have.iter().any(|id| !self.msgs.contains_key(id))
         {
-            let bytes = self.hello(false);
+            let bytes = self.hello(false, false);
             self.transmits.push_back(Transmit { to, bytes });
         }
         // Our own hello first, so the peer knows where we stand before what we send it.
         if hello.reply {
-            let bytes = self.hello(false);
+            let bytes = self.hello(false, false);
             self.transmits.push_back(Transmit { to, bytes });
         }
-        let have: BTreeSet<&Hash> = hello.have.iter().collect();
-        let mut out = Vec::new();
-        let whole = self.streamed[peer as usize].is_none_or(|s| s > hello.step);
-        let upto = if whole { u32::MAX } else { hello.step };
-        if whole {
+        // What the peer lacks of the step it waits on, from every seat. Then, once per
+        // connection (or when the peer went back), the history after that step; later
+        // hellos need no history, as everything new went to the peer as it came.
+        // A history carries only the messages this seat made and those of seats that cannot
+        // send theirs (away or removed): every other seat sends its own, so a device that
+        // catches up gets each missed message once, not once from every peer. A peer that
+        // is behind and has heard nothing for a while (`full`) gets every seat's messages.
+        let first = self.streamed[peer as usize].is_none_or(|s| s > hello.step);
+        if first {
             self.streamed[peer as usize] = Some(hello.step);
         }
-        for (step, ids) in self.by_step.range(hello.step..=upto) {
+        let all: u16 = (1u16 << self.keys.len()) - 1;
+        let authors = if hello.full && hello.step < self.step() {
+            all
+        } else if first {
+            let removed = self.game.as_ref().map(|g| &g.removed);
+            let absent = (0..self.keys.len() as Seat)
+                .filter(|s| self.away[*s as usize] || removed.is_some_and(|r| r.contains_key(s)))
+                .fold(0u16, |mask, s| mask | 1 << s);
+            (absent | 1 << self.me) & !(1 << peer)
+        } else {
+            0
+        };
+        let have: BTreeSet<&Hash> = hello.have.iter().collect();
+        let mut out = Vec::new();
+        for (step, ids) in self.by_step.range(hello.step..) {
+            let gap = *step == hello.step;
+            if !gap && authors == 0 {
+                break;
+            }
             for id in ids {
-                if *step == hello.step && have.contains(id) {
+                let Some(held) = self.msgs.get(id) else {
                     continue;
-                }
-                if let Some(held) = self.msgs.get(id) {
+                };
+                let author = match &held.wire {
+                    Wire::Signed(s) => s.seat,
+                    Wire::Link(l) => l.seat,
+                    Wire::Hello(_) => continue,
+                };
+                let wanted = if gap {
+                    !have.contains(id)
+                } else {
+                    authors & (1 << author) != 0
+                };
+                if wanted {
                     out.push(held.bytes.clone());
                 }
             }

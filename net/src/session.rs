@@ -137,6 +137,8 @@ pub struct Outgoing {
     pub from: Seat,
     pub to: Seat,
     pub messages: Vec<Vec<u8>>,
+    /// The messages' bytes in all.
+    pub size: usize,
 }
 
 /// The most message bytes put in one [`Outgoing`] (a single larger message goes alone);
@@ -163,15 +165,15 @@ impl Pumped {
             .rev()
             .find(|o| o.device == device && o.from == from && o.to == to);
         match open {
-            Some(o)
-                if o.messages.iter().map(Vec::len).sum::<usize>() + bytes.len() <= FRAME_BUDGET =>
-            {
-                o.messages.push(bytes)
+            Some(o) if o.size + bytes.len() <= FRAME_BUDGET => {
+                o.size += bytes.len();
+                o.messages.push(bytes);
             }
             _ => self.sends.push(Outgoing {
                 device,
                 from,
                 to,
+                size: bytes.len(),
                 messages: vec![bytes],
             }),
         }

@@ -198,7 +198,7 @@ impl SeatKey {
 /// Below this many signatures a batch check saves nothing.
 const BATCH_MIN: usize = 8;
 /// From this many signatures on, a batch is split across threads.
-const PARALLEL_MIN: usize = 512;
+const PARALLEL_MIN: usize = 128;
 
 /// Checks many signed messages, each against its seat's key: whether each is valid, in
 /// order. Valid signatures are checked as one batch (several, across threads, when there
@@ -388,6 +388,9 @@ pub struct Hello {
     pub have: Vec<Hash>,
     /// Ask the receiver for its own hello back, so the sender can send what it lacks.
     pub reply: bool,
+    /// The sender has heard nothing for a while: if it is behind, send it every seat's
+    /// messages from `step` on, not only your own (see `Core`'s sync).
+    pub full: bool,
 }
 
 /// Every message on the wire.

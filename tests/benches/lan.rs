@@ -11,7 +11,8 @@
 //!
 //! `HOARD_BENCH_SAMPLES` (default 300) sets the number of sealed turns measured,
 //! `HOARD_BENCH_BEHIND` (default 1000) the steps missed, `HOARD_BENCH_DIR` where the
-//! devices keep their data (default: the system temp dir; on /dev/shm there is no fsync cost).
+//! devices keep their data (default: the system temp dir; on /dev/shm there is no fsync cost),
+//! `HOARD_BENCH_PAUSE_MS` (default 0) a pause before the restart, to attach a profiler.
 
 use hoard_tests::Scratch;
 use hoard_tests::rounds::Input;
@@ -160,6 +161,11 @@ fn main() {
         "(the table went on without seat {gone} for {missed} steps in {:.1} s, voting to skip it at each)",
         skipped_for.as_secs_f64()
     );
+    // Time to attach a profiler to this process before the restart, if asked.
+    std::thread::sleep(Duration::from_millis(u64::from(env(
+        "HOARD_BENCH_PAUSE_MS",
+        0,
+    ))));
     let back = Instant::now();
     table.restart(gone);
     table.until(Duration::from_secs(120), "the returning seat", |t| {
@@ -171,6 +177,21 @@ fn main() {
          (endpoint bound on its old port, store read, peers reached, missed messages verified and saved)",
         caught_up.as_secs_f64() * 1000.0
     );
+    // Where the time went: until the first missed step was applied (restart, store, links,
+    // the first frame of history), then the rest of the missed steps.
+    if let Some(first) = table.reached[gone]
+        .get(left_at as usize + 1)
+        .copied()
+        .flatten()
+    {
+        let first = first.saturating_duration_since(back);
+        println!(
+            "  first missed step applied after {:.1} ms; the other {} in {:.1} ms",
+            first.as_secs_f64() * 1000.0,
+            missed.saturating_sub(1),
+            (caught_up.saturating_sub(first)).as_secs_f64() * 1000.0
+        );
+    }
 
     // The game then ends the same everywhere, verified.
     for d in &all {
