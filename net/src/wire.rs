@@ -546,3 +546,57 @@ mod ids {
         d.deserialize_bytes(Ids)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn signed(key: &SecretKey, seat: Seat, step: u32) -> Signed {
+        Signed::sign(
+            key,
+            SessionId([7; 32]),
+            seat,
+            step,
+            Basis::default(),
+            Body::Commit([step as u8; 32]),
+        )
+    }
+
+    /// A batch answers exactly what checking each alone answers, whichever messages in it
+    /// are forged, and across threads when it is large.
+    #[test]
+    fn a_batch_of_signatures_finds_exactly_the_forged_ones() {
+        let keys: Vec<SecretKey> = (1..=3).map(|b| SecretKey::from_bytes(&[b; 32])).collect();
+        let seat_keys: Vec<SeatKey> = keys
+            .iter()
+            .map(|k| SeatKey::new(&k.public()).expect("a key"))
+            .collect();
+        for count in [3, 40, PARALLEL_MIN + 60] {
+            let mut msgs: Vec<(Signed, usize)> = (0..count)
+                .map(|i| (signed(&keys[i % 3], (i % 3) as Seat, i as u32), i % 3))
+                .collect();
+            // A changed body under the old signature, and a message signed by another seat's
+            // key than the one it claims.
+            let forged = [count / 2, count - 1];
+            msgs[forged[0]].0.step += 1;
+            let claimed = (msgs[forged[1]].1 + 1) % 3;
+            msgs[forged[1]].1 = claimed;
+            let items: Vec<(&Signed, &SeatKey)> =
+                msgs.iter().map(|(s, k)| (s, &seat_keys[*k])).collect();
+            let valid = verify_many(&items, None);
+            for (i, (s, k)) in msgs.iter().enumerate() {
+                assert_eq!(valid[i], !forged.contains(&i), "message {i} of {count}");
+                assert_eq!(valid[i], s.verify(&keys[*k].public()), "message {i} alone");
+            }
+        }
+    }
+
+    #[test]
+    fn a_key_of_small_order_cannot_be_a_seat() {
+        // The identity point: every signature would verify under it.
+        let mut identity = [0u8; 32];
+        identity[0] = 1;
+        let key = PublicKey::from_bytes(&identity).expect("a point");
+        assert!(SeatKey::new(&key).is_none());
+    }
+}
