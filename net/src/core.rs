@@ -1235,6 +1235,10 @@ impl<G: Game> Core<G> {
             Body::Accept(a) => {
                 self.accepts[s.seat as usize] = Some(a.clone());
             }
+            // Sent before a restart: not signed again.
+            Body::Head if s.seat == self.me => {
+                self.heads_sent.insert(s.step);
+            }
             Body::Commit(_)
                 if self.game.as_ref().is_some_and(|g| {
                     g.records.len() as u32 == s.step && g.bases[s.step as usize] == s.basis
@@ -2194,7 +2198,9 @@ impl<G: Game> Core<G> {
             .into_iter()
             .flatten()
             .any(|id| matches!(self.msgs.get(id).map(|h| &h.wire), Some(Wire::Signed(s)) if matches!(s.body, Body::Vote { .. })));
-        if voted {
+        // Not at a step the table has left: a device catching up would sign one for every
+        // step it learns, and the table knows how they ended.
+        if voted && !self.table_is_past(n + 1) {
             self.send_head(n + 1);
         }
         self.recheck_divergence(n + 1);
