@@ -7,6 +7,7 @@ mod common;
 use common::highcard::{self, Config, HighCard, Input, Phase, Private, Public};
 use common::table::{Device, Table, bot, keys, start_for, stored_bot};
 use hoard_net::log::{PlayRecord, StepRecord};
+use hoard_net::wire::Wire;
 use hoard_net::{CoreConfig, VoteAction};
 use hoard_rules::{Game, Pending, RuleError, Seat, Step};
 
@@ -225,6 +226,87 @@ fn an_away_seat_skipped_for_many_steps_restarts_from_its_store_catches_up_and_pl
         "{:?}",
         t.devices[2].events()
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// "When the device comes back, it catches up and plays on" (DESIGN, absent seats), from the
+/// peers it reconnects to: each missed message reaches it once, from the seat that signed it,
+/// not once from every peer.
+#[test]
+fn a_returning_device_gets_each_missed_message_once() {
+    let dir = std::env::temp_dir().join(format!("hoard-absent-once-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let keys = keys(4, 90);
+    let start = start_for::<HighCard>(
+        &Config {
+            seats: 4,
+            rounds: 8,
+        },
+        &keys,
+        90,
+    );
+    let devices: Vec<Box<dyn Device>> = vec![
+        bot::<HighCard>(&start, &keys[0], 0, cfg()),
+        bot::<HighCard>(&start, &keys[1], 1, cfg()),
+        bot::<HighCard>(&start, &keys[2], 2, cfg()),
+        stored_bot::<HighCard>(&start, &keys[3], 3, cfg(), &dir),
+    ];
+    let mut t = Table::new(devices, keys.clone(), start);
+    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 4
+        && t.queue.is_empty()));
+    t.devices[3].set_down(true);
+    let left_at = t.devices[3].step();
+    while t.devices[0].step() < left_at + 8 {
+        assert!(t.run_until(100_000, 100, |t| {
+            t.devices[..3].iter().all(|d| d.is_away(3))
+        }));
+        for i in 0..3 {
+            t.devices[i].vote(t.now, 3, VoteAction::Skip).unwrap();
+        }
+        let at = t.devices[0].step();
+        assert!(t.run_until(100_000, 10, |t| {
+            t.devices[..3].iter().all(|d| d.step() > at)
+        }));
+    }
+    let table_at = t.devices[0].step();
+    // It comes back and its links to the others are new.
+    t.devices[3].restart(t.now).unwrap();
+    let back_at = t.devices[3].step();
+    for i in 0..3 {
+        t.devices[i].connected(t.now, keys[3].public());
+        t.devices[3].connected(t.now, keys[i].public());
+    }
+    let mark = t.sent.len();
+    assert!(t.run_until(100_000, 1, |t| t.devices[3].step() >= table_at));
+    let mut times: std::collections::BTreeMap<[u8; 32], usize> = Default::default();
+    for (_, sent) in &t.sent[mark..] {
+        if sent.to != keys[3].public() {
+            continue;
+        }
+        let step = match Wire::decode(&sent.bytes) {
+            Ok(Wire::Signed(s)) => s.step,
+            Ok(Wire::Link(l)) => l.step,
+            _ => continue,
+        };
+        if step > back_at && step < table_at {
+            *times.entry(Wire::id_of(&sent.bytes)).or_default() += 1;
+        }
+    }
+    assert!(
+        times.len() >= 3 * (table_at - back_at - 1) as usize,
+        "{} missed messages sent for {} missed steps",
+        times.len(),
+        table_at - back_at - 1
+    );
+    let repeated = times.values().filter(|n| **n > 1).count();
+    assert_eq!(
+        repeated,
+        0,
+        "{repeated} of {} missed messages sent more than once",
+        times.len()
+    );
+    assert!(t.finish());
+    all_verified_and_equal(&t);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -44,6 +44,8 @@ pub trait Device {
     fn restart(&mut self, now: Time) -> Result<(), NetError>;
     /// Powers the device off (it hears and says nothing) or back on.
     fn set_down(&mut self, down: bool);
+    /// A new connection to `peer` came up (as after the peer's restart).
+    fn connected(&mut self, now: Time, peer: PublicKey);
 }
 
 /// A core and the bot that plays its seat.
@@ -179,6 +181,9 @@ impl<G: Game> Device for Bot<G> {
     }
     fn set_down(&mut self, down: bool) {
         self.down = down;
+    }
+    fn connected(&mut self, now: Time, peer: PublicKey) {
+        self.core.peer_connected(now, peer);
     }
 }
 
