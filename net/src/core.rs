@@ -437,6 +437,10 @@ pub struct Core<G: Game> {
     /// a later hello from it then needs only the gaps of its own step, not the history
     /// again (every new message since went to it as it came).
     streamed: Vec<Option<u32>>,
+    /// Per peer, the step from which it last got every seat's messages on asking with a
+    /// full hello: asking again from the same step gets only the gaps of that step, so a
+    /// device stuck for another reason is not sent the whole game at every resync.
+    sent_all: Vec<Option<u32>>,
     /// Peers known to hold every commitment of the current sealed step (step, log, bits).
     confirmed: (u32, Hash, u16),
     heads_sent: BTreeSet<u32>,
@@ -593,6 +597,7 @@ impl<G: Game> Core<G> {
             quiet_since: now,
             peer_have: vec![None; n],
             streamed: vec![None; n],
+            sent_all: vec![None; n],
             confirmed: (u32::MAX, [0; 32], 0),
             heads_sent: BTreeSet::new(),
             diverged: BTreeSet::new(),
@@ -750,6 +755,7 @@ impl<G: Game> Core<G> {
         {
             // A new connection: what went over the old one may be lost.
             self.streamed[seat as usize] = None;
+            self.sent_all[seat as usize] = None;
             self.peer_have[seat as usize] = None;
             let hello = self.hello(true, false);
             self.transmits.push_back(Transmit {
@@ -1429,7 +1435,11 @@ impl<G: Game> Core<G> {
             self.streamed[peer as usize] = Some(hello.step);
         }
         let all: u16 = (1u16 << self.keys.len()) - 1;
-        let authors = if hello.full && hello.step < self.step() {
+        let full = hello.full
+            && hello.step < self.step()
+            && self.sent_all[peer as usize] != Some(hello.step);
+        let authors = if full {
+            self.sent_all[peer as usize] = Some(hello.step);
             all
         } else if first {
             let removed = self.game.as_ref().map(|g| &g.removed);
