@@ -50,20 +50,29 @@ fn game(seed: u64, memo: &SignatureMemo, trace: bool) -> Result<Report, String> 
     sim::play::<GreedQuest>(&config, config.seats, faults, seed, cfg, trace)
 }
 
+/// Plays every seed; fails at the end, naming every seed that failed and how to replay it.
 fn run(seeds: impl Iterator<Item = u64>) -> (u64, u64) {
     let memo = SignatureMemo::new();
     let (mut games, mut steps) = (0, 0);
+    let mut failed = Vec::new();
     for seed in seeds {
         match game(seed, &memo, false) {
             Ok(r) => {
                 games += 1;
                 steps += r.steps as u64;
             }
-            Err(e) => panic!(
+            Err(e) => failed.push(format!(
                 "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test sim_greedquest replay -- --nocapture"
-            ),
+            )),
         }
     }
+    assert!(
+        failed.is_empty(),
+        "{} of {} games failed:\n{}",
+        failed.len(),
+        games + failed.len() as u64,
+        failed.join("\n")
+    );
     (games, steps)
 }
 
