@@ -98,11 +98,7 @@ impl Frame {
             session,
             from: out.from,
             to: out.to,
-            messages: out
-                .messages
-                .into_iter()
-                .map(serde_bytes::ByteBuf::from)
-                .collect(),
+            messages: out.messages,
         }
     }
 
@@ -994,10 +990,6 @@ impl Device {
                 if table.session() != session {
                     return;
                 }
-                let messages: Vec<Vec<u8>> = messages
-                    .into_iter()
-                    .map(serde_bytes::ByteBuf::into_vec)
-                    .collect();
                 if let Err(e) = table.deliver(now, peer, from, to, &messages) {
                     match e {
                         NetError::UnseatedPeer | NetError::NotSeated => {

@@ -23,6 +23,7 @@ use iroh::{EndpointAddr, EndpointId};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
+use serde_bytes::ByteBuf;
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 
@@ -136,9 +137,9 @@ pub struct Outgoing {
     pub device: EndpointId,
     pub from: Seat,
     pub to: Seat,
-    pub messages: Vec<Vec<u8>>,
+    pub messages: Vec<ByteBuf>,
     /// The messages' bytes in all.
-    pub size: usize,
+    size: usize,
 }
 
 /// The most message bytes put in one [`Outgoing`] (a single larger message goes alone);
@@ -167,14 +168,14 @@ impl Pumped {
         match open {
             Some(o) if o.size + bytes.len() <= FRAME_BUDGET => {
                 o.size += bytes.len();
-                o.messages.push(bytes);
+                o.messages.push(ByteBuf::from(bytes));
             }
             _ => self.sends.push(Outgoing {
                 device,
                 from,
                 to,
                 size: bytes.len(),
-                messages: vec![bytes],
+                messages: vec![ByteBuf::from(bytes)],
             }),
         }
     }
@@ -193,7 +194,7 @@ pub trait Table: Send {
         device: EndpointId,
         from: Seat,
         to: Seat,
-        messages: &[Vec<u8>],
+        messages: &[ByteBuf],
     ) -> Result<()>;
     /// A link to `device` came up: every local seat swaps log heads with its seats.
     fn peer_up(&mut self, now: Time, device: EndpointId);
@@ -535,7 +536,7 @@ impl<G: Game> Session<G> {
         device: EndpointId,
         from: Seat,
         to: Seat,
-        messages: &[Vec<u8>],
+        messages: &[ByteBuf],
     ) -> Result<()> {
         // A device may speak only for the seats it holds: a stranger (or a seated device
         // posing as another seat) is refused here, before any core sees the bytes.
@@ -681,7 +682,7 @@ impl<G: TableGame> Table for Session<G> {
         device: EndpointId,
         from: Seat,
         to: Seat,
-        messages: &[Vec<u8>],
+        messages: &[ByteBuf],
     ) -> Result<()> {
         Session::deliver(self, now, device, from, to, messages)
     }
@@ -949,7 +950,7 @@ mod tests {
             Session::<GreedQuest>::create(dir.clone(), meta(&ann, &ben), &ann, &[], false, Time(0))
                 .expect("session");
         let _ = table.pump(Time(0));
-        let bytes = &[b"anything at all".to_vec()];
+        let bytes = &[ByteBuf::from(b"anything at all".to_vec())];
         // Seats: Ann 0, Ben 1. A stranger's device, whatever seat it claims to speak for
         // (one that does not exist too).
         for from in [0, 1, 2, 200] {

@@ -279,10 +279,15 @@ fn check_batch(checks: &[Check]) -> Vec<bool> {
             .collect();
     }
     let mut batch = ed25519_zebra::batch::Verifier::new();
+    let mut draw = blake3::Hasher::new_derive_key("hoard v1 signature batch");
     for c in checks {
         batch.queue((c.key.into(), c.sig, &c.bytes[..]));
+        draw.update(c.key.as_ref());
+        draw.update(&c.sig.to_bytes());
+        draw.update(&(c.bytes.len() as u64).to_le_bytes());
+        draw.update(&c.bytes);
     }
-    if batch.verify(rand_core_06::OsRng).is_ok() {
+    if batch.verify(Coefficients(draw.finalize_xof())).is_ok() {
         return vec![true; checks.len()];
     }
     let (a, b) = checks.split_at(checks.len() / 2);
@@ -290,6 +295,33 @@ fn check_batch(checks: &[Check]) -> Vec<bool> {
     valid.extend(check_batch(b));
     valid
 }
+
+/// The batch check's random coefficients, read from a hash of everything in the batch (as
+/// ed25519-dalek's batch check draws them): no signer can pick them without changing the
+/// batch, and the protocol core takes no randomness from the system.
+struct Coefficients(blake3::OutputReader);
+
+impl rand_core_06::RngCore for Coefficients {
+    fn next_u32(&mut self) -> u32 {
+        let mut b = [0; 4];
+        self.0.fill(&mut b);
+        u32::from_le_bytes(b)
+    }
+    fn next_u64(&mut self) -> u64 {
+        let mut b = [0; 8];
+        self.0.fill(&mut b);
+        u64::from_le_bytes(b)
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        self.0.fill(dest);
+    }
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand_core_06::Error> {
+        self.0.fill(dest);
+        Ok(())
+    }
+}
+
+impl rand_core_06::CryptoRng for Coefficients {}
 
 /// The exact bytes a signature covers: a domain tag, then everything but the signature.
 #[derive(Serialize)]
@@ -326,14 +358,9 @@ impl Signed {
         }
     }
 
-    /// Whether `key` signed exactly this message.
+    /// Whether `key` signed exactly this message (one signature of [`verify_many`]).
     pub fn verify(&self, key: &PublicKey) -> bool {
-        SeatKey::new(key).is_some_and(|k| self.verify_with(&k, None))
-    }
-
-    /// [`Signed::verify`] with a key already decoded, consulting `memo` first when given.
-    pub fn verify_with(&self, key: &SeatKey, memo: Option<&SignatureMemo>) -> bool {
-        verify_many(&[(self, key)], memo)[0]
+        SeatKey::new(key).is_some_and(|k| verify_many(&[(self, &k)], None)[0])
     }
 
     /// The exact bytes the signature covers.

@@ -175,42 +175,56 @@ fn a_seat_removed_by_the_table_is_not_waited_for_again_nor_at_the_audit() {
     }
 }
 
-#[test]
-fn an_away_seat_skipped_for_many_steps_restarts_from_its_store_catches_up_and_plays_on() {
-    let dir = std::env::temp_dir().join(format!("hoard-absent-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let keys = keys(3, 70);
-    let start = start_for::<HighCard>(
-        &Config {
-            seats: 3,
-            rounds: 8,
-        },
-        &keys,
-        70,
-    );
-    let devices: Vec<Box<dyn Device>> = vec![
-        bot::<HighCard>(&start, &keys[0], 0, cfg()),
-        bot::<HighCard>(&start, &keys[1], 1, cfg()),
-        stored_bot::<HighCard>(&start, &keys[2], 2, cfg(), &dir),
-    ];
+/// A table of `seats` where the last seat keeps its store in `dir`: it plays until step
+/// `play_to`, its device dies, and the others vote it out for `skipped` steps, one at a
+/// time. Returns the table and the step the dead seat had reached.
+fn last_seat_skipped_while_away(
+    seats: u8,
+    nonce: u8,
+    dir: &std::path::Path,
+    play_to: u32,
+    skipped: u32,
+) -> (Table, u32) {
+    let _ = std::fs::remove_dir_all(dir);
+    let keys = keys(seats, nonce);
+    let start = start_for::<HighCard>(&Config { seats, rounds: 8 }, &keys, nonce);
+    let away = usize::from(seats - 1);
+    let devices: Vec<Box<dyn Device>> = (0..seats)
+        .map(|i| {
+            let key = &keys[usize::from(i)];
+            if usize::from(i) == away {
+                stored_bot::<HighCard>(&start, key, i, cfg(), dir) as Box<dyn Device>
+            } else {
+                bot::<HighCard>(&start, key, i, cfg())
+            }
+        })
+        .collect();
     let mut t = Table::new(devices, keys, start);
-    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 6
+    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= play_to
         && t.queue.is_empty()));
-    // Seat 2's phone dies. The table skips it, step after step.
-    t.devices[2].set_down(true);
-    let left_at = t.devices[2].step();
-    while t.devices[0].step() < left_at + 12 {
+    t.devices[away].set_down(true);
+    let left_at = t.devices[away].step();
+    while t.devices[0].step() < left_at + skipped {
         assert!(t.run_until(100_000, 100, |t| {
-            t.devices[..2].iter().all(|d| d.is_away(2))
+            t.devices[..away].iter().all(|d| d.is_away(away as Seat))
         }));
-        for i in 0..2 {
-            t.devices[i].vote(t.now, 2, VoteAction::Skip).unwrap();
+        for i in 0..away {
+            t.devices[i]
+                .vote(t.now, away as Seat, VoteAction::Skip)
+                .unwrap();
         }
         let at = t.devices[0].step();
         assert!(t.run_until(100_000, 10, |t| {
-            t.devices[..2].iter().all(|d| d.step() > at)
+            t.devices[..away].iter().all(|d| d.step() > at)
         }));
     }
+    (t, left_at)
+}
+
+#[test]
+fn an_away_seat_skipped_for_many_steps_restarts_from_its_store_catches_up_and_plays_on() {
+    let dir = std::env::temp_dir().join(format!("hoard-absent-{}", std::process::id()));
+    let (mut t, left_at) = last_seat_skipped_while_away(3, 70, &dir, 6, 12);
     // It comes back: a new process, from the files alone.
     t.devices[2].restart(t.now).unwrap();
     assert!(t.devices[2].step() <= left_at + 1);
@@ -235,39 +249,8 @@ fn an_away_seat_skipped_for_many_steps_restarts_from_its_store_catches_up_and_pl
 #[test]
 fn a_returning_device_gets_each_missed_message_once() {
     let dir = std::env::temp_dir().join(format!("hoard-absent-once-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let keys = keys(4, 90);
-    let start = start_for::<HighCard>(
-        &Config {
-            seats: 4,
-            rounds: 8,
-        },
-        &keys,
-        90,
-    );
-    let devices: Vec<Box<dyn Device>> = vec![
-        bot::<HighCard>(&start, &keys[0], 0, cfg()),
-        bot::<HighCard>(&start, &keys[1], 1, cfg()),
-        bot::<HighCard>(&start, &keys[2], 2, cfg()),
-        stored_bot::<HighCard>(&start, &keys[3], 3, cfg(), &dir),
-    ];
-    let mut t = Table::new(devices, keys.clone(), start);
-    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 4
-        && t.queue.is_empty()));
-    t.devices[3].set_down(true);
-    let left_at = t.devices[3].step();
-    while t.devices[0].step() < left_at + 8 {
-        assert!(t.run_until(100_000, 100, |t| {
-            t.devices[..3].iter().all(|d| d.is_away(3))
-        }));
-        for i in 0..3 {
-            t.devices[i].vote(t.now, 3, VoteAction::Skip).unwrap();
-        }
-        let at = t.devices[0].step();
-        assert!(t.run_until(100_000, 10, |t| {
-            t.devices[..3].iter().all(|d| d.step() > at)
-        }));
-    }
+    let (mut t, _) = last_seat_skipped_while_away(4, 90, &dir, 4, 8);
+    let keys = t.keys.clone();
     let table_at = t.devices[0].step();
     // It comes back and its links to the others are new.
     t.devices[3].restart(t.now).unwrap();

@@ -177,21 +177,6 @@ fn main() {
          (endpoint bound on its old port, store read, peers reached, missed messages verified and saved)",
         caught_up.as_secs_f64() * 1000.0
     );
-    // Where the time went: until the first missed step was applied (restart, store, links,
-    // the first frame of history), then the rest of the missed steps.
-    if let Some(first) = table.reached[gone]
-        .get(left_at as usize + 1)
-        .copied()
-        .flatten()
-    {
-        let first = first.saturating_duration_since(back);
-        println!(
-            "  first missed step applied after {:.1} ms; the other {} in {:.1} ms",
-            first.as_secs_f64() * 1000.0,
-            missed.saturating_sub(1),
-            (caught_up.saturating_sub(first)).as_secs_f64() * 1000.0
-        );
-    }
 
     // The game then ends the same everywhere, verified.
     for d in &all {

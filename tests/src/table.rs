@@ -485,7 +485,6 @@ fn handle(
                 from, to, messages, ..
             }) = postcard::from_bytes::<Frame>(&bytes)
             {
-                let messages: Vec<Vec<u8>> = messages.into_iter().map(|m| m.into_vec()).collect();
                 let _ = session.deliver(now, peer, from, to, &messages);
             }
         }
