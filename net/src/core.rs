@@ -1278,7 +1278,6 @@ impl<G: Game> Core<G> {
         if step >= done || gs.bases[step as usize] != basis {
             return;
         }
-        self.send_head(step + 1);
         let Some(public) = self.public_at(step) else {
             return;
         };
@@ -1286,21 +1285,29 @@ impl<G: Game> Core<G> {
         let Some(gs) = &self.game else { return };
         let removed = removed_before(&gs.removed, step);
         let (skips, _) = quorum(&view.votes, &removed, self.keys.len());
-        let StepRecord::Inputs(plays) = &gs.records[step as usize] else {
+        let overridden = match &gs.records[step as usize] {
+            StepRecord::Inputs(plays) => plays
+                .iter()
+                .any(|(seat, p)| skips.contains(seat) && *p != PlayRecord::SatOut),
             // A chance step records its contributors.
-            if let StepRecord::Chance { from, .. } = &gs.records[step as usize]
-                && skips.iter().any(|s| from.contains(s))
-            {
-                self.rewind(step);
-            }
-            return;
+            StepRecord::Chance { from, .. } => skips.iter().any(|s| from.contains(s)),
         };
-        if plays
-            .iter()
-            .any(|(seat, p)| skips.contains(seat) && *p != PlayRecord::SatOut)
-        {
+        if overridden {
             self.rewind(step);
+        } else if self.vote_failed(step, &skips) {
+            self.send_head(step + 1);
         }
+    }
+
+    /// Whether a vote at step `n` failed to skip its target (the table's votes skip
+    /// `skips`): the voters may then be holding the step, and learn from a head how it
+    /// ended. A vote that passed needs no word: every voter holds the same votes and ends
+    /// the step the same way, so a table skipping an away seat signs no head per step.
+    fn vote_failed(&self, n: u32, skips: &BTreeSet<Seat>) -> bool {
+        self.by_step.get(&n).into_iter().flatten().any(|id| {
+            matches!(self.msgs.get(id).map(|h| &h.wire),
+                Some(Wire::Signed(s)) if matches!(s.body, Body::Vote { target, .. } if !skips.contains(&target)))
+        })
     }
 
     /// The public state before step `n` (by replay when `n` is in the past).
@@ -2201,16 +2208,10 @@ impl<G: Game> Core<G> {
         self.events.push_back(Event::Stepped { step: n, events });
         self.events.extend(out);
         self.quiet_since = self.quiet_since.max(now);
-        // A vote raced this step: tell everyone how it ended here.
-        let voted = self
-            .by_step
-            .get(&n)
-            .into_iter()
-            .flatten()
-            .any(|id| matches!(self.msgs.get(id).map(|h| &h.wire), Some(Wire::Signed(s)) if matches!(s.body, Body::Vote { .. })));
-        // Not at a step the table has left: a device catching up would sign one for every
-        // step it learns, and the table knows how they ended.
-        if voted && !self.table_is_past(n + 1) {
+        // A vote that did not pass raced this step: tell everyone how it ended here. Not at
+        // a step the table has left: a device catching up would sign one for every step it
+        // learns, and the table knows how they ended.
+        if self.vote_failed(n, skips) && !self.table_is_past(n + 1) {
             self.send_head(n + 1);
         }
         self.recheck_divergence(n + 1);

@@ -7,7 +7,7 @@ mod common;
 use common::highcard::{self, Config, HighCard, Input, Phase, Private, Public};
 use common::table::{Device, Table, bot, keys, start_for, stored_bot};
 use hoard_net::log::{PlayRecord, StepRecord};
-use hoard_net::wire::Wire;
+use hoard_net::wire::{Body, Wire};
 use hoard_net::{CoreConfig, VoteAction};
 use hoard_rules::{Game, Pending, RuleError, Seat, Step};
 
@@ -290,6 +290,33 @@ fn a_returning_device_gets_each_missed_message_once() {
     );
     assert!(t.finish());
     all_verified_and_equal(&t);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// "When the table agrees, the away seat is skipped" (DESIGN, absent seats): a vote that
+/// passed ends the step the same way on every voter, so the table signs nothing more for
+/// it. Before, each seat signed a "how this step ended" head at every skipped step, which
+/// made a long absence a third longer to catch up on.
+#[test]
+fn a_table_skipping_an_away_seat_signs_votes_and_no_heads() {
+    let dir = std::env::temp_dir().join(format!("hoard-absent-heads-{}", std::process::id()));
+    let (t, left_at) = last_seat_skipped_while_away(4, 91, &dir, 4, 8);
+    let table_at = t.devices[0].step();
+    let (mut votes, mut heads) = (0, 0);
+    for (_, sent) in &t.sent {
+        if let Ok(Wire::Signed(s)) = Wire::decode(&sent.bytes)
+            && s.step > left_at
+            && s.step <= table_at
+        {
+            match s.body {
+                Body::Vote { .. } => votes += 1,
+                Body::Head => heads += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(votes >= 8, "{votes} votes sent for 8 skipped steps");
+    assert_eq!(heads, 0, "heads sent while the table skipped seat 3");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

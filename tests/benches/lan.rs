@@ -12,7 +12,8 @@
 //! `HOARD_BENCH_SAMPLES` (default 300) sets the number of sealed turns measured,
 //! `HOARD_BENCH_BEHIND` (default 1000) the steps missed, `HOARD_BENCH_DIR` where the
 //! devices keep their data (default: the system temp dir; on /dev/shm there is no fsync cost),
-//! `HOARD_BENCH_PAUSE_MS` (default 0) a pause before the restart, to attach a profiler.
+//! `HOARD_BENCH_PAUSE_MS` (default 0) a pause before the restart
+//! and after the catch-up, to attach a profiler to the catch-up alone.
 
 use hoard_tests::Scratch;
 use hoard_tests::rounds::Input;
@@ -161,11 +162,10 @@ fn main() {
         "(the table went on without seat {gone} for {missed} steps in {:.1} s, voting to skip it at each)",
         skipped_for.as_secs_f64()
     );
-    // Time to attach a profiler to this process before the restart, if asked.
-    std::thread::sleep(Duration::from_millis(u64::from(env(
-        "HOARD_BENCH_PAUSE_MS",
-        0,
-    ))));
+    // Time to attach a profiler to this process before the restart, if asked (and the
+    // same quiet time after the catch-up, so that a profile holds the catch-up alone).
+    let pause = Duration::from_millis(u64::from(env("HOARD_BENCH_PAUSE_MS", 0)));
+    std::thread::sleep(pause);
     let back = Instant::now();
     table.restart(gone);
     table.until(Duration::from_secs(120), "the returning seat", |t| {
@@ -177,6 +177,7 @@ fn main() {
          (endpoint bound on its old port, store read, peers reached, missed messages verified and saved)",
         caught_up.as_secs_f64() * 1000.0
     );
+    std::thread::sleep(pause);
 
     // The game then ends the same everywhere, verified.
     for d in &all {
