@@ -1391,8 +1391,36 @@ impl<G: Game> Core<G> {
             have,
             reply,
             full,
+            shared: self.shared_step(),
         })
         .encode()
+    }
+
+    /// The last step at which some peer has shown (by a message signed on it) that it
+    /// holds the log we hold: a hello asks for history from there. Usually our own step or
+    /// the one before; further back on a device that went on alone (its own move, written
+    /// down but never sent) and died before it heard the table skip it there. It is then
+    /// on a log of its own past that step, and the peers' messages from that step on, the
+    /// table's votes among them, take it back to where the table went another way.
+    fn shared_step(&self) -> u32 {
+        let Some(gs) = &self.game else {
+            return self.step();
+        };
+        let mut m = gs.records.len() as u32;
+        while m > 0 {
+            let Some(ours) = gs.bases.get(m as usize) else {
+                return m;
+            };
+            let shared = self.by_step.get(&m).into_iter().flatten().any(|id| {
+                matches!(self.msgs.get(id).map(|h| &h.wire),
+                    Some(Wire::Signed(s)) if s.seat != self.me && s.basis.log == ours.log)
+            });
+            if shared {
+                return m;
+            }
+            m -= 1;
+        }
+        m
     }
 
     fn hello_all(&mut self, reply: bool, full: bool) {
@@ -1459,7 +1487,12 @@ impl<G: Game> Core<G> {
         };
         let have: BTreeSet<&Hash> = hello.have.iter().collect();
         let mut out = Vec::new();
-        for (step, ids) in self.by_step.range(hello.step..) {
+        let from = if authors == 0 {
+            hello.step
+        } else {
+            hello.shared.min(hello.step)
+        };
+        for (step, ids) in self.by_step.range(from..) {
             let gap = *step == hello.step;
             if !gap && authors == 0 {
                 break;

@@ -403,7 +403,8 @@ pub struct Link {
     pub link: Hash,
 }
 
-/// Sync: "I am at `step` and hold these messages of it; send me what I lack". Sent on
+/// Sync: "I am at `step`, hold these messages of it, and share your log up to `shared`;
+/// send me what I lack". Sent on
 /// (re)connect and whenever the table has not moved for a while.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hello {
@@ -418,6 +419,10 @@ pub struct Hello {
     /// The sender has heard nothing for a while: if it is behind, send it every seat's
     /// messages from `step` on, not only your own (see `Core`'s sync).
     pub full: bool,
+    /// The last step (at most `step`) at which a peer has shown the sender it holds the
+    /// same log: history is sent from here. Below `step` on a device that went on alone
+    /// at a step the table then skipped it in, and so holds a log of its own after it.
+    pub shared: u32,
 }
 
 /// Every message on the wire.

@@ -175,6 +175,56 @@ fn a_seat_removed_by_the_table_is_not_waited_for_again_nor_at_the_audit() {
     }
 }
 
+/// A device that went on alone at a step (its own turn, written down but never sent) and
+/// died before it heard the table skip it there comes back one step ahead on its own log.
+/// "When the device comes back, it catches up and plays on" (DESIGN, absent seats): the
+/// peers answering its hello send the votes of the step before it, so it goes back to where
+/// the table went another way. Before, it waited forever on messages for its own log.
+#[test]
+fn a_device_that_went_on_alone_and_died_follows_the_tables_vote_when_it_comes_back() {
+    let mut t = seat_two_owes_a_turn();
+    let step = t.devices[0].step();
+    // Seat 2's player moves, but the device dies before its move leaves it.
+    t.tamper = Some(Box::new(|from, _| (from == 2).then(Vec::new)));
+    t.devices[2].set_plays(true);
+    assert!(t.devices[2].act(t.now));
+    t.run_until(1_000, 10, |t| t.queue.is_empty());
+    assert_eq!(t.devices[2].step(), step + 1, "seat 2 went on by itself");
+    t.devices[2].set_down(true);
+    t.tamper = None;
+    // The table skips it there, and at the steps after while it is gone.
+    while t.devices[0].step() < step + 4 {
+        assert!(t.run_until(100_000, 100, |t| {
+            t.devices[..2].iter().all(|d| d.is_away(2))
+        }));
+        for i in 0..2 {
+            t.devices[i].vote(t.now, 2, VoteAction::Skip).unwrap();
+        }
+        let at = t.devices[0].step();
+        assert!(t.run_until(100_000, 10, |t| {
+            t.devices[..2].iter().all(|d| d.step() > at)
+        }));
+    }
+    // It comes back on new links, on its own log past the table's vote.
+    t.devices[2].restart(t.now).unwrap();
+    assert!(
+        t.devices[2].step() > step
+            && t.devices[2].records()[step as usize]
+                != StepRecord::Inputs(vec![(2, PlayRecord::SatOut)])
+    );
+    let keys = t.keys.clone();
+    for i in 0..2 {
+        t.devices[i].connected(t.now, keys[2].public());
+        t.devices[2].connected(t.now, keys[i].public());
+    }
+    assert!(t.finish(), "the returning device never caught up");
+    assert_eq!(
+        t.devices[2].records()[step as usize],
+        StepRecord::Inputs(vec![(2, PlayRecord::SatOut)])
+    );
+    all_verified_and_equal(&t);
+}
+
 /// A table of `seats` where the last seat keeps its store in `dir`: it plays until step
 /// `play_to`, its device dies, and the others vote it out for `skipped` steps, one at a
 /// time. Returns the table and the step the dead seat had reached.
