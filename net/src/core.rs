@@ -529,6 +529,9 @@ impl<G: Game> Core<G> {
                 core.sealed.insert((step, log), (salt, input));
             }
         }
+        // Room for the whole log at once: growing the map message by message moves every
+        // message held so far at each doubling.
+        core.msgs.reserve(saved.messages.len());
         let mut saved_messages = Vec::with_capacity(saved.messages.len());
         for bytes in saved.messages {
             let wire = Wire::decode(&bytes).map_err(|e| {
@@ -1336,22 +1339,25 @@ impl<G: Game> Core<G> {
     }
 
     fn check_divergence(&mut self, s: &Signed) {
+        self.check_basis(s.seat, s.step, s.kind(), s.basis);
+    }
+
+    /// Whether a peer's message built on our log but another state: its rules disagree.
+    fn check_basis(&mut self, seat: Seat, step: u32, kind: Kind, basis: Basis) {
         let Some(gs) = &self.game else { return };
-        if s.kind() == Kind::Accept || s.seat == self.me {
+        if kind == Kind::Accept || seat == self.me {
             return;
         }
-        let Some(ours) = gs.bases.get(s.step as usize) else {
+        let Some(ours) = gs.bases.get(step as usize) else {
             return;
         };
-        if ours.log == s.basis.log
-            && ours.state != s.basis.state
-            && self.diverged.insert((s.seat, s.step))
+        if ours.log == basis.log && ours.state != basis.state && self.diverged.insert((seat, step))
         {
             let d = Divergence {
-                seat: s.seat,
-                step: s.step,
+                seat,
+                step,
                 ours: ours.state,
-                theirs: s.basis.state,
+                theirs: basis.state,
             };
             self.divergences.push(d.clone());
             self.events.push_back(Event::Diverged(d));
@@ -1618,18 +1624,18 @@ impl<G: Game> Core<G> {
     }
 
     fn recheck_divergence(&mut self, step: u32) {
-        let msgs: Vec<Signed> = self
+        let msgs: Vec<(Seat, Kind, Basis)> = self
             .by_step
             .get(&step)
             .into_iter()
             .flatten()
             .filter_map(|id| match self.msgs.get(id).map(|h| &h.wire) {
-                Some(Wire::Signed(s)) => Some(s.clone()),
+                Some(Wire::Signed(s)) => Some((s.seat, s.kind(), s.basis)),
                 _ => None,
             })
             .collect();
-        for s in msgs {
-            self.check_divergence(&s);
+        for (seat, kind, basis) in msgs {
+            self.check_basis(seat, step, kind, basis);
         }
     }
 
@@ -2254,6 +2260,11 @@ impl<G: Game> Core<G> {
     /// The number of draws made before step `n` (on our log).
     fn step_draws(&self, n: u32) -> u32 {
         self.game.as_ref().map_or(0, |g| {
+            // At the current step: the running count (counting the log each time made every
+            // draw cost a pass over the whole game).
+            if n as usize == g.records.len() {
+                return g.draws;
+            }
             g.records
                 .iter()
                 .take(n as usize)
