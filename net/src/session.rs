@@ -14,11 +14,11 @@ use crate::handle::{
     entropy,
 };
 use crate::identity::{PublicKey, SecretKey, Start};
+use crate::store::SeatStore;
 use crate::wire::VoteAction;
 use hoard_rules::greedquest::GreedQuest;
 use hoard_rules::sprawl::Sprawl;
 use hoard_rules::{Game, Pending, Seat};
-use interim_store::SeatStore;
 use iroh::{EndpointAddr, EndpointId};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -798,115 +798,6 @@ impl<G: TableGame> Table for Session<G> {
     }
 }
 
-/// Interim store for one seat until the protocol's store module lands: the start, an
-/// append-only message log and a secrets file, each record length-prefixed. Records are
-/// gathered by `persist` and made durable together by `flush` (one fsync per file), which
-/// the session calls before any of the seat's transmits leave.
-mod interim_store {
-    use crate::core::{Persist, Saved, SecretRecord};
-    use crate::error::{NetError, Result};
-    use crate::identity::Start;
-    use std::fs::{File, OpenOptions};
-    use std::io::Write;
-    use std::path::Path;
-
-    pub struct SeatStore {
-        log: File,
-        secrets: File,
-        log_buf: Vec<u8>,
-        secrets_buf: Vec<u8>,
-    }
-
-    fn frame(buf: &mut Vec<u8>, bytes: &[u8]) {
-        buf.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
-        buf.extend_from_slice(bytes);
-    }
-
-    fn records(bytes: &[u8]) -> Vec<&[u8]> {
-        let mut out = Vec::new();
-        let mut rest = bytes;
-        while rest.len() >= 4 {
-            let len = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
-            if rest.len() - 4 < len {
-                break; // a torn tail from a crash mid-write
-            }
-            out.push(&rest[4..4 + len]);
-            rest = &rest[4 + len..];
-        }
-        out
-    }
-
-    fn open_append(path: &Path) -> Result<File> {
-        Ok(OpenOptions::new().create(true).append(true).open(path)?)
-    }
-
-    impl SeatStore {
-        fn at(dir: &Path) -> Result<SeatStore> {
-            Ok(SeatStore {
-                log: open_append(&dir.join("log"))?,
-                secrets: open_append(&dir.join("secrets"))?,
-                log_buf: Vec::new(),
-                secrets_buf: Vec::new(),
-            })
-        }
-
-        pub fn create(dir: &Path, start: &Start) -> Result<SeatStore> {
-            std::fs::create_dir_all(dir)?;
-            let mut f = File::create(dir.join("start"))?;
-            f.write_all(&postcard::to_stdvec(start).unwrap_or_default())?;
-            f.sync_all()?;
-            SeatStore::at(dir)
-        }
-
-        pub fn open(dir: &Path) -> Result<(SeatStore, Saved)> {
-            let start: Start =
-                postcard::from_bytes(&std::fs::read(dir.join("start"))?).map_err(|e| {
-                    NetError::Corrupt(format!("the game's start could not be read: {e}"))
-                })?;
-            let log = std::fs::read(dir.join("log")).unwrap_or_default();
-            let secrets = std::fs::read(dir.join("secrets")).unwrap_or_default();
-            let mut parsed = Vec::new();
-            for r in records(&secrets) {
-                parsed.push(postcard::from_bytes::<SecretRecord>(r).map_err(|e| {
-                    NetError::Corrupt(format!("a saved secret could not be read: {e}"))
-                })?);
-            }
-            let saved = Saved {
-                start: Some(start),
-                messages: records(&log).into_iter().map(|r| r.to_vec()).collect(),
-                secrets: parsed,
-            };
-            Ok((SeatStore::at(dir)?, saved))
-        }
-
-        pub fn persist(&mut self, record: &Persist) -> Result<()> {
-            match record {
-                Persist::Message(bytes) => frame(&mut self.log_buf, bytes),
-                Persist::Secret(s) => frame(
-                    &mut self.secrets_buf,
-                    &postcard::to_stdvec(s).unwrap_or_default(),
-                ),
-            }
-            Ok(())
-        }
-
-        /// Makes everything persisted so far durable.
-        pub fn flush(&mut self) -> Result<()> {
-            for (file, buf) in [
-                (&mut self.secrets, &mut self.secrets_buf),
-                (&mut self.log, &mut self.log_buf),
-            ] {
-                if !buf.is_empty() {
-                    file.write_all(buf)?;
-                    file.sync_data()?;
-                    buf.clear();
-                }
-            }
-            Ok(())
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -975,6 +866,43 @@ mod tests {
             .expect_err("garbage");
         assert!(matches!(err, NetError::Malformed(_)), "{err}");
         assert_eq!(table.step(), 0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// "Restarting the app resumes every unfinished game" (DESIGN, store), and bad bytes on
+    /// disk are a clear error, never a panic: a seat's log cut short mid-write resumes
+    /// without the torn record; a log damaged in the middle does not resume, and says so.
+    #[test]
+    fn a_saved_game_resumes_past_a_torn_write_and_refuses_a_damaged_log() {
+        let dir = std::env::temp_dir().join(format!("hoard-session-disk-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (ann, ben) = (key(1), key(2));
+        let mut table =
+            Session::<GreedQuest>::create(dir.clone(), meta(&ann, &ben), &ann, &[], false, Time(0))
+                .expect("session");
+        let _ = table.pump(Time(0));
+        drop(table);
+        let log = seat_dir(&dir, 0).join("log");
+        let whole = std::fs::read(&log).expect("log");
+        let resume = || {
+            Session::<GreedQuest>::resume(dir.clone(), meta(&ann, &ben), &ann, &[], false, Time(1))
+        };
+        // A crash in the middle of writing one more record.
+        let mut torn = whole.clone();
+        torn.extend_from_slice(&[200, 0, 0, 0, 1, 2, 3]);
+        std::fs::write(&log, &torn).expect("write");
+        assert!(resume().is_ok(), "a torn tail is dropped");
+        // One flipped byte inside the first record (past the file's 8-byte header and the
+        // record's own 8), with a good record after it: not a torn write.
+        let mut damaged = whole.clone();
+        damaged.extend_from_slice(&whole[8..]);
+        damaged[20] ^= 0x40;
+        std::fs::write(&log, &damaged).expect("write");
+        match resume() {
+            Err(NetError::Corrupt(why)) => assert!(why.contains("damaged"), "{why}"),
+            Err(e) => panic!("another error: {e}"),
+            Ok(_) => panic!("a damaged log resumed"),
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
