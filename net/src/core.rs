@@ -171,8 +171,13 @@ pub enum SecretRecord {
 /// A record the store must make durable before the transmits that follow it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Persist {
-    /// A message (ours or a peer's), canonical wire bytes, for the session's log file.
+    /// A message this seat made (signed, or a link of its chain), canonical wire bytes:
+    /// durable before it leaves, so that the seat can never forget what it said and then
+    /// say something else.
     Message(Vec<u8>),
+    /// A peer's message: kept, but nothing waits on the disk for it. Lost in a crash, it
+    /// comes again from the table.
+    Received(Vec<u8>),
     /// A secret, for the session's secrets file.
     Secret(SecretRecord),
 }
@@ -1176,7 +1181,7 @@ impl<G: Game> Core<G> {
                 }
             }
             Origin::Peer(_) => {
-                self.persists.push_back(Persist::Message(bytes.clone()));
+                self.persists.push_back(Persist::Received(bytes.clone()));
                 // Echo what a seat could sign twice. An opening is bound by its commitment
                 // and a link by its chain, so neither can be shown two ways: no echo needed.
                 // Back to the peer it came from too: the echo tells that peer we hold it.

@@ -140,7 +140,7 @@ impl Disk {
         self.batch_from = (self.log.len(), self.secrets.len());
         for p in records {
             match p {
-                Persist::Message(b) => store::frame(&mut self.log, &b),
+                Persist::Message(b) | Persist::Received(b) => store::frame(&mut self.log, &b),
                 Persist::Secret(s) => store::frame(
                     &mut self.secrets,
                     &postcard::to_stdvec(&s).unwrap_or_default(),

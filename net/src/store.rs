@@ -1,19 +1,25 @@
 //! The store: what one seat keeps of one session on disk, so a restarted device picks the
 //! game up where it left it.
 //!
-//! A session folder holds three files, each a magic header then length-prefixed records
+//! A session folder holds four files, each a magic header then length-prefixed records
 //! (`u32` length, the first 4 bytes of the payload's BLAKE3, the payload):
 //!
 //! - `start`   — the session's [`Start`], written once (to a temporary file, then renamed);
-//! - `log`     — every message the core asked to persist, in order (canonical wire bytes);
+//! - `log`     — every message the seat made, in order (canonical wire bytes);
+//! - `inbox`   — the peers' messages the core kept, in order;
 //! - `secrets` — the seat's [`SecretRecord`]s (game secret, chain seed, sealed salts), owner
 //!   readable only.
 //!
-//! Records are gathered by [`SeatStore::persist`] and made durable together by
-//! [`SeatStore::flush`] (secrets first, then the log, each fsync'd); the driver flushes
-//! before any transmit leaves. A crash mid-write leaves a torn tail: an incomplete last
-//! record, or zeros the filesystem had not yet filled. Reading detects it and drops it (and
-//! trims it off the file), never misreads it. Damage anywhere else is a clear error.
+//! Records are gathered by [`SeatStore::persist`] and written together by
+//! [`SeatStore::flush`], which the driver calls before any transmit leaves: secrets, then
+//! the log, each fsync'd, then the inbox, which is not. What the seat says must survive a
+//! crash; what it heard is sent again by the table, and waiting on the disk for it would
+//! put every device's fsync on the path of every step. A crash mid-write leaves a torn
+//! tail: an incomplete last record, or zeros the filesystem had not yet filled. Reading
+//! detects it and drops it (and trims it off the file), never misreads it. Damage anywhere
+//! else in the log or the secrets is a clear error; the inbox, never fsync'd, may lose any
+//! part of what was written since the last fsync of the log, so it is read up to its first
+//! bad record and the rest dropped.
 
 use crate::core::{Persist, Saved, SecretRecord};
 use crate::error::{NetError, Result};
@@ -26,6 +32,7 @@ use std::path::{Path, PathBuf};
 pub const START_MAGIC: &[u8; 8] = b"HOARDst1";
 pub const LOG_MAGIC: &[u8; 8] = b"HOARDlg1";
 pub const SECRETS_MAGIC: &[u8; 8] = b"HOARDsc1";
+pub const INBOX_MAGIC: &[u8; 8] = b"HOARDib1";
 /// No record is larger than this; anything claiming more is damage.
 pub const MAX_RECORD: usize = 1 << 20;
 const HEADER: usize = 8;
@@ -33,6 +40,7 @@ const HEADER: usize = 8;
 const START_FILE: &str = "start";
 const LOG_FILE: &str = "log";
 const SECRETS_FILE: &str = "secrets";
+const INBOX_FILE: &str = "inbox";
 
 fn checksum(payload: &[u8]) -> [u8; 4] {
     let h = blake3::hash(payload);
@@ -152,12 +160,70 @@ pub fn read_log(bytes: &[u8]) -> Result<(Vec<Vec<u8>>, Option<usize>)> {
     Ok((r.records.iter().map(|r| r.to_vec()).collect(), r.torn_at))
 }
 
+/// Reads an `inbox` file: the peers' messages up to the first record that does not check
+/// out, and where to cut the file (everything after it may be a crash's hole). Only a file
+/// that is not an inbox at all is an error.
+pub fn read_inbox(bytes: &[u8]) -> Result<(Vec<Vec<u8>>, Option<usize>)> {
+    let what = "the peers' messages";
+    if bytes.len() >= INBOX_MAGIC.len() && &bytes[..INBOX_MAGIC.len()] != INBOX_MAGIC {
+        return Err(NetError::Corrupt(format!(
+            "{what}: this is not a Hoard file"
+        )));
+    }
+    let mut good = bytes.len();
+    loop {
+        match read_records(&bytes[..good], INBOX_MAGIC, what) {
+            Ok(r) => {
+                let torn = r.torn_at.or((good < bytes.len()).then_some(good));
+                return Ok((r.records.iter().map(|r| r.to_vec()).collect(), torn));
+            }
+            // Damage with more after it: keep what comes before the damaged record.
+            Err(_) => match last_good_end(&bytes[..good]) {
+                Some(end) if end < good => good = end,
+                _ => return Ok((Vec::new(), Some(0))),
+            },
+        }
+    }
+}
+
+/// The end of the last record of `bytes` that reads back whole before the first damaged
+/// one (the magic's end if none does).
+fn last_good_end(bytes: &[u8]) -> Option<usize> {
+    let mut at = HEADER.min(bytes.len());
+    if at < HEADER {
+        return None;
+    }
+    while at + HEADER <= bytes.len() {
+        let rest = &bytes[at..];
+        let len = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
+        if len > MAX_RECORD || len > rest.len() - HEADER {
+            break;
+        }
+        let payload = &rest[HEADER..HEADER + len];
+        if checksum(payload) != [rest[4], rest[5], rest[6], rest[7]] {
+            break;
+        }
+        at += HEADER + len;
+    }
+    Some(at)
+}
+
+/// Where each file's torn tail began, if it has one.
+#[derive(Default)]
+struct Torn {
+    log: Option<usize>,
+    inbox: Option<usize>,
+    secrets: Option<usize>,
+}
+
 /// One seat's files for one session.
 pub struct SeatStore {
     dir: PathBuf,
     log: File,
+    inbox: File,
     secrets: File,
     log_buf: Vec<u8>,
+    inbox_buf: Vec<u8>,
     secrets_buf: Vec<u8>,
 }
 
@@ -225,15 +291,17 @@ impl SeatStore {
         }
         std::fs::rename(&tmp, dir.join(START_FILE))?;
         sync_dir(dir);
-        SeatStore::at(dir, None, None)
+        SeatStore::at(dir, Torn::default())
     }
 
-    fn at(dir: &Path, log_torn: Option<usize>, secrets_torn: Option<usize>) -> Result<SeatStore> {
+    fn at(dir: &Path, torn: Torn) -> Result<SeatStore> {
         let store = SeatStore {
             dir: dir.to_path_buf(),
-            log: open_append(&dir.join(LOG_FILE), LOG_MAGIC, log_torn, false)?,
-            secrets: open_append(&dir.join(SECRETS_FILE), SECRETS_MAGIC, secrets_torn, true)?,
+            log: open_append(&dir.join(LOG_FILE), LOG_MAGIC, torn.log, false)?,
+            inbox: open_append(&dir.join(INBOX_FILE), INBOX_MAGIC, torn.inbox, false)?,
+            secrets: open_append(&dir.join(SECRETS_FILE), SECRETS_MAGIC, torn.secrets, true)?,
             log_buf: Vec::new(),
+            inbox_buf: Vec::new(),
             secrets_buf: Vec::new(),
         };
         sync_dir(dir);
@@ -251,9 +319,16 @@ impl SeatStore {
             }
         })?;
         let start = read_start(&start_bytes)?;
-        let (messages, log_torn) = read_log(&read_or_empty(&dir.join(LOG_FILE))?)?;
+        let (mut messages, log) = read_log(&read_or_empty(&dir.join(LOG_FILE))?)?;
+        let (received, inbox) = read_inbox(&read_or_empty(&dir.join(INBOX_FILE))?)?;
         let (secrets, secrets_torn) = read_secrets(&read_or_empty(&dir.join(SECRETS_FILE))?)?;
-        let store = SeatStore::at(dir, log_torn, secrets_torn)?;
+        messages.extend(received);
+        let torn = Torn {
+            log,
+            inbox,
+            secrets: secrets_torn,
+        };
+        let store = SeatStore::at(dir, torn)?;
         Ok((
             store,
             Saved {
@@ -273,6 +348,7 @@ impl SeatStore {
     pub fn persist(&mut self, record: &Persist) -> Result<()> {
         match record {
             Persist::Message(bytes) => frame(&mut self.log_buf, bytes),
+            Persist::Received(bytes) => frame(&mut self.inbox_buf, bytes),
             Persist::Secret(s) => {
                 let payload = postcard::to_stdvec(s).map_err(|e| {
                     NetError::Corrupt(format!("a secret could not be written: {e}"))
@@ -283,16 +359,20 @@ impl SeatStore {
         Ok(())
     }
 
-    /// Makes everything persisted so far durable: secrets first (a sealed play's salt
-    /// before anything that depends on it), then the log; one fsync per file touched.
+    /// Writes everything persisted so far: secrets first (a sealed play's salt before
+    /// anything that depends on it), then the log, each made durable (one fsync per file
+    /// touched), then the inbox, written but not waited on.
     pub fn flush(&mut self) -> Result<()> {
-        for (file, buf) in [
-            (&mut self.secrets, &mut self.secrets_buf),
-            (&mut self.log, &mut self.log_buf),
+        for (file, buf, durable) in [
+            (&mut self.secrets, &mut self.secrets_buf, true),
+            (&mut self.log, &mut self.log_buf, true),
+            (&mut self.inbox, &mut self.inbox_buf, false),
         ] {
             if !buf.is_empty() {
                 file.write_all(buf)?;
-                file.sync_data()?;
+                if durable {
+                    file.sync_data()?;
+                }
                 buf.clear();
             }
         }
@@ -420,6 +500,57 @@ mod tests {
         assert!(err.to_string().contains("not a Hoard file"), "{err}");
 
         std::fs::write(dir.join(START_FILE), b"HOARDst1\x05\x00").unwrap();
+        assert!(SeatStore::open(&dir).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The peers' messages go to the inbox, which is not fsync'd: a crash can leave a hole
+    /// anywhere in what was written since the log's last fsync. The seat's own messages
+    /// are all read back; of the peers', those before the hole (the rest comes again from
+    /// the table), and the file is cut there so that new records follow good ones.
+    #[test]
+    fn a_hole_in_the_peers_messages_loses_only_what_follows_it() {
+        let dir = tempdir("inbox");
+        let mut s = SeatStore::create(&dir, &start()).unwrap();
+        s.persist(&Persist::Message(vec![1; 10])).unwrap();
+        for i in 0..3u8 {
+            s.persist(&Persist::Received(vec![10 + i; 10])).unwrap();
+        }
+        s.persist(&Persist::Message(vec![2; 10])).unwrap();
+        s.flush().unwrap();
+        drop(s);
+        let (_, saved) = SeatStore::open(&dir).unwrap();
+        let mut all = saved.messages.clone();
+        all.sort();
+        assert_eq!(
+            all,
+            vec![
+                vec![1; 10],
+                vec![2; 10],
+                vec![10; 10],
+                vec![11; 10],
+                vec![12; 10]
+            ]
+        );
+
+        // Zeros where the second record was, the third intact after them.
+        let path = dir.join(INBOX_FILE);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let second = HEADER + (HEADER + 10);
+        bytes[second..second + HEADER + 10].fill(0);
+        std::fs::write(&path, &bytes).unwrap();
+        let (mut s, saved) = SeatStore::open(&dir).unwrap();
+        assert_eq!(saved.messages, vec![vec![1; 10], vec![2; 10], vec![10; 10]]);
+        assert_eq!(std::fs::metadata(&path).unwrap().len() as usize, second);
+        // What comes next follows the good records.
+        s.persist(&Persist::Received(vec![13; 10])).unwrap();
+        s.flush().unwrap();
+        drop(s);
+        let (_, saved) = SeatStore::open(&dir).unwrap();
+        assert_eq!(saved.messages[3..], [vec![13; 10]][..]);
+
+        // A file that is not an inbox at all is still refused.
+        std::fs::write(&path, b"not a hoard file at all").unwrap();
         assert!(SeatStore::open(&dir).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }

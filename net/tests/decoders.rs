@@ -130,25 +130,37 @@ proptest! {
         let (start, log, secrets) = files();
         match which {
             0 => { let _ = store::read_start(&mutate(start.clone(), &e, cut, &extra)); }
-            1 => { let _ = store::read_log(&mutate(log.clone(), &e, cut, &extra)); }
+            1 => {
+                let bytes = mutate(log.clone(), &e, cut, &extra);
+                let _ = store::read_log(&bytes);
+                // The same records as an inbox, which reads up to the first bad one.
+                let mut inbox = bytes;
+                let n = inbox.len().min(store::INBOX_MAGIC.len());
+                inbox[..n].copy_from_slice(&store::INBOX_MAGIC[..n]);
+                if let Ok((records, _)) = store::read_inbox(&inbox) {
+                    prop_assert!(records.len() <= 40 + extra.len());
+                }
+            }
             _ => { let _ = store::read_secrets(&mutate(secrets.clone(), &e, cut, &extra)); }
         }
     }
 
     #[test]
     fn store_readers_survive_random_files(
-        magic in 0..4usize, body in prop::collection::vec(any::<u8>(), 0..300),
+        magic in 0..5usize, body in prop::collection::vec(any::<u8>(), 0..300),
     ) {
         // Behind a real header, so the record parser (not just the magic check) is reached.
         let mut bytes = match magic {
             0 => store::START_MAGIC.to_vec(),
             1 => store::LOG_MAGIC.to_vec(),
             2 => store::SECRETS_MAGIC.to_vec(),
+            3 => store::INBOX_MAGIC.to_vec(),
             _ => Vec::new(),
         };
         bytes.extend_from_slice(&body);
         let _ = store::read_start(&bytes);
         let _ = store::read_log(&bytes);
+        let _ = store::read_inbox(&bytes);
         let _ = store::read_secrets(&bytes);
     }
 }
