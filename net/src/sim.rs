@@ -16,7 +16,7 @@ use hoard_rules::{Game, Seat};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// What the network and the devices do wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,16 +114,23 @@ pub struct Tally {
     pub opening_size: usize,
 }
 
-/// A device's disk: the store's two append-only files, byte for byte as
+/// A device's disk: the store's append-only files, byte for byte as
 /// [`crate::store::SeatStore`] writes them, so restarts go through the real readers.
 #[derive(Clone)]
 struct Disk {
     start: Start,
     log: Vec<u8>,
     secrets: Vec<u8>,
+    /// The peers' messages, never fsync'd.
+    inbox: Vec<u8>,
     /// Where the last flushed batch began in each file.
     batch_from: (usize, usize),
+    /// Where each of the last few batches began in the inbox.
+    inbox_marks: VecDeque<usize>,
 }
+
+/// How many of its last batches a crash may take from the inbox.
+const INBOX_LOSS: usize = 8;
 
 impl Disk {
     fn new(start: Start) -> Disk {
@@ -131,21 +138,38 @@ impl Disk {
             start,
             log: store::LOG_MAGIC.to_vec(),
             secrets: store::SECRETS_MAGIC.to_vec(),
+            inbox: store::INBOX_MAGIC.to_vec(),
             batch_from: (store::LOG_MAGIC.len(), store::SECRETS_MAGIC.len()),
+            inbox_marks: VecDeque::new(),
         }
     }
 
     /// One flush: every record the core asked for since the last one.
     fn flush(&mut self, records: Vec<Persist>) {
         self.batch_from = (self.log.len(), self.secrets.len());
+        self.inbox_marks.push_back(self.inbox.len());
+        if self.inbox_marks.len() > INBOX_LOSS {
+            self.inbox_marks.pop_front();
+        }
         for p in records {
             match p {
-                Persist::Message(b) | Persist::Received(b) => store::frame(&mut self.log, &b),
+                Persist::Message(b) => store::frame(&mut self.log, &b),
+                Persist::Received(b) => store::frame(&mut self.inbox, &b),
                 Persist::Secret(s) => store::frame(
                     &mut self.secrets,
                     &postcard::to_stdvec(&s).unwrap_or_default(),
                 ),
             }
+        }
+    }
+
+    /// A crash: the inbox, never fsync'd, loses what its last few batches wrote, from one
+    /// of them on (chosen by `r`), whatever the log kept.
+    fn lose_inbox(&mut self, r: u64) {
+        if !self.inbox_marks.is_empty() {
+            let k = (r % self.inbox_marks.len() as u64) as usize;
+            self.inbox.truncate(self.inbox_marks[k]);
+            self.inbox_marks.truncate(k);
         }
     }
 
@@ -169,7 +193,12 @@ impl Disk {
 
     /// What a restarted device reads back (trimming any torn tail, as the store does).
     fn read(&mut self) -> Result<Saved, String> {
-        let (messages, log_torn) = store::read_log(&self.log).map_err(|e| e.to_string())?;
+        let (mut messages, log_torn) = store::read_log(&self.log).map_err(|e| e.to_string())?;
+        let (received, inbox_torn) = store::read_inbox(&self.inbox).map_err(|e| e.to_string())?;
+        messages.extend(received);
+        if let Some(at) = inbox_torn {
+            self.inbox.truncate(at.max(store::INBOX_MAGIC.len()));
+        }
         let (secrets, secrets_torn) =
             store::read_secrets(&self.secrets).map_err(|e| e.to_string())?;
         if let Some(at) = log_torn {
@@ -186,7 +215,7 @@ impl Disk {
     }
 
     fn records(&self) -> usize {
-        self.log.len() + self.secrets.len()
+        self.log.len() + self.secrets.len() + self.inbox.len()
     }
 }
 
@@ -656,14 +685,17 @@ impl<G: Game> Sim<G> {
                 n.think_at = None;
                 n.wake_at = None;
                 n.wake_gen += 1;
+                let (delivered, batch) = (n.delivered, n.batch);
                 self.crashes += 1;
+                let r = self.net.next_u64();
+                self.nodes[node as usize].disk.lose_inbox(r);
                 if self.trace {
                     println!("{:>8} seat {node}: CRASH (lose unsent: {lose})", now.0);
                 }
                 // The device died inside its last drive: part of that flush never reached
                 // the disk, and none of its sends left. (Once one of them has arrived, the
                 // flush before it was complete.)
-                if lose && n.delivered < n.batch {
+                if lose && delivered < batch {
                     let cut = self.net.next_u64();
                     let n = &mut self.nodes[node as usize];
                     if n.flushed == n.batch {
