@@ -175,9 +175,10 @@ pub enum Persist {
     /// durable before it leaves, so that the seat can never forget what it said and then
     /// say something else.
     Message(Vec<u8>),
-    /// A peer's message: kept, but nothing waits on the disk for it. Lost in a crash, it
-    /// comes again from the table.
-    Received(Vec<u8>),
+    /// A message kept without waiting on the disk: a peer's (lost in a crash, it comes
+    /// again from the table), or one of ours that the seat makes again byte for byte after
+    /// a crash (an opening of a commitment it kept, a link of its chain).
+    Replayable(Vec<u8>),
     /// A secret, for the session's secrets file.
     Secret(SecretRecord),
 }
@@ -1170,7 +1171,18 @@ impl<G: Game> Core<G> {
         // Keep it, write it down, pass it on.
         match origin {
             Origin::Own => {
-                self.persists.push_back(Persist::Message(bytes.clone()));
+                // Signatures are deterministic: an opening or a link made again from the
+                // kept secrets is the same bytes, so neither has to wait on the disk.
+                let again = match &wire {
+                    Wire::Link(_) => true,
+                    Wire::Signed(s) => s.kind() == Kind::Open,
+                    Wire::Hello(_) => false,
+                };
+                self.persists.push_back(if again {
+                    Persist::Replayable(bytes.clone())
+                } else {
+                    Persist::Message(bytes.clone())
+                });
                 for (i, k) in self.keys.iter().enumerate() {
                     if i != self.me as usize {
                         self.transmits.push_back(Transmit {
@@ -1181,7 +1193,7 @@ impl<G: Game> Core<G> {
                 }
             }
             Origin::Peer(_) => {
-                self.persists.push_back(Persist::Received(bytes.clone()));
+                self.persists.push_back(Persist::Replayable(bytes.clone()));
                 // Echo what a seat could sign twice. An opening is bound by its commitment
                 // and a link by its chain, so neither can be shown two ways: no echo needed.
                 // Back to the peer it came from too: the echo tells that peer we hold it.

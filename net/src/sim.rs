@@ -154,7 +154,7 @@ impl Disk {
         for p in records {
             match p {
                 Persist::Message(b) => store::frame(&mut self.log, &b),
-                Persist::Received(b) => store::frame(&mut self.inbox, &b),
+                Persist::Replayable(b) => store::frame(&mut self.inbox, &b),
                 Persist::Secret(s) => store::frame(
                     &mut self.secrets,
                     &postcard::to_stdvec(&s).unwrap_or_default(),

@@ -5,16 +5,19 @@
 //! (`u32` length, the first 4 bytes of the payload's BLAKE3, the payload):
 //!
 //! - `start`   — the session's [`Start`], written once (to a temporary file, then renamed);
-//! - `log`     — every message the seat made, in order (canonical wire bytes);
-//! - `inbox`   — the peers' messages the core kept, in order;
+//! - `log`     — the messages the seat signed that it could not make again the same way
+//!   after a crash (commitments, open moves, votes, accepts, reveals), in order (canonical
+//!   wire bytes);
+//! - `inbox`   — the rest the core kept, in order: the peers' messages, and the seat's own
+//!   openings and chain links, which it makes again byte for byte from its secrets;
 //! - `secrets` — the seat's [`SecretRecord`]s (game secret, chain seed, sealed salts), owner
 //!   readable only.
 //!
 //! Records are gathered by [`SeatStore::persist`] and written together by
 //! [`SeatStore::flush`], which the driver calls before any transmit leaves: secrets, then
-//! the log, each fsync'd, then the inbox, which is not. What the seat says must survive a
-//! crash; what it heard is sent again by the table, and waiting on the disk for it would
-//! put every device's fsync on the path of every step. A crash mid-write leaves a torn
+//! the log, each fsync'd, then the inbox, which is not. What the seat chose must survive a
+//! crash; what it heard is sent again by the table, and what it can make again is made
+//! again, so waiting on the disk for either would only put an fsync on the path of a step. A crash mid-write leaves a torn
 //! tail: an incomplete last record, or zeros the filesystem had not yet filled. Reading
 //! detects it and drops it (and trims it off the file), never misreads it. Damage anywhere
 //! else in the log or the secrets is a clear error; the inbox, never fsync'd, may lose any
@@ -348,7 +351,7 @@ impl SeatStore {
     pub fn persist(&mut self, record: &Persist) -> Result<()> {
         match record {
             Persist::Message(bytes) => frame(&mut self.log_buf, bytes),
-            Persist::Received(bytes) => frame(&mut self.inbox_buf, bytes),
+            Persist::Replayable(bytes) => frame(&mut self.inbox_buf, bytes),
             Persist::Secret(s) => {
                 let payload = postcard::to_stdvec(s).map_err(|e| {
                     NetError::Corrupt(format!("a secret could not be written: {e}"))
@@ -514,7 +517,7 @@ mod tests {
         let mut s = SeatStore::create(&dir, &start()).unwrap();
         s.persist(&Persist::Message(vec![1; 10])).unwrap();
         for i in 0..3u8 {
-            s.persist(&Persist::Received(vec![10 + i; 10])).unwrap();
+            s.persist(&Persist::Replayable(vec![10 + i; 10])).unwrap();
         }
         s.persist(&Persist::Message(vec![2; 10])).unwrap();
         s.flush().unwrap();
@@ -543,7 +546,7 @@ mod tests {
         assert_eq!(saved.messages, vec![vec![1; 10], vec![2; 10], vec![10; 10]]);
         assert_eq!(std::fs::metadata(&path).unwrap().len() as usize, second);
         // What comes next follows the good records.
-        s.persist(&Persist::Received(vec![13; 10])).unwrap();
+        s.persist(&Persist::Replayable(vec![13; 10])).unwrap();
         s.flush().unwrap();
         drop(s);
         let (_, saved) = SeatStore::open(&dir).unwrap();

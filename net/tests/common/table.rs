@@ -84,7 +84,7 @@ impl<G: Game> Device for Bot<G> {
             match &mut self.store {
                 Some(store) => store.persist(&p).expect("persist"),
                 None => match p {
-                    Persist::Message(m) | Persist::Received(m) => self.disk.messages.push(m),
+                    Persist::Message(m) | Persist::Replayable(m) => self.disk.messages.push(m),
                     Persist::Secret(s) => self.disk.secrets.push(s),
                 },
             }
