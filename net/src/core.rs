@@ -10,15 +10,17 @@
 //!   core.peer_connected(now, peer)                 a (re)connection: swap log heads
 //!   core.handle_timeout(now)                       when poll_timeout's time has come
 //!   core.submit(now, input) / core.vote(..)        this seat's move / an away vote
-//!   core.poll_persist()   -> Persist               write durably, in order, BEFORE ...
+//!   core.poll_persist()   -> Persist               write (durably if asked), BEFORE ...
 //!   core.poll_transmit()  -> Transmit              ... sending these
 //!   core.poll_timeout()   -> Option<Time>          when to call handle_timeout
 //!   core.poll_event()     -> Event<G>              what happened, for the screen
 //! ```
 //!
-//! After any call, drain `poll_persist` and make every record durable (the store fsyncs)
-//! before draining `poll_transmit`: a seat must never have sent what it could forget in a
-//! crash (a sealed play's salt, a signed move), or it could be made to contradict itself.
+//! After any call, drain `poll_persist` and write every record, making secrets and
+//! [`Persist::Message`]s durable (the store fsyncs), before draining `poll_transmit`: a
+//! seat must never have sent what it could forget in a crash (a sealed play's salt, a
+//! signed move), or it could be made to contradict itself. A [`Persist::Replayable`] need
+//! not wait on the disk: the table sends it again, or the seat makes it again the same.
 //!
 //! Read access for the screen: [`Core::public`], [`Core::private`], [`Core::pending`],
 //! [`Core::my_move`], [`Core::seat_status`], [`Core::events_log`], [`Core::verdict`].
@@ -168,7 +170,8 @@ pub enum SecretRecord {
     },
 }
 
-/// A record the store must make durable before the transmits that follow it.
+/// A record the store writes before the transmits that follow it (durably, unless it is
+/// [`Persist::Replayable`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Persist {
     /// A message this seat made (signed, or a link of its chain), canonical wire bytes:

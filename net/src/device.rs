@@ -350,7 +350,7 @@ impl Device {
                 Some(event) = recv(&mut self.mesh_rx) => {
                     self.mesh_event(event);
                     // Take what else has arrived before doing the work it causes, so a
-                    // burst (a catch-up) is saved with one fsync rather than one per frame.
+                    // burst (a catch-up) is written and worked through once, not per frame.
                     for _ in 0..BURST {
                         let Some(more) = self.mesh_rx.as_mut().and_then(|rx| rx.try_recv().ok()) else {
                             break;

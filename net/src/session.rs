@@ -2,9 +2,10 @@
 //! holds (its player's, and on the host its bots'), each with its own store, wired to each
 //! other in-process and to the other devices through frames the device sends.
 //!
-//! The order of work is the core's contract: every record a core asks to persist is made
-//! durable before any of its transmits leaves, and a bot (or an autoplayed seat) moves only
-//! when nothing else is in flight, through the same `submit` a person's move takes.
+//! The order of work is the core's contract: every record a core asks to persist is written
+//! (and what the seat chose, made durable: see [`crate::store`]) before any of its
+//! transmits leaves, and a bot (or an autoplayed seat) moves only when nothing else is in
+//! flight, through the same `submit` a person's move takes.
 
 use crate::audit::{SitOut, Verdict};
 use crate::core::{Core, CoreConfig, Event as CoreEvent, Time};
