@@ -174,9 +174,9 @@ pub enum SecretRecord {
 /// [`Persist::Replayable`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Persist {
-    /// A message this seat made (signed, or a link of its chain), canonical wire bytes:
-    /// durable before it leaves, so that the seat can never forget what it said and then
-    /// say something else.
+    /// A message this seat signed and could not make again the same way after a crash (a
+    /// commitment, an open move, a vote, ...), canonical wire bytes: durable before it
+    /// leaves, so that the seat can never forget what it said and then say something else.
     Message(Vec<u8>),
     /// A message kept without waiting on the disk: a peer's (lost in a crash, it comes
     /// again from the table), or one of ours that the seat makes again byte for byte after
@@ -1289,7 +1289,7 @@ impl<G: Game> Core<G> {
             }
             _ => {}
         }
-        self.check_divergence(&s);
+        self.check_basis(s.seat, s.step, s.kind(), s.basis);
         Ok(())
     }
 
@@ -1327,9 +1327,17 @@ impl<G: Game> Core<G> {
     /// ended. A vote that passed needs no word: every voter holds the same votes and ends
     /// the step the same way, so a table skipping an away seat signs no head per step.
     fn vote_failed(&self, n: u32, skips: &BTreeSet<Seat>) -> bool {
-        self.by_step.get(&n).into_iter().flatten().any(|id| {
-            matches!(self.msgs.get(id).map(|h| &h.wire),
-                Some(Wire::Signed(s)) if matches!(s.body, Body::Vote { target, .. } if !skips.contains(&target)))
+        self.signed_at(n)
+            .any(|s| matches!(s.body, Body::Vote { target, .. } if !skips.contains(&target)))
+    }
+
+    /// The signed messages held for step `n` (on any log).
+    fn signed_at(&self, n: u32) -> impl Iterator<Item = &Signed> + '_ {
+        self.by_step.get(&n).into_iter().flatten().filter_map(|id| {
+            match self.msgs.get(id).map(|h| &h.wire) {
+                Some(Wire::Signed(s)) => Some(s),
+                _ => None,
+            }
         })
     }
 
@@ -1356,10 +1364,6 @@ impl<G: Game> Core<G> {
         let basis = gs.bases[step as usize];
         self.heads_sent.insert(step);
         self.sign_and_send(step, basis, Body::Head);
-    }
-
-    fn check_divergence(&mut self, s: &Signed) {
-        self.check_basis(s.seat, s.step, s.kind(), s.basis);
     }
 
     /// Whether a peer's message built on our log but another state: its rules disagree.
@@ -1437,11 +1441,10 @@ impl<G: Game> Core<G> {
             let Some(ours) = gs.bases.get(m as usize) else {
                 return m;
             };
-            let shared = self.by_step.get(&m).into_iter().flatten().any(|id| {
-                matches!(self.msgs.get(id).map(|h| &h.wire),
-                    Some(Wire::Signed(s)) if s.seat != self.me && s.basis.log == ours.log)
-            });
-            if shared {
+            if self
+                .signed_at(m)
+                .any(|s| s.seat != self.me && s.basis.log == ours.log)
+            {
                 return m;
             }
             m -= 1;
@@ -1645,14 +1648,8 @@ impl<G: Game> Core<G> {
 
     fn recheck_divergence(&mut self, step: u32) {
         let msgs: Vec<(Seat, Kind, Basis)> = self
-            .by_step
-            .get(&step)
-            .into_iter()
-            .flatten()
-            .filter_map(|id| match self.msgs.get(id).map(|h| &h.wire) {
-                Some(Wire::Signed(s)) => Some((s.seat, s.kind(), s.basis)),
-                _ => None,
-            })
+            .signed_at(step)
+            .map(|s| (s.seat, s.kind(), s.basis))
             .collect();
         for (seat, kind, basis) in msgs {
             self.check_basis(seat, step, kind, basis);
@@ -2179,10 +2176,9 @@ impl<G: Game> Core<G> {
             .collect();
         if !held.is_empty() {
             let next_log = log::extend(&basis.log, &record);
-            let shown = self.by_step.get(&(n + 1)).into_iter().flatten().any(|id| {
-                matches!(self.msgs.get(id).map(|h| &h.wire),
-                    Some(Wire::Signed(s)) if s.basis.log == next_log && !my_votes.contains(&s.seat))
-            });
+            let shown = self
+                .signed_at(n + 1)
+                .any(|s| s.basis.log == next_log && !my_votes.contains(&s.seat));
             if !shown {
                 // Waiting on the seats that have yet to vote on it (or keep its move): shown
                 // as owed, so a seat that went silent meanwhile can be voted on in turn.

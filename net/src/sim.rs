@@ -121,7 +121,7 @@ struct Disk {
     start: Start,
     log: Vec<u8>,
     secrets: Vec<u8>,
-    /// The peers' messages, never fsync'd.
+    /// The messages kept without an fsync (peers', and the seat's openings and links).
     inbox: Vec<u8>,
     /// Where the last flushed batch began in each file.
     batch_from: (usize, usize),

@@ -17,12 +17,13 @@
 //! [`SeatStore::flush`], which the driver calls before any transmit leaves: secrets, then
 //! the log, each fsync'd, then the inbox, which is not. What the seat chose must survive a
 //! crash; what it heard is sent again by the table, and what it can make again is made
-//! again, so waiting on the disk for either would only put an fsync on the path of a step. A crash mid-write leaves a torn
-//! tail: an incomplete last record, or zeros the filesystem had not yet filled. Reading
-//! detects it and drops it (and trims it off the file), never misreads it. Damage anywhere
-//! else in the log or the secrets is a clear error; the inbox, never fsync'd, may lose any
-//! part of what was written since the last fsync of the log, so it is read up to its first
-//! bad record and the rest dropped.
+//! again, so waiting on the disk for either would only put an fsync on the path of a step.
+//!
+//! A crash mid-write leaves a torn tail: an incomplete last record, or zeros the
+//! filesystem had not yet filled. Reading detects it and drops it (and trims it off the
+//! file), never misreads it. Damage anywhere else in the log or the secrets is a clear
+//! error. The inbox, never fsync'd, may have lost any part of what the system had not yet
+//! written back, so it is read up to its first bad record and the rest dropped.
 
 use crate::core::{Persist, Saved, SecretRecord};
 use crate::error::{NetError, Result};
@@ -67,8 +68,27 @@ pub struct Records<'a> {
     pub torn_at: Option<usize>,
 }
 
+/// What a damaged record (one that is not a torn tail) means.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Damage {
+    /// An error: the file held what must not be lost.
+    Refuse,
+    /// The end of what can be read: the file was never fsync'd, so a crash may have left a
+    /// hole anywhere in it, and everything from the hole on is dropped.
+    CutThere,
+}
+
 /// Reads a file's records. `what` names the file for errors ("the game log").
 pub fn read_records<'a>(bytes: &'a [u8], magic: &[u8; 8], what: &str) -> Result<Records<'a>> {
+    records_of(bytes, magic, what, Damage::Refuse)
+}
+
+fn records_of<'a>(
+    bytes: &'a [u8],
+    magic: &[u8; 8],
+    what: &str,
+    damage: Damage,
+) -> Result<Records<'a>> {
     let corrupt = |why: String| Err(NetError::Corrupt(format!("{what}: {why}")));
     if !bytes.is_empty() && bytes.iter().all(|b| *b == 0) {
         // Created, then a crash before its first bytes reached the disk.
@@ -107,7 +127,9 @@ pub fn read_records<'a>(bytes: &'a [u8], magic: &[u8; 8], what: &str) -> Result<
         if len > rest.len() - HEADER {
             // The file ends inside this record: a torn write, unless the "record" would be
             // larger than any record can be, which is damage.
-            return if rest.len() <= HEADER + MAX_RECORD && len <= MAX_RECORD {
+            return if rest.len() <= HEADER + MAX_RECORD && len <= MAX_RECORD
+                || damage == Damage::CutThere
+            {
                 torn
             } else {
                 corrupt(format!("a record at byte {at} claims {len} bytes"))
@@ -116,7 +138,7 @@ pub fn read_records<'a>(bytes: &'a [u8], magic: &[u8; 8], what: &str) -> Result<
         let payload = &rest[HEADER..HEADER + len];
         if checksum(payload) != sum {
             let after = &rest[HEADER + len..];
-            return if after.iter().all(|b| *b == 0) {
+            return if after.iter().all(|b| *b == 0) || damage == Damage::CutThere {
                 torn
             } else {
                 corrupt(format!("the record at byte {at} is damaged"))
@@ -163,52 +185,12 @@ pub fn read_log(bytes: &[u8]) -> Result<(Vec<Vec<u8>>, Option<usize>)> {
     Ok((r.records.iter().map(|r| r.to_vec()).collect(), r.torn_at))
 }
 
-/// Reads an `inbox` file: the peers' messages up to the first record that does not check
-/// out, and where to cut the file (everything after it may be a crash's hole). Only a file
-/// that is not an inbox at all is an error.
+/// Reads an `inbox` file: its records up to the first that does not check out, and where
+/// to cut the file (everything after it may be a crash's hole). Only a file that is not an
+/// inbox at all is an error.
 pub fn read_inbox(bytes: &[u8]) -> Result<(Vec<Vec<u8>>, Option<usize>)> {
-    let what = "the peers' messages";
-    if bytes.len() >= INBOX_MAGIC.len() && &bytes[..INBOX_MAGIC.len()] != INBOX_MAGIC {
-        return Err(NetError::Corrupt(format!(
-            "{what}: this is not a Hoard file"
-        )));
-    }
-    let mut good = bytes.len();
-    loop {
-        match read_records(&bytes[..good], INBOX_MAGIC, what) {
-            Ok(r) => {
-                let torn = r.torn_at.or((good < bytes.len()).then_some(good));
-                return Ok((r.records.iter().map(|r| r.to_vec()).collect(), torn));
-            }
-            // Damage with more after it: keep what comes before the damaged record.
-            Err(_) => match last_good_end(&bytes[..good]) {
-                Some(end) if end < good => good = end,
-                _ => return Ok((Vec::new(), Some(0))),
-            },
-        }
-    }
-}
-
-/// The end of the last record of `bytes` that reads back whole before the first damaged
-/// one (the magic's end if none does).
-fn last_good_end(bytes: &[u8]) -> Option<usize> {
-    let mut at = HEADER.min(bytes.len());
-    if at < HEADER {
-        return None;
-    }
-    while at + HEADER <= bytes.len() {
-        let rest = &bytes[at..];
-        let len = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
-        if len > MAX_RECORD || len > rest.len() - HEADER {
-            break;
-        }
-        let payload = &rest[HEADER..HEADER + len];
-        if checksum(payload) != [rest[4], rest[5], rest[6], rest[7]] {
-            break;
-        }
-        at += HEADER + len;
-    }
-    Some(at)
+    let r = records_of(bytes, INBOX_MAGIC, "the kept messages", Damage::CutThere)?;
+    Ok((r.records.iter().map(|r| r.to_vec()).collect(), r.torn_at))
 }
 
 /// Where each file's torn tail began, if it has one.

@@ -404,8 +404,8 @@ pub struct Link {
 }
 
 /// Sync: "I am at `step`, hold these messages of it, and share your log up to `shared`;
-/// send me what I lack". Sent on
-/// (re)connect and whenever the table has not moved for a while.
+/// send me what I lack". Sent on (re)connect and whenever the table has not moved for a
+/// while.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hello {
     pub session: SessionId,

@@ -177,9 +177,10 @@ fn a_seat_removed_by_the_table_is_not_waited_for_again_nor_at_the_audit() {
 
 /// A device that went on alone at a step (its own turn, written down but never sent) and
 /// died before it heard the table skip it there comes back one step ahead on its own log.
-/// "When the device comes back, it catches up and plays on" (DESIGN, absent seats): the
-/// peers answering its hello send the votes of the step before it, so it goes back to where
-/// the table went another way. Before, it waited forever on messages for its own log.
+/// "When the device comes back, it catches up and plays on" (DESIGN, absent seats): its
+/// hello names the last step a peer showed it shares its log at, the peers send history
+/// from there, the table's votes among it, and it goes back to where the table went another
+/// way. Before, it waited forever on messages for its own log.
 #[test]
 fn a_device_that_went_on_alone_and_died_follows_the_tables_vote_when_it_comes_back() {
     let mut t = seat_two_owes_a_turn();
@@ -345,8 +346,9 @@ fn a_returning_device_gets_each_missed_message_once() {
 
 /// "When the table agrees, the away seat is skipped" (DESIGN, absent seats): a vote that
 /// passed ends the step the same way on every voter, so the table signs nothing more for
-/// it. Before, each seat signed a "how this step ended" head at every skipped step, which
-/// made a long absence a third longer to catch up on.
+/// it. Before, each seat signed a "how this step ended" head at every skipped step: after
+/// 1,000 skipped steps at six seats, 5,000 of the 12,500 signatures a returning device
+/// checked.
 #[test]
 fn a_table_skipping_an_away_seat_signs_votes_and_no_heads() {
     let dir = std::env::temp_dir().join(format!("hoard-absent-heads-{}", std::process::id()));
