@@ -424,7 +424,9 @@ pub struct Core<G: Game> {
     sealed: BTreeMap<(u32, Hash), (Hash, Vec<u8>)>,
     rng: ChaCha20Rng,
 
-    msgs: IdMap<Hash, Held>,
+    /// Boxed: a catching-up device adds thousands at a time, and the map's regrowth then
+    /// moves pointers, not whole messages.
+    msgs: IdMap<Hash, Box<Held>>,
     /// Inputs decoded from messages, by message id (`None`: unreadable).
     decoded: IdMap<Hash, Option<G::Input>>,
     /// `check_input` verdicts on inputs, by message id: fixed by the message's basis.
@@ -1223,11 +1225,11 @@ impl<G: Game> Core<G> {
         };
         self.msgs.insert(
             id,
-            Held {
+            Box::new(Held {
                 wire,
                 bytes,
                 heard_from,
-            },
+            }),
         );
         self.by_step.entry(step).or_default().push(id);
         if origin != Origin::Store {
@@ -1237,7 +1239,7 @@ impl<G: Game> Core<G> {
         let Some(Held {
             wire: Wire::Signed(s),
             ..
-        }) = self.msgs.get(&id)
+        }) = self.msgs.get(&id).map(Box::as_ref)
         else {
             return Ok(());
         };
@@ -1247,7 +1249,7 @@ impl<G: Game> Core<G> {
             if let Some(Held {
                 wire: Wire::Signed(first),
                 ..
-            }) = self.msgs.get(&other)
+            }) = self.msgs.get(&other).map(Box::as_ref)
                 && first != &s
             {
                 let proof = Proof::Equivocation {

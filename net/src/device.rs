@@ -803,18 +803,8 @@ impl Device {
             .map_err(|e| NetError::Corrupt(format!("the saved game {session} is damaged: {e}")))?;
         let bots = load_bots(&dir)?;
         self.leave();
-        let now = self.now();
-        let table = open_table(
-            &self.dir,
-            meta.clone(),
-            &self.key,
-            &bots,
-            self.autoplay,
-            now,
-            true,
-        )?;
-        self.role = Role::Playing(table);
-        self.connect_session(&meta);
+        // Reach the table while the game is read back: the links come up meanwhile.
+        self.dial_session(&meta);
         if let Some(net) = &mut self.net {
             for seat in &meta.seats {
                 if seat.device != self.me && !dials(self.me, seat.device, meta.host()) {
@@ -822,14 +812,39 @@ impl Device {
                 }
             }
         }
+        let now = self.now();
+        let table = match open_table(
+            &self.dir,
+            meta.clone(),
+            &self.key,
+            &bots,
+            self.autoplay,
+            now,
+            true,
+        ) {
+            Ok(table) => table,
+            Err(e) => {
+                self.drop_links_soon(meta.devices().into_iter().collect());
+                return Err(e);
+            }
+        };
+        self.role = Role::Playing(table);
+        self.greet_session();
         self.emit(Event::Notice(
             "Resumed the saved game; catching up with the table".into(),
         ));
         Ok(())
     }
 
-    /// Keeps a link to every other device at the session's table.
+    /// Keeps a link to every other device at the session's table, and greets those
+    /// already up.
     fn connect_session(&mut self, meta: &SessionMeta) {
+        self.dial_session(meta);
+        self.greet_session();
+    }
+
+    /// Keeps a link to every other device at the session's table.
+    fn dial_session(&mut self, meta: &SessionMeta) {
         let me = self.me;
         let host = meta.host();
         let Some(net) = &mut self.net else { return };
@@ -840,7 +855,11 @@ impl Device {
             let dial = dials(me, seat.device, host);
             net.mesh.connect(seat.addr.clone(), dial);
         }
-        // Peers already up need no new connection: greet them now.
+    }
+
+    /// Swaps log heads with the table's devices whose links are already up (the others
+    /// are greeted as their links come up).
+    fn greet_session(&mut self) {
         let now = self.now();
         let up: Vec<EndpointId> = self
             .up

@@ -193,6 +193,9 @@ impl LoopTable {
                         .endpoint
                 }
             };
+            // The links come up while the store is read, as on a device.
+            let (events_tx, events) = mpsc::unbounded_channel();
+            let mesh = dial_table(&endpoint, &meta, resume, events_tx);
             let clock = Instant::now();
             let now = || Time(clock.elapsed().as_millis() as u64);
             let session = Session::<Rounds>::open_with(
@@ -206,7 +209,10 @@ impl LoopTable {
                 cfg,
             )
             .expect("session");
-            run_device(i, endpoint, session, meta, cmds, report, clock, resume).await;
+            run_device(
+                i, endpoint, mesh, events, session, meta, cmds, report, clock,
+            )
+            .await;
         });
     }
 
@@ -280,6 +286,24 @@ impl LoopTable {
             .collect()
     }
 
+    /// Device `i`'s data directory.
+    pub fn data_dir(&self, i: usize) -> PathBuf {
+        self.slots[i].dir.clone()
+    }
+
+    /// Drops what device `i` reported, as if it had never run (before it starts again from
+    /// an older copy of its data directory).
+    pub fn forget(&mut self, i: usize) {
+        while let Ok(status) = self.rx.try_recv() {
+            let d = status.device;
+            if d != i {
+                self.last[d] = Some(status);
+            }
+        }
+        self.last[i] = None;
+        self.reached[i].clear();
+    }
+
     /// The step device `i` is at.
     pub fn step(&self, i: usize) -> u32 {
         self.last[i].as_ref().map_or(0, |s| s.step)
@@ -300,20 +324,15 @@ impl Drop for LoopTable {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-async fn run_device(
-    me: usize,
-    endpoint: Endpoint,
-    mut session: Session<Rounds>,
-    meta: SessionMeta,
-    mut cmds: mpsc::UnboundedReceiver<Cmd>,
-    report: std_mpsc::Sender<Status>,
-    clock: Instant,
+/// A mesh with a link (dialled or awaited) to every other device at the table; a device
+/// that was stopped also knocks on the peers that dial it.
+fn dial_table(
+    endpoint: &Endpoint,
+    meta: &SessionMeta,
     resumed: bool,
-) {
-    let now = || Time(clock.elapsed().as_millis() as u64);
-    let (events_tx, mut events) = mpsc::unbounded_channel();
-    let mut mesh = Mesh::new(endpoint.clone(), events_tx);
+    events: mpsc::UnboundedSender<MeshEvent>,
+) -> Mesh {
+    let mut mesh = Mesh::new(endpoint.clone(), events);
     let id = endpoint.id();
     for seat in &meta.seats {
         if seat.device == id {
@@ -325,6 +344,22 @@ async fn run_device(
             mesh.knock(seat.addr.clone());
         }
     }
+    mesh
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn run_device(
+    me: usize,
+    endpoint: Endpoint,
+    mut mesh: Mesh,
+    mut events: mpsc::UnboundedReceiver<MeshEvent>,
+    mut session: Session<Rounds>,
+    meta: SessionMeta,
+    mut cmds: mpsc::UnboundedReceiver<Cmd>,
+    report: std_mpsc::Sender<Status>,
+    clock: Instant,
+) {
+    let now = || Time(clock.elapsed().as_millis() as u64);
     let mut auto = false;
     let mut gone = std::collections::BTreeSet::new();
     let mut rng = hoard_rules::rng::from_seed(&[me as u8; 32], "table bot");
