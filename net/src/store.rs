@@ -115,12 +115,15 @@ fn records_of<'a>(
     let mut at = magic.len();
     while at < bytes.len() {
         let rest = &bytes[at..];
-        let torn = Ok(Records {
-            records: records.clone(),
-            torn_at: Some(at),
-        });
+        // What was read before `at`, the rest cut off (made only when returned).
+        let torn = |records| {
+            Ok(Records {
+                records,
+                torn_at: Some(at),
+            })
+        };
         if rest.iter().all(|b| *b == 0) || rest.len() < HEADER {
-            return torn;
+            return torn(records);
         }
         let len = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
         let sum = [rest[4], rest[5], rest[6], rest[7]];
@@ -130,7 +133,7 @@ fn records_of<'a>(
             return if rest.len() <= HEADER + MAX_RECORD && len <= MAX_RECORD
                 || damage == Damage::CutThere
             {
-                torn
+                torn(records)
             } else {
                 corrupt(format!("a record at byte {at} claims {len} bytes"))
             };
@@ -139,7 +142,7 @@ fn records_of<'a>(
         if checksum(payload) != sum {
             let after = &rest[HEADER + len..];
             return if after.iter().all(|b| *b == 0) || damage == Damage::CutThere {
-                torn
+                torn(records)
             } else {
                 corrupt(format!("the record at byte {at} is damaged"))
             };
