@@ -330,6 +330,35 @@ fn an_away_seat_is_marked_and_the_table_votes_on_it() {
 }
 
 #[test]
+fn a_seat_whose_turns_are_skipped_says_so_until_it_is_back_and_can_be_waited_for() {
+    let (public, privates) = Position::new(short(3))
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut v = view(&public, &privates);
+    v.seats[1].connected = false;
+    v.votes = vec![AwayVoteView {
+        seat: 1,
+        away_for_secs: 0,
+        my_vote: Some(AwayVote::Skip),
+    }];
+    let mut h = screen(v);
+    h.run();
+    assert!(
+        h.query_by_label_contains("skipping Bot 1's turns until Bot 1 is back")
+            .is_some()
+    );
+    h.get_by_label("Wait").click();
+    h.run();
+    assert!(h.state().said.iter().any(|i| matches!(
+        i,
+        GameIntent::Vote {
+            seat: 1,
+            vote: AwayVote::Wait
+        }
+    )));
+}
+
+#[test]
 fn a_failed_audit_names_the_seat_the_step_and_what_was_wrong() {
     let (public, privates) = Position::new(short(3))
         .build()

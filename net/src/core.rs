@@ -441,6 +441,11 @@ pub struct Core<G: Game> {
     view: Option<View<G>>,
     owed_since: Vec<Option<Time>>,
     away: Vec<bool>,
+    /// Seats this seat has chosen to go on without until they are heard from again: a
+    /// skip vote is signed for them at every step that waits on them. A choice of this
+    /// device, not of the table's log (each vote is still a signed message of its step).
+    /// The step of each choice.
+    skipping: Vec<Option<u32>>,
     quiet_since: Time,
     /// Each peer's latest hello: the step it waits on and the ids it holds for it.
     peer_have: Vec<Option<(u32, Vec<Hash>)>>,
@@ -608,6 +613,7 @@ impl<G: Game> Core<G> {
             view: None,
             owed_since: vec![None; n],
             away: vec![false; n],
+            skipping: vec![None; n],
             quiet_since: now,
             peer_have: vec![None; n],
             streamed: vec![None; n],
@@ -912,6 +918,75 @@ impl<G: Game> Core<G> {
         Ok(())
     }
 
+    /// This seat's standing choice to go on without an away seat: a skip vote now, and at
+    /// every later step that waits on the seat, until a message from it shows it is back
+    /// (or [`Core::stop_skipping`]). The table skips the seat where every other seat
+    /// votes so.
+    pub fn skip_until_back(&mut self, now: Time, target: Seat) -> Result<()> {
+        self.vote(now, target, VoteAction::Skip)?;
+        self.skipping[target as usize] = Some(self.step());
+        Ok(())
+    }
+
+    /// Ends a [`Core::skip_until_back`]: from the next step on, the seat is waited for
+    /// again (a vote already signed stands).
+    pub fn stop_skipping(&mut self, target: Seat) {
+        if let Some(s) = self.skipping.get_mut(target as usize) {
+            *s = None;
+        }
+    }
+
+    /// Whether this seat is going on without `target` until it is back.
+    pub fn skipping(&self, target: Seat) -> bool {
+        self.skipping
+            .get(target as usize)
+            .is_some_and(|s| s.is_some())
+    }
+
+    /// Signs the skip votes this seat's standing choices owe at the current step; whether
+    /// it signed any.
+    fn vote_standing(&mut self) -> bool {
+        if self.halted.is_some() || self.skipping.iter().all(|s| s.is_none()) {
+            return false;
+        }
+        let Some(gs) = &self.game else { return false };
+        if gs.removed.contains_key(&self.me) {
+            return false;
+        }
+        let n = gs.records.len() as u32;
+        let basis = gs.bases[n as usize];
+        let targets: Vec<Seat> = (0..self.keys.len() as Seat)
+            .filter(|t| {
+                let i = *t as usize;
+                let can_sit_out = match &gs.pending {
+                    Pending::Over(_) => false,
+                    Pending::Turn { .. } | Pending::Together { .. } => {
+                        self.cfg.sit_out.and_then(|f| f(&gs.public, *t)).is_some()
+                    }
+                    _ => true,
+                };
+                self.skipping[i].is_some()
+                    && self.owed_since[i].is_some()
+                    && can_sit_out
+                    && !gs.removed.contains_key(t)
+                    && !self
+                        .slots
+                        .contains_key(&(self.me, n, Kind::Vote(*t), basis.log))
+            })
+            .collect();
+        for target in &targets {
+            self.sign_and_send(
+                n,
+                basis,
+                Body::Vote {
+                    target: *target,
+                    action: VoteAction::Skip,
+                },
+            );
+        }
+        !targets.is_empty()
+    }
+
     // ----- driver output ------------------------------------------------------------
 
     /// The next record to make durable. Drain these before [`Core::poll_transmit`].
@@ -1198,6 +1273,15 @@ impl<G: Game> Core<G> {
                 }
             }
             Origin::Peer(_) => {
+                // A seat this seat goes on without made a move after the step it was
+                // left at (a move from before might only now be passed on): its player
+                // is back. Links, openings and heads its device sends by itself say
+                // nothing about the player.
+                let moved = matches!(&wire, Wire::Signed(s)
+                    if matches!(s.kind(), Kind::Input | Kind::Commit));
+                if moved && self.skipping[seat as usize].is_some_and(|since| step > since) {
+                    self.skipping[seat as usize] = None;
+                }
                 self.persists.push_back(Persist::Replayable(bytes.clone()));
                 // Echo what a seat could sign twice. An opening is bound by its commitment
                 // and a link by its chain, so neither can be shown two ways: no echo needed.
@@ -1557,6 +1641,17 @@ impl<G: Game> Core<G> {
     /// Completes every step that can be completed, does this seat's duties (beacon links,
     /// openings, reveals), and updates who is away.
     fn advance(&mut self, now: Time) {
+        // A step this moves to may wait on a seat this seat has chosen to go on without:
+        // its vote may end that step too.
+        loop {
+            self.advance_once(now);
+            if !self.vote_standing() {
+                break;
+            }
+        }
+    }
+
+    fn advance_once(&mut self, now: Time) {
         let mut owed = BTreeSet::new();
         while self.halted.is_none() {
             if self.game.is_none() {
@@ -1590,7 +1685,8 @@ impl<G: Game> Core<G> {
                 (true, None) => self.owed_since[seat] = Some(now),
                 (false, Some(_)) => {
                     self.owed_since[seat] = None;
-                    if self.away[seat] {
+                    // A seat the table went on without is still away, not back.
+                    if self.away[seat] && self.skipping[seat].is_none() {
                         self.away[seat] = false;
                         self.events.push_back(Event::Back { seat: seat as Seat });
                     }

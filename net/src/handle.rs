@@ -122,7 +122,7 @@ pub enum AnyState {
 pub enum AwayVote {
     /// Keep waiting (the default; withdraws nothing already signed).
     Wait,
-    /// Go on without it for this step.
+    /// Go on without it at every step that waits on it, until it is heard from again.
     Skip,
     /// Go on without it for the rest of the game.
     Remove,

@@ -597,22 +597,25 @@ impl<G: Game> Session<G> {
             .min()
     }
 
+    /// This device's player's choice about an away seat. Skipping lasts until the seat
+    /// is heard from again (a vote at every step that waits on it); waiting ends it.
     pub fn vote(&mut self, now: Time, seat: Seat, vote: AwayVote) -> Result<()> {
-        let action = match vote {
+        let mine = self.mine;
+        let choose = |core: &mut Core<G>| match vote {
             AwayVote::Wait => {
-                self.my_votes.insert(seat, vote);
-                return Ok(());
+                core.stop_skipping(seat);
+                Ok(())
             }
-            AwayVote::Skip => VoteAction::Skip,
-            AwayVote::Remove => VoteAction::Remove,
+            AwayVote::Skip => core.skip_until_back(now, seat),
+            AwayVote::Remove => core.vote(now, seat, VoteAction::Remove),
         };
-        self.locals[self.mine].core.vote(now, seat, action)?;
+        choose(&mut self.locals[mine].core)?;
         self.my_votes.insert(seat, vote);
         // The bots this device runs side with their host's player: a table of one person
         // and bots could otherwise never agree to go on.
         for (i, local) in self.locals.iter_mut().enumerate() {
-            if i != self.mine && local.bot && local.seat != seat {
-                let _ = local.core.vote(now, seat, action);
+            if i != mine && local.bot && local.seat != seat {
+                let _ = choose(&mut local.core);
             }
         }
         Ok(())
@@ -754,7 +757,15 @@ impl<G: TableGame> Table for Session<G> {
                 votes.push(AwayVoteView {
                     seat,
                     away_for_secs: away_for.unwrap_or(0),
-                    my_vote: self.my_votes.get(&seat).copied(),
+                    // A choice to skip ends by itself when the seat is back.
+                    my_vote: if core.skipping(seat) {
+                        Some(AwayVote::Skip)
+                    } else {
+                        self.my_votes
+                            .get(&seat)
+                            .copied()
+                            .filter(|v| *v != AwayVote::Skip)
+                    },
                 });
             }
         }

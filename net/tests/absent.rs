@@ -82,6 +82,90 @@ fn the_tables_vote_skips_an_away_seat_and_the_log_records_it() {
     all_verified_and_equal(&t);
 }
 
+/// The steps at which `seat` sat out, in a log.
+fn sat_out_at(records: &[StepRecord], seat: Seat) -> Vec<usize> {
+    records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| {
+            matches!(r, StepRecord::Inputs(plays)
+                if plays.iter().any(|(s, p)| *s == seat && *p == PlayRecord::SatOut))
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// DESIGN.md, absent seats: "when the table agrees, the away seat is skipped (plays
+/// nothing, as a player who sits out) ... When the device comes back, it catches up and
+/// plays on." A player's "skip their turns" is one choice, not a tap at every step.
+#[test]
+fn a_choice_to_skip_an_away_seat_lasts_until_it_plays_again() {
+    let mut t = seat_two_owes_a_turn();
+    let first = t.devices[0].step() as usize;
+    t.devices[0].skip_until_back(t.now, 2).unwrap();
+    t.devices[1].skip_until_back(t.now, 2).unwrap();
+    // No one votes again, yet the table goes on past step after step that waits on seat 2.
+    assert!(t.run_until(100_000, 10, |t| {
+        sat_out_at(&t.devices[0].records(), 2).len() >= 4
+    }));
+    let skipped = sat_out_at(&t.devices[0].records(), 2);
+    assert_eq!(skipped[0], first);
+    assert!(t.devices[..2].iter().all(|d| d.skipping(2) && d.is_away(2)));
+    // Seat 2's player is back: its first move may still meet the table's votes, but after
+    // that step the table waits for it again and it plays on to the end.
+    let back_at = t.devices[0].step() as usize;
+    t.devices[2].set_plays(true);
+    assert!(t.finish());
+    all_verified_and_equal(&t);
+    assert!(t.devices[..2].iter().all(|d| !d.skipping(2)));
+    let records = t.devices[0].records();
+    let later_skips = sat_out_at(&records, 2)
+        .into_iter()
+        .filter(|s| *s >= back_at)
+        .count();
+    assert!(
+        later_skips <= 1,
+        "skipped {later_skips} times after coming back"
+    );
+    let played_after = records[back_at..].iter().any(|r| {
+        matches!(r, StepRecord::Inputs(plays)
+            if plays.iter().any(|(s, p)| *s == 2 && *p != PlayRecord::SatOut))
+    });
+    assert!(played_after, "seat 2 plays again once it is back");
+}
+
+/// The choice is withdrawn by waiting: the table waits for the seat again.
+#[test]
+fn a_player_who_stops_skipping_makes_the_table_wait_again() {
+    let mut t = seat_two_owes_a_turn();
+    t.devices[0].skip_until_back(t.now, 2).unwrap();
+    t.devices[1].skip_until_back(t.now, 2).unwrap();
+    assert!(t.run_until(100_000, 10, |t| {
+        sat_out_at(&t.devices[0].records(), 2).len() >= 2
+    }));
+    t.devices[1].stop_skipping(2);
+    // A vote already signed stands; the table goes on through steps that need nothing
+    // from seat 2's player (its device still adds its links to the dice), then holds at
+    // the next that waits on the player, though Ann still votes to skip at every step.
+    let skipped = sat_out_at(&t.devices[0].records(), 2).len();
+    t.run_until(20_000, 100, |_| false);
+    let held_at = t.devices[0].step();
+    assert!(sat_out_at(&t.devices[0].records(), 2).len() <= skipped + 1);
+    let waits_on_seat_2 = |p: Option<Pending>| match p {
+        Some(Pending::Turn { seat }) => seat == 2,
+        Some(Pending::Together { seats, .. }) => seats.contains(&2),
+        _ => false,
+    };
+    assert!(waits_on_seat_2(t.devices[0].pending()));
+    t.run_until(20_000, 100, |_| false);
+    assert!(t.devices.iter().all(|d| d.step() == held_at));
+    assert!(t.devices[0].skipping(2) && !t.devices[1].skipping(2));
+    // Ben waits, seat 2 comes back, and the game ends the same everywhere.
+    t.devices[2].set_plays(true);
+    assert!(t.finish());
+    all_verified_and_equal(&t);
+}
+
 #[test]
 fn a_skip_vote_that_races_the_seats_own_move_ends_the_same_on_every_device() {
     let mut t = seat_two_owes_a_turn();

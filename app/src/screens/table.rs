@@ -63,14 +63,17 @@ pub fn show(
     // Votes on seats that are away: the table decides together whether to wait.
     for vote in &view.votes {
         let name = seat_name(view, vote.seat);
-        widgets::banner(
-            ui,
-            &format!(
+        let text = if vote.my_vote == Some(AwayVote::Skip) {
+            format!(
+                "{name} is away: you are skipping {name}'s turns until {name} is back. Wait for {name}, or remove {name} from the game?"
+            )
+        } else {
+            format!(
                 "{name} has been away for {} seconds. Wait, skip {name}'s turns, or remove {name} from the game?",
                 vote.away_for_secs
-            ),
-            palette.warn,
-        );
+            )
+        };
+        widgets::banner(ui, &text, palette.warn);
         ui.horizontal_wrapped(|ui| {
             for (v, label) in [
                 (AwayVote::Wait, "Wait"),

@@ -34,6 +34,10 @@ pub trait Device {
         target: Seat,
         action: hoard_net::VoteAction,
     ) -> Result<(), NetError>;
+    /// This seat's standing choice to go on without `target` until it is back.
+    fn skip_until_back(&mut self, now: Time, target: Seat) -> Result<(), NetError>;
+    fn stop_skipping(&mut self, target: Seat);
+    fn skipping(&self, target: Seat) -> bool;
     fn is_away(&self, seat: Seat) -> bool;
     fn pending(&self) -> Option<hoard_rules::Pending>;
     fn set_plays(&mut self, plays: bool);
@@ -139,6 +143,15 @@ impl<G: Game> Device for Bot<G> {
         action: hoard_net::VoteAction,
     ) -> Result<(), NetError> {
         self.core.vote(now, target, action)
+    }
+    fn skip_until_back(&mut self, now: Time, target: Seat) -> Result<(), NetError> {
+        self.core.skip_until_back(now, target)
+    }
+    fn stop_skipping(&mut self, target: Seat) {
+        self.core.stop_skipping(target)
+    }
+    fn skipping(&self, target: Seat) -> bool {
+        self.core.skipping(target)
     }
     fn is_away(&self, seat: Seat) -> bool {
         self.core.seat_status(seat).away
