@@ -446,6 +446,9 @@ pub struct Core<G: Game> {
     /// device, not of the table's log (each vote is still a signed message of its step).
     /// The step of each choice.
     skipping: Vec<Option<u32>>,
+    /// Whether the device has a live connection to each seat's device, as the driver
+    /// last said (`None`: it never said, as in the simulator).
+    linked: Vec<Option<bool>>,
     quiet_since: Time,
     /// Each peer's latest hello: the step it waits on and the ids it holds for it.
     peer_have: Vec<Option<(u32, Vec<Hash>)>>,
@@ -614,6 +617,7 @@ impl<G: Game> Core<G> {
             owed_since: vec![None; n],
             away: vec![false; n],
             skipping: vec![None; n],
+            linked: vec![None; n],
             quiet_since: now,
             peer_have: vec![None; n],
             streamed: vec![None; n],
@@ -774,6 +778,7 @@ impl<G: Game> Core<G> {
             && seat != self.me
         {
             // A new connection: what went over the old one may be lost.
+            self.linked[seat as usize] = Some(true);
             self.streamed[seat as usize] = None;
             self.sent_all[seat as usize] = None;
             self.peer_have[seat as usize] = None;
@@ -782,6 +787,16 @@ impl<G: Game> Core<G> {
                 to: self.keys[seat as usize],
                 bytes: hello,
             });
+        }
+    }
+
+    /// The connection to `peer`'s device broke: a device catching up will not get that
+    /// seat's messages from the seat itself, so they go with ours.
+    pub fn peer_disconnected(&mut self, peer: PublicKey) {
+        if let Some(seat) = self.start.seat_of(&peer)
+            && seat != self.me
+        {
+            self.linked[seat as usize] = Some(false);
         }
     }
 
@@ -1577,9 +1592,11 @@ impl<G: Game> Core<G> {
         // connection (or when the peer went back), the history after that step; later
         // hellos need no history, as everything new went to the peer as it came.
         // A history carries only the messages this seat made and those of seats that cannot
-        // send theirs (away or removed): every other seat sends its own, so a device that
-        // catches up gets each missed message once, not once from every peer. A peer that
-        // is behind and has heard nothing for a while (`full`) gets every seat's messages.
+        // send theirs (removed, or away with no connection to us): every other seat sends
+        // its own, so a device that catches up gets each missed message once, not once
+        // from every peer. (A seat merely slow to move is away too, yet its device is up
+        // and sends its own.) A peer that is behind and has heard nothing for a while
+        // (`full`) gets every seat's messages.
         let first = self.streamed[peer as usize].is_none_or(|s| s > hello.step);
         if first {
             self.streamed[peer as usize] = Some(hello.step);
@@ -1594,7 +1611,11 @@ impl<G: Game> Core<G> {
         } else if first {
             let removed = self.game.as_ref().map(|g| &g.removed);
             let absent = (0..self.keys.len() as Seat)
-                .filter(|s| self.away[*s as usize] || removed.is_some_and(|r| r.contains_key(s)))
+                .filter(|s| {
+                    let i = *s as usize;
+                    self.away[i] && self.linked[i] != Some(true)
+                        || removed.is_some_and(|r| r.contains_key(s))
+                })
                 .fold(0u16, |mask, s| mask | 1 << s);
             (absent | 1 << self.me) & !(1 << peer)
         } else {

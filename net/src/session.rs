@@ -556,17 +556,21 @@ impl<G: Game> Session<G> {
         self.locals[i].core.handle_messages(now, key, messages)
     }
 
-    pub fn peer_up(&mut self, now: Time, device: EndpointId) {
-        self.connected.insert(device);
-        let keys: Vec<PublicKey> = self
-            .meta
+    /// The keys of the seats `device` holds.
+    fn keys_on(&self, device: EndpointId) -> Vec<PublicKey> {
+        self.meta
             .start
             .seats
             .iter()
             .zip(&self.meta.seats)
             .filter(|(_, m)| m.device == device)
             .map(|(s, _)| s.key)
-            .collect();
+            .collect()
+    }
+
+    pub fn peer_up(&mut self, now: Time, device: EndpointId) {
+        self.connected.insert(device);
+        let keys = self.keys_on(device);
         for local in &mut self.locals {
             for key in &keys {
                 local.core.peer_connected(now, *key);
@@ -577,8 +581,14 @@ impl<G: Game> Session<G> {
     pub fn set_connected(&mut self, device: EndpointId, up: bool) {
         if up {
             self.connected.insert(device);
-        } else {
-            self.connected.remove(&device);
+            return;
+        }
+        self.connected.remove(&device);
+        let keys = self.keys_on(device);
+        for local in &mut self.locals {
+            for key in &keys {
+                local.core.peer_disconnected(*key);
+            }
         }
     }
 

@@ -381,10 +381,17 @@ fn an_away_seat_skipped_for_many_steps_restarts_from_its_store_catches_up_and_pl
 /// "When the device comes back, it catches up and plays on" (DESIGN, absent seats), from the
 /// peers it reconnects to: each missed message reaches it once, from the seat that signed it,
 /// not once from every peer.
-#[test]
-fn a_returning_device_gets_each_missed_message_once() {
-    let dir = std::env::temp_dir().join(format!("hoard-absent-once-{}", std::process::id()));
-    let (mut t, _) = last_seat_skipped_while_away(4, 90, &dir, 4, 8);
+/// Seat 3 of 4 is skipped for 8 steps, then (after `meanwhile`) restarts from its store
+/// and catches up: how many times each message of the steps it missed was sent to it, and
+/// how many steps it missed.
+fn missed_messages_sent_to_a_returning_seat(
+    nonce: u8,
+    label: &str,
+    meanwhile: impl FnOnce(&mut Table),
+) -> (std::collections::BTreeMap<[u8; 32], usize>, usize) {
+    let dir = std::env::temp_dir().join(format!("hoard-absent-{label}-{}", std::process::id()));
+    let (mut t, _) = last_seat_skipped_while_away(4, nonce, &dir, 4, 8);
+    meanwhile(&mut t);
     let keys = t.keys.clone();
     let table_at = t.devices[0].step();
     // It comes back and its links to the others are new.
@@ -410,11 +417,20 @@ fn a_returning_device_gets_each_missed_message_once() {
             *times.entry(Wire::id_of(&sent.bytes)).or_default() += 1;
         }
     }
+    for d in &mut t.devices {
+        d.set_plays(true);
+    }
+    assert!(t.finish());
+    all_verified_and_equal(&t);
+    let _ = std::fs::remove_dir_all(&dir);
+    (times, (table_at - back_at - 1) as usize)
+}
+
+fn assert_each_sent_once(times: &std::collections::BTreeMap<[u8; 32], usize>, missed: usize) {
     assert!(
-        times.len() >= 3 * (table_at - back_at - 1) as usize,
-        "{} missed messages sent for {} missed steps",
+        times.len() >= 3 * missed,
+        "{} missed messages sent for {missed} missed steps",
         times.len(),
-        table_at - back_at - 1
     );
     let repeated = times.values().filter(|n| **n > 1).count();
     assert_eq!(
@@ -423,9 +439,33 @@ fn a_returning_device_gets_each_missed_message_once() {
         "{repeated} of {} missed messages sent more than once",
         times.len()
     );
-    assert!(t.finish());
-    all_verified_and_equal(&t);
-    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_returning_device_gets_each_missed_message_once() {
+    let (times, missed) = missed_messages_sent_to_a_returning_seat(90, "once", |_| {});
+    assert_each_sent_once(&times, missed);
+}
+
+/// A seat that is slow to move is away too, yet its device is up and sends its own
+/// messages: the others do not send them as well. Before, a device coming back to a table
+/// where everyone was thinking got every missed message from every peer.
+#[test]
+fn a_returning_device_gets_each_missed_message_once_while_the_table_is_slow() {
+    let (times, missed) = missed_messages_sent_to_a_returning_seat(92, "slow", |t| {
+        // The links among the three are up, and every player stops to think.
+        let keys = t.keys.clone();
+        for i in 0..3 {
+            for j in (0..3).filter(|j| *j != i) {
+                t.devices[i].connected(t.now, keys[j].public());
+            }
+            t.devices[i].set_plays(false);
+        }
+        assert!(t.run_until(100_000, 100, |t| {
+            (0..3).any(|i| (0..3).any(|j| i != j && t.devices[i].is_away(j as Seat)))
+        }));
+    });
+    assert_each_sent_once(&times, missed);
 }
 
 /// "When the table agrees, the away seat is skipped" (DESIGN, absent seats): a vote that
