@@ -8,8 +8,10 @@
 //!   Core::resume(saved, key, entropy, now, config) rebuild from what the store kept
 //!   core.handle_message(now, from, bytes)          bytes from a peer (its iroh key)
 //!   core.peer_connected(now, peer)                 a (re)connection: swap log heads
+//!   core.peer_disconnected(peer)                   a link broke
 //!   core.handle_timeout(now)                       when poll_timeout's time has come
 //!   core.submit(now, input) / core.vote(..)        this seat's move / an away vote
+//!   core.skip_until_back(..) / stop_skipping(..)   a vote at every step, until it moves
 //!   core.poll_persist()   -> Persist               write (durably if asked), BEFORE ...
 //!   core.poll_transmit()  -> Transmit              ... sending these
 //!   core.poll_timeout()   -> Option<Time>          when to call handle_timeout
