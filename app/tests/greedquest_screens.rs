@@ -298,20 +298,34 @@ fn room_eleven_shows_the_first_card_drawn_and_asks_keep_or_discard() {
     assert_eq!(played(&h), vec![Input::DiscardDrawn]);
 }
 
-#[test]
-fn an_away_seat_is_marked_and_the_table_votes_on_it() {
+/// A table where Bot 1's device has gone, away for `secs` seconds, with this player's
+/// choice about it so far.
+fn bot_one_away(secs: u32, my_vote: Option<AwayVote>) -> GameView {
     let (public, privates) = Position::new(short(3))
         .build()
         .unwrap_or_else(|e| panic!("{e}"));
     let mut v = view(&public, &privates);
     v.seats[1].connected = false;
-    v.seats[1].away_for_secs = Some(40);
+    v.seats[1].away_for_secs = Some(secs);
     v.votes = vec![AwayVoteView {
         seat: 1,
-        away_for_secs: 40,
-        my_vote: None,
+        away_for_secs: secs,
+        my_vote,
     }];
-    let mut h = screen(v);
+    v
+}
+
+/// Whether the screen said this vote about Bot 1.
+fn voted(h: &Harness<'_, Screen>, vote: AwayVote) -> bool {
+    h.state()
+        .said
+        .iter()
+        .any(|i| matches!(i, GameIntent::Vote { seat: 1, vote: v } if *v == vote))
+}
+
+#[test]
+fn an_away_seat_is_marked_and_the_table_votes_on_it() {
+    let mut h = screen(bot_one_away(40, None));
     h.run();
     assert!(h.query_by_label("away 40s").is_some());
     assert!(
@@ -320,28 +334,12 @@ fn an_away_seat_is_marked_and_the_table_votes_on_it() {
     );
     h.get_by_label("Skip their turns").click();
     h.run();
-    assert!(h.state().said.iter().any(|i| matches!(
-        i,
-        GameIntent::Vote {
-            seat: 1,
-            vote: AwayVote::Skip
-        }
-    )));
+    assert!(voted(&h, AwayVote::Skip));
 }
 
 #[test]
 fn a_seat_whose_turns_are_skipped_says_so_until_it_is_back_and_can_be_waited_for() {
-    let (public, privates) = Position::new(short(3))
-        .build()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut v = view(&public, &privates);
-    v.seats[1].connected = false;
-    v.votes = vec![AwayVoteView {
-        seat: 1,
-        away_for_secs: 0,
-        my_vote: Some(AwayVote::Skip),
-    }];
-    let mut h = screen(v);
+    let mut h = screen(bot_one_away(0, Some(AwayVote::Skip)));
     h.run();
     assert!(
         h.query_by_label_contains("skipping Bot 1's turns until Bot 1 is back")
@@ -349,13 +347,7 @@ fn a_seat_whose_turns_are_skipped_says_so_until_it_is_back_and_can_be_waited_for
     );
     h.get_by_label("Wait").click();
     h.run();
-    assert!(h.state().said.iter().any(|i| matches!(
-        i,
-        GameIntent::Vote {
-            seat: 1,
-            vote: AwayVote::Wait
-        }
-    )));
+    assert!(voted(&h, AwayVote::Wait));
 }
 
 #[test]
