@@ -550,8 +550,7 @@ impl<G: Game> Core<G> {
                 core.sealed.insert((step, log), (salt, input));
             }
         }
-        // Room for the whole log at once: growing the map message by message moves every
-        // message held so far at each doubling.
+        // Room for the whole log at once: no regrowth while it is read back.
         core.msgs.reserve(saved.messages.len());
         let mut saved_messages = Vec::with_capacity(saved.messages.len());
         for bytes in saved.messages {
