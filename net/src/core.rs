@@ -1304,10 +1304,18 @@ impl<G: Game> Core<G> {
                 // Back to the peer it came from too: the echo tells that peer we hold it.
                 // Not to a peer that has said it is past the message's step: it completed
                 // that step already, and a catching-up device would otherwise send every
-                // old message it is given back out to the whole table.
+                // old message it is given back out to the whole table. A peer that has not
+                // said where it is yet (its link is still coming up) is taken to be where
+                // the table is: a step the table is two past was settled long ago, and a
+                // peer still behind it gets it with the history its hello asks for.
                 let echo = matches!(&wire, Wire::Signed(s) if s.kind() != Kind::Open);
+                let table_at = self.peer_have.iter().flatten().map(|(at, _)| *at).max();
+                let settled = table_at.is_some_and(|at| at > step.saturating_add(1));
                 for (i, k) in self.keys.iter().enumerate().filter(|_| echo) {
-                    let past = matches!(&self.peer_have[i], Some((at, _)) if *at > step);
+                    let past = match &self.peer_have[i] {
+                        Some((at, _)) => *at > step,
+                        None => settled,
+                    };
                     let i = i as Seat;
                     if i != self.me && i != seat && !past {
                         self.transmits.push_back(Transmit {

@@ -468,6 +468,39 @@ fn a_returning_device_gets_each_missed_message_once_while_the_table_is_slow() {
     assert_each_sent_once(&times, missed);
 }
 
+/// A returning device whose link to one peer is still coming up does not pass the history
+/// it catches up on back out to that peer: the table settled those steps long ago.
+#[test]
+fn a_returning_device_does_not_echo_the_history_it_catches_up_on() {
+    let dir = std::env::temp_dir().join(format!("hoard-absent-echo-{}", std::process::id()));
+    let (mut t, _) = last_seat_skipped_while_away(4, 93, &dir, 4, 8);
+    let keys = t.keys.clone();
+    let table_at = t.devices[0].step();
+    t.devices[3].restart(t.now).unwrap();
+    // Seat 2's link is not up yet: nothing gets through to it, and it has not said hello.
+    t.hold = vec![2];
+    for i in 0..2 {
+        t.devices[i].connected(t.now, keys[3].public());
+        t.devices[3].connected(t.now, keys[i].public());
+    }
+    let mark = t.sent.len();
+    assert!(t.run_until(100_000, 10, |t| t.devices[3].step() >= table_at));
+    let echoed = t.sent[mark..]
+        .iter()
+        .filter(|(from, sent)| {
+            *from == 3
+                && sent.to == keys[2].public()
+                && matches!(Wire::decode(&sent.bytes),
+                    Ok(Wire::Signed(m)) if m.seat != 3 && m.step + 1 < table_at)
+        })
+        .count();
+    assert_eq!(echoed, 0, "old messages passed back out to seat 2");
+    t.release();
+    assert!(t.finish());
+    all_verified_and_equal(&t);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// "When the table agrees, the away seat is skipped" (DESIGN, absent seats): a vote that
 /// passed ends the step the same way on every voter, so the table signs nothing more for
 /// it. Before, each seat signed a "how this step ended" head at every skipped step: after
