@@ -900,7 +900,9 @@ impl<G: Game> Core<G> {
                 "the table removed you from this game".into(),
             ));
         }
-        if !self.away[target as usize] {
+        // Away and not waited for now: a seat the table goes on without stays away between
+        // the steps that wait on it.
+        if !self.away[target as usize] || self.owed_since[target as usize].is_none() {
             return Err(NetError::BadVote(format!(
                 "the table is not waiting for {name}"
             )));
@@ -939,8 +941,15 @@ impl<G: Game> Core<G> {
     /// (or [`Core::stop_skipping`]). The table skips the seat where every other seat
     /// votes so.
     pub fn skip_until_back(&mut self, now: Time, target: Seat) -> Result<()> {
-        self.vote(now, target, VoteAction::Skip)?;
-        self.skipping[target as usize] = Some(self.step());
+        let owed = self
+            .owed_since
+            .get(target as usize)
+            .is_some_and(|o| o.is_some());
+        if owed || !self.skipping(target) {
+            self.vote(now, target, VoteAction::Skip)?;
+        }
+        let step = self.step();
+        self.skipping[target as usize].get_or_insert(step);
         Ok(())
     }
 
@@ -2049,10 +2058,14 @@ impl<G: Game> Core<G> {
                 .collect(),
             Pending::Over(_) => Vec::new(),
         };
+        let sitting = match &pending {
+            Pending::Chance => sitting_out(&gs.records[..n as usize], &removed, self.keys.len()),
+            _ => BTreeSet::new(),
+        };
         let active: Vec<Seat> = awaited
             .iter()
             .copied()
-            .filter(|s| !removed.contains(s) && !skips.contains(s))
+            .filter(|s| !removed.contains(s) && !skips.contains(s) && !sitting.contains(s))
             .collect();
         // Seats I voted to skip: I hold the step for the vote unless it is shown to have
         // ended with their move.
@@ -2627,6 +2640,34 @@ impl<G: Game> Core<G> {
 }
 
 /// Seats removed at a step before `n`.
+/// The seats that sit out a dice draw coming after `records` without a vote: at the last
+/// step that had a part for them, the table went on without them (they sat out an input
+/// step, or were left out of a draw). A seat the table skipped so needs no vote at every
+/// draw until it plays again; each draw still takes the links of everyone else.
+fn sitting_out(records: &[StepRecord], removed: &BTreeSet<Seat>, seats: usize) -> BTreeSet<Seat> {
+    let mut out = BTreeSet::new();
+    let mut decided = removed.clone();
+    for record in records.iter().rev() {
+        match record {
+            StepRecord::Inputs(plays) => {
+                for (seat, play) in plays {
+                    if decided.insert(*seat) && *play == PlayRecord::SatOut {
+                        out.insert(*seat);
+                    }
+                }
+            }
+            // Every seat has a part in a draw: it gave a link or it did not.
+            StepRecord::Chance { from, .. } => {
+                out.extend(
+                    (0..seats as Seat).filter(|s| !decided.contains(s) && !from.contains(s)),
+                );
+                return out;
+            }
+        }
+    }
+    out
+}
+
 fn removed_before(removed: &BTreeMap<Seat, u32>, n: u32) -> BTreeSet<Seat> {
     removed
         .iter()

@@ -134,6 +134,68 @@ fn a_choice_to_skip_an_away_seat_lasts_until_it_plays_again() {
     assert!(played_after, "seat 2 plays again once it is back");
 }
 
+/// A seat the table went on without needs no vote at each dice draw that follows: it sits
+/// the draws out until it plays again, and the draws take everyone else's links. (Before,
+/// every other seat signed a vote at every draw too: half the votes of a long absence.)
+#[test]
+fn a_skipped_seat_sits_out_the_dice_draws_that_follow_without_a_vote() {
+    let mut t = seat_two_owes_a_turn();
+    let first = t.devices[0].step() as usize;
+    let keys = t.keys.clone();
+    t.devices[2].set_down(true);
+    t.devices[0].skip_until_back(t.now, 2).unwrap();
+    t.devices[1].skip_until_back(t.now, 2).unwrap();
+    let draws_after = |t: &Table| {
+        t.devices[0].records()[first..]
+            .iter()
+            .filter(|r| matches!(r, StepRecord::Chance { .. }))
+            .count()
+    };
+    assert!(t.run_until(100_000, 10, |t| draws_after(t) >= 1));
+    let records = t.devices[0].records();
+    let draws: Vec<usize> = (first..records.len())
+        .filter(|i| matches!(records[*i], StepRecord::Chance { .. }))
+        .collect();
+    for i in &draws {
+        assert!(
+            matches!(&records[*i], StepRecord::Chance { from, .. } if from == &vec![0, 1]),
+            "step {i}: {:?}",
+            records[*i]
+        );
+    }
+    let votes_at_draws = t
+        .sent
+        .iter()
+        .filter(|(_, sent)| {
+            matches!(Wire::decode(&sent.bytes), Ok(Wire::Signed(s))
+                if matches!(s.body, Body::Vote { .. }) && draws.contains(&(s.step as usize)))
+        })
+        .count();
+    assert_eq!(votes_at_draws, 0);
+    // Seat 2 comes back, plays again, and gives its links to the draws again.
+    let back_at = t.devices[0].step() as usize;
+    t.devices[2].set_down(false);
+    t.devices[2].set_plays(true);
+    for i in 0..2 {
+        t.devices[i].connected(t.now, keys[2].public());
+        t.devices[2].connected(t.now, keys[i].public());
+    }
+    assert!(t.finish());
+    all_verified_and_equal(&t);
+    // Once it has played, every draw takes its link again.
+    let records = t.devices[0].records();
+    let played = records[back_at..].iter().position(|r| {
+        matches!(r, StepRecord::Inputs(plays)
+            if plays.iter().any(|(s, p)| *s == 2 && *p != PlayRecord::SatOut))
+    });
+    let played = back_at + played.expect("seat 2 plays again");
+    for r in &records[played..] {
+        if let StepRecord::Chance { from, .. } = r {
+            assert!(from.contains(&2), "{from:?}");
+        }
+    }
+}
+
 /// The choice is withdrawn by waiting: the table waits for the seat again.
 #[test]
 fn a_player_who_stops_skipping_makes_the_table_wait_again() {
