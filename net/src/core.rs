@@ -33,7 +33,8 @@
 //! log. Sealed steps are commit–reveal; every message is echoed once to every peer, so a
 //! seat that signs two versions of one message is caught with both signatures. A seat that
 //! does not deliver is shown as away; when every other seat votes to skip (or remove) it,
-//! the step goes on without it and the log records that.
+//! the step goes on without it and the log records that. A seat so skipped sits out the
+//! beacon draws after it without a vote, until it plays an input step again.
 
 use crate::audit::{self, AuditInput, Fault, SitOut, Verdict};
 use crate::beacon::{self, Chain};
