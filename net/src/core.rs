@@ -448,7 +448,7 @@ pub struct Core<G: Game> {
     /// skip vote is signed for them at every step that waits on them. A choice of this
     /// device, not of the table's log (each vote is still a signed message of its step).
     /// The step of each choice.
-    skipping: Vec<Option<u32>>,
+    skipping: Vec<Option<(u32, VoteAction)>>,
     /// Whether the device has a live connection to each seat's device, as the driver
     /// last said (`None`: it never said, as in the simulator).
     linked: Vec<Option<bool>>,
@@ -942,15 +942,22 @@ impl<G: Game> Core<G> {
     /// (or [`Core::stop_skipping`]). The table skips the seat where every other seat
     /// votes so.
     pub fn skip_until_back(&mut self, now: Time, target: Seat) -> Result<()> {
+        self.go_on_without(now, target, VoteAction::Skip)
+    }
+
+    /// A standing choice to skip (see [`Core::skip_until_back`]) or remove an away seat. A
+    /// seat already being skipped is between the steps that wait on it, as often as not:
+    /// the choice then takes effect at the next of them.
+    pub fn go_on_without(&mut self, now: Time, target: Seat, action: VoteAction) -> Result<()> {
         let owed = self
             .owed_since
             .get(target as usize)
             .is_some_and(|o| o.is_some());
         if owed || !self.skipping(target) {
-            self.vote(now, target, VoteAction::Skip)?;
+            self.vote(now, target, action)?;
         }
-        let step = self.step();
-        self.skipping[target as usize].get_or_insert(step);
+        let since = self.skipping[target as usize].map_or(self.step(), |(since, _)| since);
+        self.skipping[target as usize] = Some((since, action));
         Ok(())
     }
 
@@ -964,9 +971,16 @@ impl<G: Game> Core<G> {
 
     /// Whether this seat is going on without `target` until it is back.
     pub fn skipping(&self, target: Seat) -> bool {
+        self.going_on_without(target).is_some()
+    }
+
+    /// This seat's standing choice about `target`, if it made one.
+    pub fn going_on_without(&self, target: Seat) -> Option<VoteAction> {
         self.skipping
             .get(target as usize)
-            .is_some_and(|s| s.is_some())
+            .copied()
+            .flatten()
+            .map(|(_, action)| action)
     }
 
     /// Signs the skip votes this seat's standing choices owe at the current step; whether
@@ -981,32 +995,34 @@ impl<G: Game> Core<G> {
         }
         let n = gs.records.len() as u32;
         let basis = gs.bases[n as usize];
-        let targets: Vec<Seat> = (0..self.keys.len() as Seat)
-            .filter(|t| {
-                let i = *t as usize;
+        let targets: Vec<(Seat, VoteAction)> = (0..self.keys.len() as Seat)
+            .filter_map(|t| {
+                let i = t as usize;
+                let (_, action) = self.skipping[i]?;
                 let can_sit_out = match &gs.pending {
-                    Pending::Over(_) => false,
+                    // Only a removed seat is not waited for at the audit.
+                    Pending::Over(_) => action == VoteAction::Remove,
                     Pending::Turn { .. } | Pending::Together { .. } => {
-                        self.cfg.sit_out.and_then(|f| f(&gs.public, *t)).is_some()
+                        self.cfg.sit_out.and_then(|f| f(&gs.public, t)).is_some()
                     }
                     _ => true,
                 };
-                self.skipping[i].is_some()
-                    && self.owed_since[i].is_some()
+                let due = self.owed_since[i].is_some()
                     && can_sit_out
-                    && !gs.removed.contains_key(t)
+                    && !gs.removed.contains_key(&t)
                     && !self
                         .slots
-                        .contains_key(&(self.me, n, Kind::Vote(*t), basis.log))
+                        .contains_key(&(self.me, n, Kind::Vote(t), basis.log));
+                due.then_some((t, action))
             })
             .collect();
-        for target in &targets {
+        for (target, action) in &targets {
             self.sign_and_send(
                 n,
                 basis,
                 Body::Vote {
                     target: *target,
-                    action: VoteAction::Skip,
+                    action: *action,
                 },
             );
         }
@@ -1305,7 +1321,7 @@ impl<G: Game> Core<G> {
                 // nothing about the player.
                 let moved = matches!(&wire, Wire::Signed(s)
                     if matches!(s.kind(), Kind::Input | Kind::Commit));
-                if moved && self.skipping[seat as usize].is_some_and(|since| step > since) {
+                if moved && self.skipping[seat as usize].is_some_and(|(since, _)| step > since) {
                     self.skipping[seat as usize] = None;
                 }
                 self.persists.push_back(Persist::Replayable(bytes.clone()));

@@ -617,7 +617,7 @@ impl<G: Game> Session<G> {
                 Ok(())
             }
             AwayVote::Skip => core.skip_until_back(now, seat),
-            AwayVote::Remove => core.vote(now, seat, VoteAction::Remove),
+            AwayVote::Remove => core.go_on_without(now, seat, VoteAction::Remove),
         };
         choose(&mut self.locals[mine].core)?;
         self.my_votes.insert(seat, vote);
@@ -767,14 +767,15 @@ impl<G: TableGame> Table for Session<G> {
                 votes.push(AwayVoteView {
                     seat,
                     away_for_secs: away_for.unwrap_or(0),
-                    // A choice to skip ends by itself when the seat is back.
-                    my_vote: if core.skipping(seat) {
-                        Some(AwayVote::Skip)
-                    } else {
-                        self.my_votes
+                    // A choice to go on without the seat ends by itself when it is back.
+                    my_vote: match core.going_on_without(seat) {
+                        Some(VoteAction::Remove) => Some(AwayVote::Remove),
+                        Some(_) => Some(AwayVote::Skip),
+                        None => self
+                            .my_votes
                             .get(&seat)
                             .copied()
-                            .filter(|v| *v != AwayVote::Skip)
+                            .filter(|v| *v == AwayVote::Wait),
                     },
                 });
             }

@@ -196,6 +196,41 @@ fn a_skipped_seat_sits_out_the_dice_draws_that_follow_without_a_vote() {
     }
 }
 
+/// A table skipping a seat's turns may decide to remove it instead, though between the
+/// seat's turns the table is not waiting for it: the choice takes effect at its next step.
+#[test]
+fn a_table_skipping_a_seat_can_remove_it_between_its_turns() {
+    let mut t = seat_two_owes_a_turn();
+    let owed_at = t.devices[0].step();
+    t.devices[2].set_down(true);
+    t.devices[0].skip_until_back(t.now, 2).unwrap();
+    t.devices[1].skip_until_back(t.now, 2).unwrap();
+    // The table goes past the step that waited on seat 2, to one that does not wait on it.
+    let waits_on_seat_2 = |p: Option<Pending>| match p {
+        Some(Pending::Turn { seat }) => seat == 2,
+        Some(Pending::Together { seats, .. }) => seats.contains(&2),
+        _ => false,
+    };
+    assert!(t.run_until(100_000, 10, |t| {
+        t.devices[0].step() > owed_at && !waits_on_seat_2(t.devices[0].pending())
+    }));
+    assert!(t.devices[0].vote(t.now, 2, VoteAction::Remove).is_err());
+    for i in 0..2 {
+        t.devices[i]
+            .go_on_without(t.now, 2, VoteAction::Remove)
+            .unwrap();
+    }
+    assert!(t.run_until(2_000_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.verdict().is_some())
+    }));
+    for d in &t.devices[..2] {
+        assert_eq!(
+            d.verdict(),
+            Some(hoard_net::Verdict::Verified { unchecked: vec![2] })
+        );
+    }
+}
+
 /// The choice is withdrawn by waiting: the table waits for the seat again.
 #[test]
 fn a_player_who_stops_skipping_makes_the_table_wait_again() {

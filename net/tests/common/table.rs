@@ -37,6 +37,12 @@ pub trait Device {
     /// This seat's standing choice to go on without `target` until it is back.
     fn skip_until_back(&mut self, now: Time, target: Seat) -> Result<(), NetError>;
     fn stop_skipping(&mut self, target: Seat);
+    fn go_on_without(
+        &mut self,
+        now: Time,
+        target: Seat,
+        action: hoard_net::VoteAction,
+    ) -> Result<(), NetError>;
     fn skipping(&self, target: Seat) -> bool;
     fn is_away(&self, seat: Seat) -> bool;
     fn pending(&self) -> Option<hoard_rules::Pending>;
@@ -149,6 +155,14 @@ impl<G: Game> Device for Bot<G> {
     }
     fn stop_skipping(&mut self, target: Seat) {
         self.core.stop_skipping(target)
+    }
+    fn go_on_without(
+        &mut self,
+        now: Time,
+        target: Seat,
+        action: hoard_net::VoteAction,
+    ) -> Result<(), NetError> {
+        self.core.go_on_without(now, target, action)
     }
     fn skipping(&self, target: Seat) -> bool {
         self.core.skipping(target)
