@@ -82,6 +82,19 @@ fn the_tables_vote_skips_an_away_seat_and_the_log_records_it() {
     all_verified_and_equal(&t);
 }
 
+/// Seats 0 and 1 finish the game and its audit without seat 2, which the table removed.
+fn the_game_ends_verified_without_seat_two(t: &mut Table) {
+    assert!(t.run_until(2_000_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.verdict().is_some())
+    }));
+    for d in &t.devices[..2] {
+        assert_eq!(
+            d.verdict(),
+            Some(hoard_net::Verdict::Verified { unchecked: vec![2] })
+        );
+    }
+}
+
 /// The steps at which `seat` sat out, in a log.
 fn sat_out_at(records: &[StepRecord], seat: Seat) -> Vec<usize> {
     records
@@ -220,15 +233,7 @@ fn a_table_skipping_a_seat_can_remove_it_between_its_turns() {
             .go_on_without(t.now, 2, VoteAction::Remove)
             .unwrap();
     }
-    assert!(t.run_until(2_000_000, 100, |t| {
-        t.devices[..2].iter().all(|d| d.verdict().is_some())
-    }));
-    for d in &t.devices[..2] {
-        assert_eq!(
-            d.verdict(),
-            Some(hoard_net::Verdict::Verified { unchecked: vec![2] })
-        );
-    }
+    the_game_ends_verified_without_seat_two(&mut t);
 }
 
 /// The choice is withdrawn by waiting: the table waits for the seat again.
@@ -345,15 +350,7 @@ fn a_seat_removed_by_the_table_is_not_waited_for_again_nor_at_the_audit() {
     for i in 0..2 {
         t.devices[i].vote(t.now, 2, VoteAction::Remove).unwrap();
     }
-    assert!(t.run_until(2_000_000, 100, |t| {
-        t.devices[..2].iter().all(|d| d.verdict().is_some())
-    }));
-    for d in &t.devices[..2] {
-        assert_eq!(
-            d.verdict(),
-            Some(hoard_net::Verdict::Verified { unchecked: vec![2] })
-        );
-    }
+    the_game_ends_verified_without_seat_two(&mut t);
 }
 
 /// A device that went on alone at a step (its own turn, written down but never sent) and
