@@ -11,7 +11,7 @@
 //!   core.peer_disconnected(peer)                   a link broke
 //!   core.handle_timeout(now)                       when poll_timeout's time has come
 //!   core.submit(now, input) / core.vote(..)        this seat's move / an away vote
-//!   core.skip_until_back(..) / stop_skipping(..)   a vote at every step, until it moves
+//!   core.go_on_without(..) / wait_for(..)          a vote at every step, until it moves
 //!   core.poll_persist()   -> Persist               write (durably if asked), BEFORE ...
 //!   core.poll_transmit()  -> Transmit              ... sending these
 //!   core.poll_timeout()   -> Option<Time>          when to call handle_timeout
@@ -444,11 +444,11 @@ pub struct Core<G: Game> {
     view: Option<View<G>>,
     owed_since: Vec<Option<Time>>,
     away: Vec<bool>,
-    /// Seats this seat has chosen to go on without until they are heard from again: a
-    /// skip vote is signed for them at every step that waits on them. A choice of this
-    /// device, not of the table's log (each vote is still a signed message of its step).
-    /// The step of each choice.
-    skipping: Vec<Option<(u32, VoteAction)>>,
+    /// Seats this seat has chosen to go on without until their players move again: the
+    /// step the choice was made at and the vote (skip or remove) it signs at every step
+    /// that waits on the seat. A choice of this device, not of the table's log (each vote
+    /// is still a signed message of its step).
+    standing: Vec<Option<(u32, VoteAction)>>,
     /// Whether the device has a live connection to each seat's device, as the driver
     /// last said (`None`: it never said, as in the simulator).
     linked: Vec<Option<bool>>,
@@ -618,7 +618,7 @@ impl<G: Game> Core<G> {
             view: None,
             owed_since: vec![None; n],
             away: vec![false; n],
-            skipping: vec![None; n],
+            standing: vec![None; n],
             linked: vec![None; n],
             quiet_since: now,
             peer_have: vec![None; n],
@@ -937,56 +937,46 @@ impl<G: Game> Core<G> {
         Ok(())
     }
 
-    /// This seat's standing choice to go on without an away seat: a skip vote now, and at
-    /// every later step that waits on the seat, until a message from it shows it is back
-    /// (or [`Core::stop_skipping`]). The table skips the seat where every other seat
-    /// votes so.
-    pub fn skip_until_back(&mut self, now: Time, target: Seat) -> Result<()> {
-        self.go_on_without(now, target, VoteAction::Skip)
-    }
-
-    /// A standing choice to skip (see [`Core::skip_until_back`]) or remove an away seat. A
-    /// seat already being skipped is between the steps that wait on it, as often as not:
-    /// the choice then takes effect at the next of them.
+    /// This seat's standing choice to go on without an away seat (`Skip` or `Remove`): the
+    /// vote now, and at every later step that waits on the seat, until its player makes a
+    /// move again (or [`Core::wait_for`]). The table goes on without the seat where every
+    /// other seat votes so. A seat already being skipped is, as often as not, between the
+    /// steps that wait on it: a new choice then takes effect at the next of them.
     pub fn go_on_without(&mut self, now: Time, target: Seat, action: VoteAction) -> Result<()> {
         let owed = self
             .owed_since
             .get(target as usize)
             .is_some_and(|o| o.is_some());
-        if owed || !self.skipping(target) {
+        let since = self.standing.get(target as usize).copied().flatten();
+        if owed || since.is_none() {
             self.vote(now, target, action)?;
         }
-        let since = self.skipping[target as usize].map_or(self.step(), |(since, _)| since);
-        self.skipping[target as usize] = Some((since, action));
+        let since = since.map_or(self.step(), |(since, _)| since);
+        self.standing[target as usize] = Some((since, action));
         Ok(())
     }
 
-    /// Ends a [`Core::skip_until_back`]: from the next step on, the seat is waited for
-    /// again (a vote already signed stands).
-    pub fn stop_skipping(&mut self, target: Seat) {
-        if let Some(s) = self.skipping.get_mut(target as usize) {
+    /// Ends a [`Core::go_on_without`]: from the next step on, the seat is waited for again
+    /// (a vote already signed stands).
+    pub fn wait_for(&mut self, target: Seat) {
+        if let Some(s) = self.standing.get_mut(target as usize) {
             *s = None;
         }
     }
 
-    /// Whether this seat is going on without `target` until it is back.
-    pub fn skipping(&self, target: Seat) -> bool {
-        self.going_on_without(target).is_some()
-    }
-
     /// This seat's standing choice about `target`, if it made one.
     pub fn going_on_without(&self, target: Seat) -> Option<VoteAction> {
-        self.skipping
+        self.standing
             .get(target as usize)
             .copied()
             .flatten()
             .map(|(_, action)| action)
     }
 
-    /// Signs the skip votes this seat's standing choices owe at the current step; whether
-    /// it signed any.
+    /// Signs the votes this seat's standing choices owe at the current step; whether it
+    /// signed any.
     fn vote_standing(&mut self) -> bool {
-        if self.halted.is_some() || self.skipping.iter().all(|s| s.is_none()) {
+        if self.halted.is_some() || self.standing.iter().all(|s| s.is_none()) {
             return false;
         }
         let Some(gs) = &self.game else { return false };
@@ -998,7 +988,7 @@ impl<G: Game> Core<G> {
         let targets: Vec<(Seat, VoteAction)> = (0..self.keys.len() as Seat)
             .filter_map(|t| {
                 let i = t as usize;
-                let (_, action) = self.skipping[i]?;
+                let (_, action) = self.standing[i]?;
                 let can_sit_out = match &gs.pending {
                     // Only a removed seat is not waited for at the audit.
                     Pending::Over(_) => action == VoteAction::Remove,
@@ -1321,8 +1311,8 @@ impl<G: Game> Core<G> {
                 // nothing about the player.
                 let moved = matches!(&wire, Wire::Signed(s)
                     if matches!(s.kind(), Kind::Input | Kind::Commit));
-                if moved && self.skipping[seat as usize].is_some_and(|(since, _)| step > since) {
-                    self.skipping[seat as usize] = None;
+                if moved && self.standing[seat as usize].is_some_and(|(since, _)| step > since) {
+                    self.standing[seat as usize] = None;
                 }
                 self.persists.push_back(Persist::Replayable(bytes.clone()));
                 // Echo what a seat could sign twice. An opening is bound by its commitment
@@ -1742,7 +1732,7 @@ impl<G: Game> Core<G> {
                 (false, Some(_)) => {
                     self.owed_since[seat] = None;
                     // A seat the table went on without is still away, not back.
-                    if self.away[seat] && self.skipping[seat].is_none() {
+                    if self.away[seat] && self.standing[seat].is_none() {
                         self.away[seat] = false;
                         self.events.push_back(Event::Back { seat: seat as Seat });
                     }
@@ -2656,7 +2646,6 @@ impl<G: Game> Core<G> {
     }
 }
 
-/// Seats removed at a step before `n`.
 /// The seats that sit out a dice draw coming after `records` without a vote: at the last
 /// step that had a part for them, the table went on without them (they sat out an input
 /// step, or were left out of a draw). A seat the table skipped so needs no vote at every
@@ -2685,6 +2674,7 @@ fn sitting_out(records: &[StepRecord], removed: &BTreeSet<Seat>, seats: usize) -
     out
 }
 
+/// Seats removed at a step before `n`.
 fn removed_before(removed: &BTreeMap<Seat, u32>, n: u32) -> BTreeSet<Seat> {
     removed
         .iter()

@@ -25,7 +25,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 /// Who sits where, beyond what the protocol's [`Start`] says: which device holds each seat
@@ -238,7 +238,9 @@ pub struct Session<G: Game> {
     /// Index in `locals` of the player's own seat.
     mine: usize,
     connected: BTreeSet<EndpointId>,
-    my_votes: BTreeMap<Seat, AwayVote>,
+    /// Away seats the player chose to wait for (a choice to go on without one is the
+    /// core's, which ends it when the seat's player is back).
+    waiting: BTreeSet<Seat>,
     autoplay: bool,
     log: Vec<String>,
     narrated: usize,
@@ -343,7 +345,7 @@ impl<G: Game> Session<G> {
             locals,
             mine,
             connected: BTreeSet::new(),
-            my_votes: BTreeMap::new(),
+            waiting: BTreeSet::new(),
             autoplay,
             log: Vec::new(),
             narrated: 0,
@@ -607,20 +609,25 @@ impl<G: Game> Session<G> {
             .min()
     }
 
-    /// This device's player's choice about an away seat. Skipping lasts until the seat
-    /// is heard from again (a vote at every step that waits on it); waiting ends it.
+    /// This device's player's choice about an away seat. Skipping or removing stands until
+    /// the seat's player moves again (a vote at every step that waits on the seat);
+    /// waiting ends it.
     pub fn vote(&mut self, now: Time, seat: Seat, vote: AwayVote) -> Result<()> {
         let mine = self.mine;
         let choose = |core: &mut Core<G>| match vote {
             AwayVote::Wait => {
-                core.stop_skipping(seat);
+                core.wait_for(seat);
                 Ok(())
             }
-            AwayVote::Skip => core.skip_until_back(now, seat),
+            AwayVote::Skip => core.go_on_without(now, seat, VoteAction::Skip),
             AwayVote::Remove => core.go_on_without(now, seat, VoteAction::Remove),
         };
         choose(&mut self.locals[mine].core)?;
-        self.my_votes.insert(seat, vote);
+        if vote == AwayVote::Wait {
+            self.waiting.insert(seat);
+        } else {
+            self.waiting.remove(&seat);
+        }
         // The bots this device runs side with their host's player: a table of one person
         // and bots could otherwise never agree to go on.
         for (i, local) in self.locals.iter_mut().enumerate() {
@@ -771,11 +778,7 @@ impl<G: TableGame> Table for Session<G> {
                     my_vote: match core.going_on_without(seat) {
                         Some(VoteAction::Remove) => Some(AwayVote::Remove),
                         Some(_) => Some(AwayVote::Skip),
-                        None => self
-                            .my_votes
-                            .get(&seat)
-                            .copied()
-                            .filter(|v| *v == AwayVote::Wait),
+                        None => self.waiting.contains(&seat).then_some(AwayVote::Wait),
                     },
                 });
             }

@@ -245,7 +245,7 @@ fn a_player_who_stops_skipping_makes_the_table_wait_again() {
     assert!(t.run_until(100_000, 10, |t| {
         sat_out_at(&t.devices[0].records(), 2).len() >= 2
     }));
-    t.devices[1].stop_skipping(2);
+    t.devices[1].wait_for(2);
     // A vote already signed stands; the table goes on through steps that need nothing
     // from seat 2's player (its device still adds its links to the dice), then holds at
     // the next that waits on the player, though Ann still votes to skip at every step.

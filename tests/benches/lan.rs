@@ -181,8 +181,8 @@ fn main() {
     // same quiet time after the catch-up, so that a profile holds the catch-up alone).
     let pause = Duration::from_millis(u64::from(env("HOARD_BENCH_PAUSE_MS", 0)));
     // The same return is timed several times: between trials the seat stops again and its
-    // data directory goes back to what it held when it left, so every trial starts 1,000
-    // steps behind with the same store. (The machine is shared by six devices, and one
+    // data directory goes back to what it held when it left, so every trial starts the
+    // same number of steps behind with the same store. (The machine is shared by six devices, and one
     // trial alone varies by a third from run to run.)
     let trials = env("HOARD_BENCH_TRIALS", 5).max(1);
     let left_with = scratch.path.join("left-with");
@@ -214,7 +214,7 @@ fn main() {
         "catch-up: seat {gone} back {missed} steps behind: every step applied {:.1} ms after its restart, \
          median of {trials} (each: {} ms; endpoint bound on its old port, store read, peers reached, \
          missed messages verified and saved)",
-        times[times.len() / 2].as_secs_f64() * 1000.0,
+        percentile(&times, 0.5).as_secs_f64() * 1000.0,
         ms.join(", ")
     );
 

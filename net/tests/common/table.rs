@@ -34,9 +34,9 @@ pub trait Device {
         target: Seat,
         action: hoard_net::VoteAction,
     ) -> Result<(), NetError>;
-    /// This seat's standing choice to go on without `target` until it is back.
+    /// This seat's standing choice to skip `target` until it is back.
     fn skip_until_back(&mut self, now: Time, target: Seat) -> Result<(), NetError>;
-    fn stop_skipping(&mut self, target: Seat);
+    fn wait_for(&mut self, target: Seat);
     fn go_on_without(
         &mut self,
         now: Time,
@@ -151,10 +151,11 @@ impl<G: Game> Device for Bot<G> {
         self.core.vote(now, target, action)
     }
     fn skip_until_back(&mut self, now: Time, target: Seat) -> Result<(), NetError> {
-        self.core.skip_until_back(now, target)
+        self.core
+            .go_on_without(now, target, hoard_net::VoteAction::Skip)
     }
-    fn stop_skipping(&mut self, target: Seat) {
-        self.core.stop_skipping(target)
+    fn wait_for(&mut self, target: Seat) {
+        self.core.wait_for(target)
     }
     fn go_on_without(
         &mut self,
@@ -165,7 +166,7 @@ impl<G: Game> Device for Bot<G> {
         self.core.go_on_without(now, target, action)
     }
     fn skipping(&self, target: Seat) -> bool {
-        self.core.skipping(target)
+        self.core.going_on_without(target).is_some()
     }
     fn is_away(&self, seat: Seat) -> bool {
         self.core.seat_status(seat).away
