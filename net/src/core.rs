@@ -434,7 +434,9 @@ pub struct Core<G: Game> {
     decoded: IdMap<Hash, Option<G::Input>>,
     /// `check_input` verdicts on inputs, by message id: fixed by the message's basis.
     checked: IdMap<Hash, Option<String>>,
-    by_step: BTreeMap<u32, Vec<Hash>>,
+    /// The ids of the messages held for each step, in arrival order, with each one's author
+    /// (so a history for a peer is gathered without looking up the rest).
+    by_step: BTreeMap<u32, Vec<(Hash, Seat)>>,
     /// (seat, step, kind, log) -> message id: one message per slot and log.
     slots: IdMap<(Seat, u32, Kind, Hash), Hash>,
     accepts: Vec<Option<Accept>>,
@@ -1355,7 +1357,7 @@ impl<G: Game> Core<G> {
                 heard_from,
             }),
         );
-        self.by_step.entry(step).or_default().push(id);
+        self.by_step.entry(step).or_default().push((id, seat));
         if origin != Origin::Store {
             self.quiet_since = self.quiet_since.max(now);
         }
@@ -1459,12 +1461,14 @@ impl<G: Game> Core<G> {
 
     /// The signed messages held for step `n` (on any log).
     fn signed_at(&self, n: u32) -> impl Iterator<Item = &Signed> + '_ {
-        self.by_step.get(&n).into_iter().flatten().filter_map(|id| {
-            match self.msgs.get(id).map(|h| &h.wire) {
+        self.by_step
+            .get(&n)
+            .into_iter()
+            .flatten()
+            .filter_map(|(id, _)| match self.msgs.get(id).map(|h| &h.wire) {
                 Some(Wire::Signed(s)) => Some(s),
                 _ => None,
-            }
-        })
+            })
     }
 
     /// The public state before step `n` (by replay when `n` is in the past).
@@ -1540,7 +1544,7 @@ impl<G: Game> Core<G> {
         let have = self
             .by_step
             .get(&step)
-            .map_or(Vec::new(), |ids| ids.clone());
+            .map_or(Vec::new(), |ids| ids.iter().map(|(id, _)| *id).collect());
         Wire::Hello(Hello {
             session: self.session,
             step,
@@ -1647,7 +1651,6 @@ impl<G: Game> Core<G> {
             0
         };
         let have: BTreeSet<&Hash> = hello.have.iter().collect();
-        let mut out = Vec::new();
         let from = if authors == 0 {
             hello.step
         } else {
@@ -1658,27 +1661,17 @@ impl<G: Game> Core<G> {
             if !gap && authors == 0 {
                 break;
             }
-            for id in ids {
-                let Some(held) = self.msgs.get(id) else {
-                    continue;
-                };
-                let author = match &held.wire {
-                    Wire::Signed(s) => s.seat,
-                    Wire::Link(l) => l.seat,
-                    Wire::Hello(_) => continue,
-                };
+            for (id, author) in ids {
                 let wanted = if gap {
                     !have.contains(id)
                 } else {
                     authors & (1 << author) != 0
                 };
-                if wanted {
-                    out.push(held.bytes.clone());
+                if let Some(held) = self.msgs.get(id).filter(|_| wanted) {
+                    let bytes = held.bytes.clone();
+                    self.transmits.push_back(Transmit { to, bytes });
                 }
             }
-        }
-        for bytes in out {
-            self.transmits.push_back(Transmit { to, bytes });
         }
     }
 
@@ -1839,7 +1832,7 @@ impl<G: Game> Core<G> {
         let draw_k = gs.draws + 1;
         let ids = self.by_step.get(&n).map_or(&[][..], |v| &v[..]);
         let mut input_ids: Vec<(Seat, Hash)> = Vec::new();
-        for id in ids.iter().skip(view.seen) {
+        for (id, _) in ids.iter().skip(view.seen) {
             let Some(held) = self.msgs.get(id) else {
                 continue;
             };
@@ -2446,7 +2439,8 @@ impl<G: Game> Core<G> {
         self.by_step
             .get(&n)?
             .iter()
-            .find_map(|id| match self.msgs.get(id).map(|h| &h.wire) {
+            .filter(|(_, author)| *author == s)
+            .find_map(|(id, _)| match self.msgs.get(id).map(|h| &h.wire) {
                 Some(Wire::Link(l))
                     if l.seat == s && beacon::verify_link(known_k, &known, k, &l.link, len) =>
                 {
