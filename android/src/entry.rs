@@ -2,11 +2,12 @@
 
 use std::time::{Duration, Instant};
 
-use android_activity::{AndroidApp, MainEvent, PollEvent, WindowManagerFlags};
+use android_activity::{AndroidApp, MainEvent, PollEvent};
 use jni::objects::JObject;
 use jni::{JavaVM, jni_sig, jni_str};
 
 use crate::multicast::MulticastLock;
+use crate::phone::Phone;
 use crate::{AndroidError, logcat, run_options};
 
 /// How long to wait for Android to tear the activity down once the app has closed.
@@ -28,12 +29,8 @@ fn run(app: &AndroidApp) -> Result<(), AndroidError> {
     tracing::info!("data folder: {}", data_dir.display());
     let mut options = run_options(data_dir)?;
     options.native.android_app = Some(app.clone());
-
-    // Nobody touches the screen while others take their turns; it must not go dark mid-game.
-    app.set_window_flags(
-        WindowManagerFlags::KEEP_SCREEN_ON,
-        WindowManagerFlags::empty(),
-    );
+    // The system bars' room, and the screen kept on while a game is on it.
+    options.platform = Some(Box::new(Phone::new(app.clone())));
 
     // Without the lock, tables on this Wi-Fi stay invisible, but hosting, joining by code and
     // playing still work: go on without it.

@@ -2,8 +2,8 @@
 //!
 //! Android loads `libhoard_android.so` (named in `apk/src/main/AndroidManifest.xml`) and calls
 //! `android_main` on a thread of its own. Every screen comes from `hoard_app::run`; this crate
-//! only supplies what differs on a phone: where the data lives, the phone layout, the screen kept
-//! on, the Wi-Fi multicast lock that local discovery needs, logging to logcat, and a clean end of
+//! only supplies what differs on a phone: where the data lives, the phone layout, the system bars'
+//! room and the screen kept on during a game, the Wi-Fi multicast lock that local discovery needs, logging to logcat, and a clean end of
 //! the process when the app closes.
 //!
 //! The parts that do not need Android (the run options, logcat message splitting) build and are
@@ -17,6 +17,8 @@ mod options;
 mod entry;
 #[cfg(target_os = "android")]
 mod multicast;
+#[cfg(target_os = "android")]
+mod phone;
 
 pub use error::AndroidError;
 pub use options::{UI_STATE_FILE, run_options};

@@ -28,6 +28,8 @@ pub fn run_options(data_dir: PathBuf) -> Result<RunOptions, AndroidError> {
         data_dir,
         native,
         phone: true,
+        // Android adds its own (the system bars, the screen), around the activity.
+        platform: None,
     })
 }
 

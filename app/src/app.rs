@@ -7,6 +7,7 @@ use crate::games::{self, GameUi, TableFrame, TableIntent};
 use crate::link::Link;
 use crate::model::Model;
 use crate::net::{Command, Network, SessionId};
+use crate::platform::{self, Insets, Platform};
 use crate::rules_ref;
 use crate::screens::{
     home::{self, HomeIntent, HomeState, HomeView},
@@ -22,13 +23,14 @@ use crate::widgets;
 use std::path::PathBuf;
 
 /// How the app is started.
-#[derive(Clone, Debug)]
 pub struct AppConfig {
     pub data_dir: PathBuf,
     /// A phone: leave room for the status bar and never focus a text box.
     pub phone: bool,
     /// Overrides the saved Wi-Fi/offline choice for this run (tests, `--offline`).
     pub network: Option<NetworkChoice>,
+    /// The device's system bars and screen, where it has them (a phone).
+    pub platform: Option<Box<dyn Platform>>,
 }
 
 /// A page over the main screen, left with Back.
@@ -62,6 +64,10 @@ pub struct HoardApp {
     applied_theme: Option<theme::ThemeChoice>,
     /// Frames drawn, for the idle-repaint measurement.
     pub frames: u64,
+    /// The system bars last reported by the platform, and when they were asked for.
+    insets: Option<(f64, Option<Insets>)>,
+    /// What the platform was last told about a game being on the screen.
+    told_playing: Option<bool>,
 }
 
 impl HoardApp {
@@ -95,6 +101,8 @@ impl HoardApp {
             left: None,
             applied_theme: None,
             frames: 0,
+            insets: None,
+            told_playing: None,
             config,
         };
         app.start_network(ctx);
@@ -106,6 +114,31 @@ impl HoardApp {
     pub fn restyle(&mut self, theme: theme::ThemeChoice) {
         self.settings.theme = theme;
         self.applied_theme = None;
+    }
+
+    /// The system bars, as the platform last said (asked again every
+    /// [`platform::INSETS_FOR`] seconds); `None` without a platform or an answer.
+    fn insets(&mut self, now: f64) -> Option<Insets> {
+        let platform = self.config.platform.as_mut()?;
+        match self.insets {
+            Some((asked, insets)) if now - asked < platform::INSETS_FOR && now >= asked => insets,
+            _ => {
+                let insets = platform.insets();
+                self.insets = Some((now, insets));
+                insets
+            }
+        }
+    }
+
+    /// Tells the platform when a game comes on or leaves the screen.
+    fn tell_playing(&mut self) {
+        let playing = self.model.game.is_some();
+        if self.told_playing != Some(playing)
+            && let Some(platform) = self.config.platform.as_mut()
+        {
+            platform.playing(playing);
+            self.told_playing = Some(playing);
+        }
     }
 
     fn network_choice(&self) -> NetworkChoice {
@@ -383,14 +416,22 @@ impl eframe::App for HoardApp {
             self.confirm_leave = false;
         }
 
-        // Phones draw under the status bar; egui knows no safe area there, so leave one.
-        let top = if self.config.phone { 28 } else { 6 };
-        let frame = egui::Frame::central_panel(ui.style()).inner_margin(egui::Margin {
-            left: 8,
-            right: 8,
-            top,
-            bottom: 6,
-        });
+        // Phones draw under their system bars, and egui knows no safe area there: keep clear
+        // what the platform says the bars take, or else a status bar's height at the top.
+        let insets = self.insets(now);
+        let margin = platform::margin(
+            insets,
+            ctx.pixels_per_point(),
+            egui::Margin {
+                left: 8,
+                right: 8,
+                top: 6,
+                bottom: 6,
+            },
+            if self.config.phone { 28 } else { 0 },
+        );
+        let frame = egui::Frame::central_panel(ui.style()).inner_margin(margin);
+        self.tell_playing();
         egui::CentralPanel::default().frame(frame).show(ui, |ui| {
             let in_game = self.page == Page::Main && self.model.game.is_some();
             let max = if in_game {

@@ -9,6 +9,7 @@ pub mod games;
 mod link;
 pub mod model;
 pub mod net;
+pub mod platform;
 pub mod rules_ref;
 pub mod screens;
 pub mod settings;
@@ -28,6 +29,8 @@ pub struct RunOptions {
     pub native: eframe::NativeOptions,
     /// Draw a top margin for the status bar and prefer the portrait layout.
     pub phone: bool,
+    /// The device's system bars and screen, where it has them (a phone).
+    pub platform: Option<Box<dyn platform::Platform>>,
 }
 
 /// Opens the app window and runs until it is closed.
@@ -41,6 +44,7 @@ pub fn run_with(options: RunOptions, network: Option<NetworkChoice>) -> eframe::
         data_dir,
         mut native,
         phone,
+        platform,
     } = options;
     if native.viewport.title.is_none() {
         native.viewport = native.viewport.with_title("Hoard");
@@ -55,6 +59,7 @@ pub fn run_with(options: RunOptions, network: Option<NetworkChoice>) -> eframe::
         data_dir,
         phone,
         network,
+        platform,
     };
     eframe::run_native(
         "Hoard",

@@ -58,6 +58,7 @@ fn gui(args: &[String]) -> Result<(), String> {
             data_dir,
             native,
             phone,
+            platform: None,
         },
         network,
     )

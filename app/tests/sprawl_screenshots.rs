@@ -47,6 +47,7 @@ fn sprawl_table(size: [f32; 2], zoom: f32) -> Option<(Harness<'static, HoardApp>
                     data_dir: scratch("shot-sprawl"),
                     phone: true,
                     network: Some(NetworkChoice::Offline),
+                    platform: None,
                 },
             )
         });

@@ -66,6 +66,7 @@ pub fn app_on(
                     data_dir,
                     phone,
                     network: Some(network),
+                    platform: None,
                 },
             )
         })

@@ -1,0 +1,133 @@
+//! The app on a phone's platform: nothing is drawn under the system bars the phone reports,
+//! and the screen is kept awake only while a game is on it.
+
+mod support;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use hoard_app::platform::{Insets, Platform};
+use hoard_app::{AppConfig, HoardApp, NetworkChoice};
+use std::sync::{Arc, Mutex};
+use support::*;
+
+/// A phone as the tests see it: bars they set, and every `playing` call kept.
+#[derive(Clone, Default)]
+struct FakePhone {
+    insets: Arc<Mutex<Option<Insets>>>,
+    playing: Arc<Mutex<Vec<bool>>>,
+}
+
+impl Platform for FakePhone {
+    fn insets(&mut self) -> Option<Insets> {
+        *self.insets.lock().expect("insets")
+    }
+    fn playing(&mut self, on: bool) {
+        self.playing.lock().expect("calls").push(on);
+    }
+}
+
+fn phone_app(dir: std::path::PathBuf, phone: FakePhone) -> Harness<'static, HoardApp> {
+    Harness::builder()
+        .with_size([360.0, 780.0])
+        .with_max_steps(10_000)
+        .build_eframe(move |cc| {
+            HoardApp::new(
+                cc,
+                AppConfig {
+                    data_dir: dir,
+                    phone: true,
+                    network: Some(NetworkChoice::Offline),
+                    platform: Some(Box::new(phone)),
+                },
+            )
+        })
+}
+
+/// The highest top and the lowest bottom of everything on the screen.
+fn extent(h: &Harness<'_, HoardApp>) -> (f32, f32) {
+    // Nodes without bounds (the window's root) and the window-sized ones are left out.
+    h.query_all_by(|_| true)
+        .filter_map(|n| n.accesskit_node().bounding_box())
+        .filter(|r| r.width() > 0.0 && r.height() > 0.0 && r.height() < 700.0)
+        .fold((f32::MAX, f32::MIN), |(top, bottom), r| {
+            (top.min(r.y0 as f32), bottom.max(r.y1 as f32))
+        })
+}
+
+#[test]
+fn nothing_is_drawn_under_the_status_bar_or_the_navigation_bar_the_phone_reports() {
+    let dir = scratch("phone-bars");
+    let phone = FakePhone::default();
+    // A tall status bar and a three-button navigation bar, in pixels (one per point here).
+    *phone.insets.lock().expect("insets") = Some(Insets {
+        top: 44,
+        bottom: 90,
+        left: 0,
+        right: 0,
+    });
+    let mut h = phone_app(dir.clone(), phone.clone());
+    create_profile(&mut h, "Ida", "Blue");
+    // The welcome screen and home are short: all of them fits between the bars.
+    let (top, bottom) = extent(&h);
+    assert!(
+        top >= 44.0,
+        "something drawn under the status bar, at y = {top}"
+    );
+    assert!(
+        bottom <= 780.0 - 90.0,
+        "something drawn under the navigation bar, down to y = {bottom}"
+    );
+
+    // The phone is turned: the navigation bar moves; the app follows within half a second.
+    *phone.insets.lock().expect("insets") = Some(Insets {
+        top: 24,
+        bottom: 0,
+        left: 0,
+        right: 0,
+    });
+    let until = std::time::Instant::now() + std::time::Duration::from_millis(800);
+    while std::time::Instant::now() < until {
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let (top, _) = extent(&h);
+    assert!(
+        (24.0..44.0).contains(&top),
+        "the smaller status bar is followed, top at y = {top}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_screen_is_kept_awake_while_a_game_is_on_and_let_sleep_at_home() {
+    let dir = scratch("phone-awake");
+    let phone = FakePhone::default();
+    let mut h = phone_app(dir.clone(), phone.clone());
+    create_profile(&mut h, "Oz", "Red");
+    assert_eq!(
+        *phone.playing.lock().expect("calls"),
+        vec![false],
+        "at home the screen may sleep"
+    );
+    host_with_bots(&mut h, 1);
+    assert_eq!(
+        *phone.playing.lock().expect("calls"),
+        vec![false],
+        "a lobby is not a game"
+    );
+    start(&mut h);
+    wait_until(&mut h, "my hand", |h| has(h, "Play"));
+    assert_eq!(*phone.playing.lock().expect("calls"), vec![false, true]);
+
+    h.key_press(egui::Key::Escape);
+    click(&mut h, "Leave the game");
+    wait_until(&mut h, "Home", |h| has(h, "Play against bots"));
+    h.step();
+    assert_eq!(
+        *phone.playing.lock().expect("calls"),
+        vec![false, true, false],
+        "leaving the game lets the screen sleep again"
+    );
+    assert!(h.query_by_label("Leave this game?").is_none());
+    let _ = std::fs::remove_dir_all(&dir);
+}
