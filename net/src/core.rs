@@ -171,6 +171,14 @@ pub enum SecretRecord {
         salt: Hash,
         input: Vec<u8>,
     },
+    /// The player's standing choice about an away seat ([`Core::go_on_without`]: the step
+    /// it was left at, and skip or remove), or its end ([`Core::wait_for`], `None`): kept so
+    /// that a restarted device goes on choosing what its player chose. The last one about a
+    /// seat is the one that holds.
+    Standing {
+        target: Seat,
+        choice: Option<(u32, VoteAction)>,
+    },
 }
 
 /// A record the store writes before the transmits that follow it (durably, unless it is
@@ -543,14 +551,24 @@ impl<G: Game> Core<G> {
             core.persists.push_back(Persist::Secret(keys));
         }
         for record in saved.secrets {
-            if let SecretRecord::Sealed {
-                step,
-                log,
-                salt,
-                input,
-            } = record
-            {
-                core.sealed.insert((step, log), (salt, input));
+            match record {
+                SecretRecord::Sealed {
+                    step,
+                    log,
+                    salt,
+                    input,
+                } => {
+                    core.sealed.insert((step, log), (salt, input));
+                }
+                SecretRecord::Standing { target, choice } => {
+                    // A seat the game does not have is damage on disk: it is ignored.
+                    if let Some(s) = core.standing.get_mut(target as usize)
+                        && target != core.me
+                    {
+                        *s = choice;
+                    }
+                }
+                SecretRecord::Keys { .. } => {}
             }
         }
         // Room for the whole log at once: no regrowth while it is read back.
@@ -565,6 +583,15 @@ impl<G: Game> Core<G> {
         }
         // A saved message that no longer checks out is dropped, as it would be from a peer.
         core.ingest_all(now, saved_messages, &mut None, Origin::Store);
+        // A choice made about a seat whose player has moved since (as this device heard
+        // before it stopped) had ended.
+        for target in 0..core.keys.len() as Seat {
+            if let Some((since, _)) = core.standing[target as usize]
+                && core.moved_after(target, since)
+            {
+                core.standing[target as usize] = None;
+            }
+        }
         if core.accepts[core.me as usize].is_none() {
             core.sign_accept();
         }
@@ -954,16 +981,40 @@ impl<G: Game> Core<G> {
             self.vote(now, target, action)?;
         }
         let since = since.map_or(self.step(), |(since, _)| since);
-        self.standing[target as usize] = Some((since, action));
+        let choice = Some((since, action));
+        if self.standing[target as usize] != choice {
+            self.standing[target as usize] = choice;
+            self.persists
+                .push_back(Persist::Secret(SecretRecord::Standing { target, choice }));
+        }
         Ok(())
     }
 
     /// Ends a [`Core::go_on_without`]: from the next step on, the seat is waited for again
     /// (a vote already signed stands).
     pub fn wait_for(&mut self, target: Seat) {
-        if let Some(s) = self.standing.get_mut(target as usize) {
-            *s = None;
+        if let Some(s) = self.standing.get_mut(target as usize)
+            && s.take().is_some()
+        {
+            self.persists
+                .push_back(Persist::Secret(SecretRecord::Standing {
+                    target,
+                    choice: None,
+                }));
         }
+    }
+
+    /// Whether `seat`'s player made a move (an input or a commitment) after step `since`,
+    /// among the messages held.
+    fn moved_after(&self, seat: Seat, since: u32) -> bool {
+        self.by_step
+            .range(since.saturating_add(1)..)
+            .flat_map(|(_, ids)| ids)
+            .filter(|(_, author)| *author == seat)
+            .any(|(id, _)| {
+                matches!(self.msgs.get(id).map(|h| &h.wire),
+                    Some(Wire::Signed(s)) if matches!(s.kind(), Kind::Input | Kind::Commit))
+            })
     }
 
     /// This seat's standing choice about `target`, if it made one.

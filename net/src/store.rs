@@ -394,11 +394,21 @@ mod tests {
     }
 
     fn secret(i: u8) -> SecretRecord {
-        SecretRecord::Sealed {
-            step: i as u32,
-            log: [i; 32],
-            salt: [i + 1; 32],
-            input: vec![i; 3],
+        match i % 3 {
+            0 => SecretRecord::Sealed {
+                step: i as u32,
+                log: [i; 32],
+                salt: [i + 1; 32],
+                input: vec![i; 3],
+            },
+            1 => SecretRecord::Standing {
+                target: i,
+                choice: Some((i as u32 * 10, crate::wire::VoteAction::Skip)),
+            },
+            _ => SecretRecord::Standing {
+                target: i,
+                choice: None,
+            },
         }
     }
 

@@ -147,6 +147,56 @@ fn a_choice_to_skip_an_away_seat_lasts_until_it_plays_again() {
     assert!(played_after, "seat 2 plays again once it is back");
 }
 
+/// The player's "skip their turns" outlives a restart of their own device: the choice is
+/// kept with the seat's secrets, so the restarted device goes on voting it at each step
+/// that waits on the away seat. "Wait" is kept the same way.
+#[test]
+fn a_choice_to_skip_an_away_seat_survives_a_restart_of_the_device_that_made_it() {
+    let mut t = seat_two_owes_a_turn();
+    t.devices[0].skip_until_back(t.now, 2).unwrap();
+    t.devices[1].skip_until_back(t.now, 2).unwrap();
+    assert!(t.run_until(100_000, 10, |t| {
+        sat_out_at(&t.devices[0].records(), 2).len() >= 2
+    }));
+    // Device 0 is killed and starts again from what it kept; nobody chooses anything again.
+    t.devices[0].restart(t.now).unwrap();
+    assert!(
+        t.devices[0].skipping(2),
+        "the choice came back from the store"
+    );
+    let keys = t.keys.clone();
+    for i in [1, 2] {
+        t.devices[i].connected(t.now, keys[0].public());
+        t.devices[0].connected(t.now, keys[i].public());
+    }
+    let before = sat_out_at(&t.devices[1].records(), 2).len();
+    assert!(
+        t.run_until(100_000, 10, |t| {
+            sat_out_at(&t.devices[1].records(), 2).len() >= before + 2
+        }),
+        "the table stopped skipping seat 2 after device 0 restarted"
+    );
+
+    // Device 1's player chooses to wait; that too is kept across a restart.
+    // (Its driver writes the choice down at once, as a device's pump does after a vote.)
+    t.devices[1].wait_for(2);
+    t.collect(1);
+    t.devices[1].restart(t.now).unwrap();
+    assert!(
+        !t.devices[1].skipping(2),
+        "waiting came back from the store"
+    );
+    assert!(t.devices[0].skipping(2));
+    for i in [0, 2] {
+        t.devices[i].connected(t.now, keys[1].public());
+        t.devices[1].connected(t.now, keys[i].public());
+    }
+    // Seat 2's player is back: the game plays to its end, verified.
+    t.devices[2].set_plays(true);
+    assert!(t.finish());
+    all_verified_and_equal(&t);
+}
+
 /// A seat the table went on without needs no vote at each dice draw that follows: it sits
 /// the draws out until it plays again, and the draws take everyone else's links. (Before,
 /// every other seat signed a vote at every draw too: half the votes of a long absence.)

@@ -317,7 +317,8 @@ impl Table {
         self.devices.iter().position(|d| d.key() == *key)
     }
 
-    fn collect(&mut self, i: usize) {
+    /// Carries out what device `i` asks for (its writes), and queues its transmits.
+    pub fn collect(&mut self, i: usize) {
         for t in self.devices[i].drain() {
             let out = match self.tamper.as_mut() {
                 Some(f) => f(i, &t).unwrap_or_else(|| vec![t]),
