@@ -1,5 +1,5 @@
 //! The phone under the app ([`hoard_app::platform::Platform`]): where Android's system bars
-//! cover the window, and the screen kept awake while a game is on.
+//! cover the window, and the screen kept awake while the player sits at a table.
 //!
 //! egui gets no safe-area insets on Android (egui issue 7748), and from Android 15 every app is
 //! drawn edge to edge, under the status bar and the navigation bar. So the bars' room is read
@@ -37,9 +37,9 @@ impl Platform for Phone {
         }
     }
 
-    fn playing(&mut self, on: bool) {
-        // Nobody touches the screen while the others take their turns: it must not go dark
-        // mid-game. At home and in menus it sleeps as the phone is set to.
+    fn at_table(&mut self, on: bool) {
+        // Nobody touches the screen while friends join or the others take their turns: it
+        // must not go dark at the table. At home it sleeps as the phone is set to.
         if on {
             self.app.set_window_flags(
                 WindowManagerFlags::KEEP_SCREEN_ON,

@@ -66,8 +66,8 @@ pub struct HoardApp {
     pub frames: u64,
     /// The system bars last reported by the platform, and when they were asked for.
     insets: Option<(f64, Option<Insets>)>,
-    /// What the platform was last told about a game being on the screen.
-    told_playing: Option<bool>,
+    /// What the platform was last told about the player sitting at a table.
+    told_at_table: Option<bool>,
 }
 
 impl HoardApp {
@@ -102,7 +102,7 @@ impl HoardApp {
             applied_theme: None,
             frames: 0,
             insets: None,
-            told_playing: None,
+            told_at_table: None,
             config,
         };
         app.start_network(ctx);
@@ -130,14 +130,14 @@ impl HoardApp {
         }
     }
 
-    /// Tells the platform when a game comes on or leaves the screen.
-    fn tell_playing(&mut self) {
-        let playing = self.model.game.is_some();
-        if self.told_playing != Some(playing)
+    /// Tells the platform when the player sits down at a table or leaves it.
+    fn tell_at_table(&mut self) {
+        let seated = self.seated || self.model.game.is_some();
+        if self.told_at_table != Some(seated)
             && let Some(platform) = self.config.platform.as_mut()
         {
-            platform.playing(playing);
-            self.told_playing = Some(playing);
+            platform.at_table(seated);
+            self.told_at_table = Some(seated);
         }
     }
 
@@ -431,7 +431,7 @@ impl eframe::App for HoardApp {
             if self.config.phone { 28 } else { 0 },
         );
         let frame = egui::Frame::central_panel(ui.style()).inner_margin(margin);
-        self.tell_playing();
+        self.tell_at_table();
         egui::CentralPanel::default().frame(frame).show(ui, |ui| {
             let in_game = self.page == Page::Main && self.model.game.is_some();
             let max = if in_game {

@@ -1,6 +1,6 @@
 //! What the app asks of the device it runs on, beyond a window: where a phone's system bars
-//! cover the screen, and keeping the screen awake while a game is on. A laptop needs
-//! neither; Android answers both (see the `hoard-android` crate).
+//! cover the screen, and keeping the screen awake while the player sits at a table. A laptop
+//! needs neither; Android answers both (see the `hoard-android` crate).
 
 /// The room the system bars take at each edge of the window, in physical pixels.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -18,9 +18,10 @@ pub trait Platform {
     /// phone is followed.
     fn insets(&mut self) -> Option<Insets>;
 
-    /// A game is on the screen (`true`) or not: a phone keeps its screen awake only while
-    /// one is, since nobody touches it while the others take their turns.
-    fn playing(&mut self, on: bool);
+    /// The player sits at a table (`true`: its lobby, its game, the game's end) or not: a
+    /// phone keeps its screen awake only then, since nobody touches it while friends join or
+    /// while the others take their turns, and a sleeping phone drops off the table.
+    fn at_table(&mut self, on: bool);
 }
 
 /// How long an answer from [`Platform::insets`] is used before asking again, in seconds.
