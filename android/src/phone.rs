@@ -8,6 +8,7 @@
 use android_activity::{AndroidApp, WindowManagerFlags};
 use hoard_app::platform::{Insets, Platform};
 use jni::objects::JObject;
+use jni::strings::JNIStr;
 use jni::{JavaVM, jni_sig, jni_str};
 
 /// The phone the app runs on.
@@ -94,44 +95,17 @@ fn system_bars(app: &AndroidApp) -> Result<Option<Insets>, jni::errors::Error> {
         // The system window insets: status and navigation bars, and a cutout in the bars'
         // strip (deprecated since Android 11 in favour of `getInsets(Type)`, and still
         // answered, the same, on every version since 5).
-        let top = env
-            .call_method(
-                &insets,
-                jni_str!("getSystemWindowInsetTop"),
-                jni_sig!(() -> jint),
-                &[],
-            )?
-            .i()?;
-        let bottom = env
-            .call_method(
-                &insets,
-                jni_str!("getSystemWindowInsetBottom"),
-                jni_sig!(() -> jint),
-                &[],
-            )?
-            .i()?;
-        let left = env
-            .call_method(
-                &insets,
-                jni_str!("getSystemWindowInsetLeft"),
-                jni_sig!(() -> jint),
-                &[],
-            )?
-            .i()?;
-        let right = env
-            .call_method(
-                &insets,
-                jni_str!("getSystemWindowInsetRight"),
-                jni_sig!(() -> jint),
-                &[],
-            )?
-            .i()?;
-        let px = |v: i32| v.max(0) as u32;
+        let mut side = |name: &JNIStr| -> jni::errors::Result<u32> {
+            let px = env
+                .call_method(&insets, name, jni_sig!(() -> jint), &[])?
+                .i()?;
+            Ok(px.max(0) as u32)
+        };
         Ok(Some(Insets {
-            top: px(top),
-            bottom: px(bottom),
-            left: px(left),
-            right: px(right),
+            top: side(jni_str!("getSystemWindowInsetTop"))?,
+            bottom: side(jni_str!("getSystemWindowInsetBottom"))?,
+            left: side(jni_str!("getSystemWindowInsetLeft"))?,
+            right: side(jni_str!("getSystemWindowInsetRight"))?,
         }))
     })
 }
