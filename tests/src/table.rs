@@ -259,7 +259,8 @@ impl LoopTable {
                 .unwrap_or_else(|| {
                     panic!("timed out waiting for {what}; devices at: {}", self.brief())
                 });
-            if let Ok(status) = self.rx.recv_timeout(left) {
+            // Woken now and then without a report too, for a `done` that watches the clock.
+            if let Ok(status) = self.rx.recv_timeout(left.min(Duration::from_millis(10))) {
                 let d = status.device;
                 let steps = &mut self.reached[d];
                 if steps.len() <= status.step as usize {
