@@ -276,6 +276,7 @@ impl HoardApp {
                     self.send(Command::Resume { session });
                 }
             }
+            HomeIntent::Forget(session) => self.send(Command::Forget { session }),
             HomeIntent::EditProfile => {
                 self.profile_form = ProfileForm::new(self.settings.profile.as_ref());
                 self.page = Page::Profile;

@@ -137,3 +137,49 @@ fn reopening_the_app_lists_the_unfinished_game_and_resumes_it() {
     play_until(&mut h, "my next card", |h| has(h, "Play"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game that will never be finished can be put away: "Forget" asks first, then deletes it,
+/// and it stays gone when the app is opened again.
+#[test]
+fn an_unfinished_game_can_be_forgotten_after_a_question_and_stays_gone() {
+    let dir = scratch("forget");
+    let mut h = app(dir.clone(), [360.0, 780.0], true);
+    create_profile(&mut h, "Kit", "Green");
+    host_with_bots(&mut h, 1);
+    start(&mut h);
+    h.key_press(egui::Key::Escape);
+    click(&mut h, "Leave the game");
+    wait_until(&mut h, "the unfinished game at home", |h| {
+        has(h, "Unfinished games") && has(h, "Resume")
+    });
+
+    // Changing one's mind deletes nothing.
+    click(&mut h, "Forget");
+    wait_until(&mut h, "the question", |h| has(h, "Yes, forget it"));
+    click(&mut h, "Keep it");
+    wait_until(&mut h, "the game still listed", |h| {
+        has(h, "Resume") && has(h, "Forget") && !has(h, "Yes, forget it")
+    });
+
+    click(&mut h, "Forget");
+    click(&mut h, "Yes, forget it");
+    wait_until(&mut h, "the list without it", |h| {
+        !has(h, "Unfinished games") && !has(h, "Resume")
+    });
+    drop(h);
+    let left: Vec<_> = std::fs::read_dir(dir.join("sessions"))
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    assert!(
+        left.is_empty(),
+        "files of the forgotten game remain: {left:?}"
+    );
+    let mut h = app(dir.clone(), [360.0, 780.0], true);
+    wait_until(&mut h, "Home", |h| has(h, "Play against bots"));
+    for _ in 0..20 {
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(!has(&h, "Resume"), "a forgotten game came back");
+    let _ = std::fs::remove_dir_all(&dir);
+}

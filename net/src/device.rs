@@ -563,6 +563,7 @@ impl Device {
                 self.last_view = None;
             }
             Command::Resume { session } => self.resume(session)?,
+            Command::Forget { session } => self.forget(session)?,
             Command::LeaveTable => {
                 self.leave();
                 self.emit(Event::Unfinished(self.unfinished()));
@@ -833,6 +834,29 @@ impl Device {
         self.emit(Event::Notice(
             "Resumed the saved game; catching up with the table".into(),
         ));
+        Ok(())
+    }
+
+    /// Deletes an unfinished game's files, unless it is the one being played.
+    fn forget(&mut self, session: SessionId) -> Result<()> {
+        if let Role::Playing(table) = &self.role
+            && table.session() == session
+        {
+            return Err(NetError::NotYourMove(
+                "leave the game before forgetting it".into(),
+            ));
+        }
+        match std::fs::remove_dir_all(session_dir(&self.dir, &session)) {
+            Ok(()) => {}
+            // Gone already: nothing to forget.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(NetError::Corrupt(format!(
+                    "the saved game {session} could not be deleted: {e}"
+                )));
+            }
+        }
+        self.emit(Event::Unfinished(self.unfinished()));
         Ok(())
     }
 

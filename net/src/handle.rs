@@ -174,6 +174,11 @@ pub enum Command {
     Resume {
         session: SessionId,
     },
+    /// Put an unfinished game away for good: its files are deleted and it leaves the list
+    /// of unfinished games. (The others at its table can go on without this seat.)
+    Forget {
+        session: SessionId,
+    },
     LeaveTable,
     /// Let a bot play this device's own seat (the headless `--bot` mode).
     Autoplay {

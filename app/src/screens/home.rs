@@ -1,7 +1,7 @@
-//! Home: who I am, unfinished games to resume, the tables seen on this Wi-Fi (they appear
-//! by themselves), hosting a table, and joining one by its code.
+//! Home: who I am, unfinished games to resume (or forget), the tables seen on this Wi-Fi
+//! (they appear by themselves), hosting a table, and joining one by its code.
 
-use crate::net::{SessionSummary, TableInfo};
+use crate::net::{SessionId, SessionSummary, TableInfo};
 use crate::settings::{NetworkChoice, Profile};
 use crate::theme::Palette;
 use crate::widgets::{self, entry::Entry, keypad::KeypadKind};
@@ -15,6 +15,8 @@ pub struct HomeState {
     code: String,
     code_open: bool,
     entry: Entry,
+    /// The unfinished game whose "Forget" was tapped: it asks before anything is deleted.
+    forgetting: Option<SessionId>,
 }
 
 /// What home shows, all of it from the network's latest events.
@@ -31,6 +33,8 @@ pub enum HomeIntent {
     JoinCode(String),
     JoinTable(usize),
     Resume(usize),
+    /// Delete an unfinished game for good (asked first).
+    Forget(SessionId),
     EditProfile,
     Settings,
     Rules,
@@ -79,12 +83,34 @@ pub fn show(ui: &mut egui::Ui, state: &mut HomeState, view: &HomeView) -> Option
                         s.names.join(", "),
                         s.turn
                     );
+                    let asking = state.forgetting == Some(s.session);
                     ui.horizontal_wrapped(|ui| {
                         if widgets::button(ui, "Resume").clicked() {
                             intent = Some(HomeIntent::Resume(i));
                         }
+                        if !asking && widgets::button(ui, "Forget").clicked() {
+                            state.forgetting = Some(s.session);
+                        }
                         ui.label(text);
                     });
+                    if asking {
+                        ui.label(
+                            RichText::new(
+                                "Forget this game? It is deleted from this device and cannot \
+                                 be resumed; the others can go on without you.",
+                            )
+                            .color(palette.warn),
+                        );
+                        ui.horizontal_wrapped(|ui| {
+                            if widgets::button(ui, "Yes, forget it").clicked() {
+                                state.forgetting = None;
+                                intent = Some(HomeIntent::Forget(s.session));
+                            }
+                            if widgets::button(ui, "Keep it").clicked() {
+                                state.forgetting = None;
+                            }
+                        });
+                    }
                 }
             }
 
