@@ -33,6 +33,14 @@ pub struct AppConfig {
     pub platform: Option<Box<dyn Platform>>,
 }
 
+/// What the platform last said about the system bars: when, for what window size, and what.
+#[derive(Clone, Copy)]
+struct AskedInsets {
+    at: f64,
+    size: egui::Vec2,
+    insets: Option<Insets>,
+}
+
 /// A page over the main screen, left with Back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Page {
@@ -64,8 +72,8 @@ pub struct HoardApp {
     applied_theme: Option<theme::ThemeChoice>,
     /// Frames drawn, for the idle-repaint measurement.
     pub frames: u64,
-    /// The system bars last reported by the platform, and when they were asked for.
-    insets: Option<(f64, Option<Insets>)>,
+    /// The system bars last reported by the platform.
+    insets: Option<AskedInsets>,
     /// What the platform was last told about the player sitting at a table.
     told_at_table: Option<bool>,
 }
@@ -116,15 +124,33 @@ impl HoardApp {
         self.applied_theme = None;
     }
 
-    /// The system bars, as the platform last said (asked again every
-    /// [`platform::INSETS_FOR`] seconds); `None` without a platform or an answer.
-    fn insets(&mut self, now: f64) -> Option<Insets> {
+    /// The system bars, as the platform last said: asked again every
+    /// [`platform::INSETS_FOR`] seconds, and at once when the window changes size (a turned
+    /// phone), then once more a moment later, when the phone has moved its bars.
+    /// `None` without a platform or an answer.
+    fn insets(&mut self, ctx: &egui::Context, now: f64) -> Option<Insets> {
         let platform = self.config.platform.as_mut()?;
+        let size = ctx.content_rect().size();
         match self.insets {
-            Some((asked, insets)) if now - asked < platform::INSETS_FOR && now >= asked => insets,
+            Some(asked)
+                if asked.size == size
+                    && now - asked.at < platform::INSETS_FOR
+                    && now >= asked.at =>
+            {
+                asked.insets
+            }
             _ => {
                 let insets = platform.insets();
-                self.insets = Some((now, insets));
+                if self.insets.is_some_and(|a| a.size != size) {
+                    ctx.request_repaint_after(std::time::Duration::from_secs_f64(
+                        platform::INSETS_FOR,
+                    ));
+                }
+                self.insets = Some(AskedInsets {
+                    at: now,
+                    size,
+                    insets,
+                });
                 insets
             }
         }
@@ -419,7 +445,7 @@ impl eframe::App for HoardApp {
 
         // Phones draw under their system bars, and egui knows no safe area there: keep clear
         // what the platform says the bars take, or else a status bar's height at the top.
-        let insets = self.insets(now);
+        let insets = self.insets(&ctx, now);
         let margin = platform::margin(
             insets,
             ctx.pixels_per_point(),

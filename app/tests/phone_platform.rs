@@ -78,21 +78,43 @@ fn nothing_is_drawn_under_the_status_bar_or_the_navigation_bar_the_phone_reports
         "something drawn under the navigation bar, down to y = {bottom}"
     );
 
-    // The phone is turned: the navigation bar moves; the app follows within half a second.
+    // The status bar changes (a cutout's notification, a different mode): followed within
+    // half a second of the app's clock (each step is a quarter of a second).
+    *phone.insets.lock().expect("insets") = Some(Insets {
+        top: 30,
+        bottom: 90,
+        left: 0,
+        right: 0,
+    });
+    let mut steps = 0;
+    while !(30.0..44.0).contains(&extent(&h).0) {
+        assert!(steps < 3, "the smaller status bar is not followed");
+        h.step();
+        steps += 1;
+    }
+
+    // The phone is turned: the window changes shape and the navigation bar moves to the
+    // side; the very next frame keeps clear of it (a quarter of a second after the bars were
+    // last asked for: a new size is reason enough to ask again).
     *phone.insets.lock().expect("insets") = Some(Insets {
         top: 24,
         bottom: 0,
         left: 0,
-        right: 0,
+        right: 90,
     });
-    // (Each step is a quarter of a second of the app's clock.)
-    for _ in 0..4 {
-        h.step();
-    }
+    h.set_size(egui::vec2(780.0, 360.0));
+    h.step();
+    let rightmost = h
+        .query_all_by(|_| true)
+        .filter_map(|n| n.accesskit_node().bounding_box())
+        .filter(|r| r.width() > 0.0 && r.width() < 700.0)
+        .map(|r| r.x1 as f32)
+        .fold(f32::MIN, f32::max);
     let (top, _) = extent(&h);
+    assert!((24.0..30.0).contains(&top), "top at y = {top}");
     assert!(
-        (24.0..44.0).contains(&top),
-        "the smaller status bar is followed, top at y = {top}"
+        rightmost <= 780.0 - 90.0,
+        "something drawn under the navigation bar on the right, out to x = {rightmost}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
