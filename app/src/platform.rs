@@ -14,8 +14,8 @@ pub struct Insets {
 /// The device under the app.
 pub trait Platform {
     /// Where the system bars are now (the status bar, a navigation bar, a camera cutout);
-    /// `None` when the device cannot tell. Asked about twice a second, so that a turned
-    /// phone is followed.
+    /// `None` when the device cannot tell. Asked at most every [`INSETS_FOR`] seconds while
+    /// the app draws, and at once when its window changes size (a turned phone).
     fn insets(&mut self) -> Option<Insets>;
 
     /// The player sits at a table (`true`: its lobby, its game, the game's end) or not: a
