@@ -76,6 +76,9 @@ pub struct HoardApp {
     insets: Option<AskedInsets>,
     /// What the platform was last told about the player sitting at a table.
     told_at_table: Option<bool>,
+    /// The first list of unfinished games came in (a game the app was closed in the middle
+    /// of is reopened then, once).
+    listed: bool,
 }
 
 impl HoardApp {
@@ -111,6 +114,7 @@ impl HoardApp {
             frames: 0,
             insets: None,
             told_at_table: None,
+            listed: false,
             config,
         };
         app.start_network(ctx);
@@ -210,9 +214,18 @@ impl HoardApp {
     /// Takes in everything the network sent since the last frame.
     fn drain(&mut self, now: f64) {
         let Some(net) = &self.net else { return };
+        let mut reopen = None;
         while let Some(event) = net.try_recv() {
             use crate::net::Event;
             match &event {
+                // The app was closed (or killed) at a game's table, not left: straight back
+                // to it, as if the player had tapped Resume.
+                Event::Unfinished(list) if !self.listed => {
+                    self.listed = true;
+                    if !self.seated && self.settings.profile.is_some() {
+                        reopen = list.iter().find(|s| s.interrupted).map(|s| s.session);
+                    }
+                }
                 Event::Error(_) if self.model.lobby.is_none() && self.model.game.is_none() => {
                     // Hosting or joining failed: back to Home, with the error shown there.
                     self.seated = false;
@@ -224,6 +237,11 @@ impl HoardApp {
                 _ => {}
             }
             self.model.apply(event, now);
+        }
+        if let Some(session) = reopen {
+            self.seated = true;
+            self.left = None;
+            self.send(Command::Resume { session });
         }
     }
 

@@ -109,9 +109,11 @@ fn on_a_laptop_the_name_is_typed_on_the_keyboard_and_the_table_is_laid_out_wide(
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// An app closed (or killed) in the middle of a game was not left: opened again, it takes the
+/// player straight back to the table, with nothing lost.
 #[test]
-fn reopening_the_app_lists_the_unfinished_game_and_resumes_it() {
-    let dir = scratch("resume");
+fn an_app_closed_mid_game_opens_again_at_the_table() {
+    let dir = scratch("reopen");
     {
         let mut h = app(dir.clone(), [360.0, 780.0], true);
         create_profile(&mut h, "Mia", "Blue");
@@ -125,12 +127,47 @@ fn reopening_the_app_lists_the_unfinished_game_and_resumes_it() {
         // The app is closed here with the game unfinished.
     }
     let mut h = app(dir.clone(), [360.0, 780.0], true);
+    wait_until(&mut h, "the table again, untouched", |h| {
+        has(h, "Log") && h.query_by_label_contains("Turn 1").is_some()
+    });
+    play_until(&mut h, "my next card", |h| has(h, "Play"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A game the player left waits at home: opened again, the app lists it, and Resume takes
+/// the player back.
+#[test]
+fn a_game_left_on_purpose_waits_at_home_to_be_resumed() {
+    let dir = scratch("resume");
+    {
+        let mut h = app(dir.clone(), [360.0, 780.0], true);
+        create_profile(&mut h, "Mia", "Blue");
+        host_with_bots(&mut h, 2);
+        start(&mut h);
+        play_until(&mut h, "my card choice", |h| has(h, "Play"));
+        click_card_and_play(&mut h);
+        wait_until(&mut h, "the first turn told", |h| {
+            h.query_by_label_contains("Turn 1").is_some()
+        });
+        h.key_press(egui::Key::Escape);
+        click(&mut h, "Leave the game");
+        wait_until(&mut h, "Home", |h| has(h, "Resume"));
+    }
+    let mut h = app(dir.clone(), [360.0, 780.0], true);
     wait_until(&mut h, "the unfinished game at home", |h| {
         has(h, "Unfinished games") && has(h, "Resume")
     });
     assert!(
         h.query_by_label_contains("GreedQuest with Mia, Bot 1, Bot 2")
             .is_some()
+    );
+    for _ in 0..10 {
+        h.step();
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert!(
+        !has(&h, "Log"),
+        "a game left on purpose was reopened by itself"
     );
     click(&mut h, "Resume");
     wait_until(&mut h, "the table again", |h| has(h, "Log"));

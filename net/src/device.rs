@@ -158,6 +158,8 @@ const PROFILE_FILE: &str = "profile.bin";
 const META_FILE: &str = "table.bin";
 const BOTS_FILE: &str = "bots.bin";
 const PORT_FILE: &str = "port";
+/// The session this device is playing (32 bytes), removed when the player leaves it.
+const AT_TABLE_FILE: &str = "at-table";
 /// The most frames taken in one go before the session does its work.
 const BURST: usize = 256;
 
@@ -688,9 +690,33 @@ impl Device {
             }
             Role::Playing(table) => {
                 self.drop_links_soon(table.meta().devices().into_iter().collect());
+                self.set_at_table(None);
             }
         }
         self.last_view = None;
+    }
+
+    /// The game this device was at the table of when it last stopped, if it did not leave.
+    fn at_table(&self) -> Option<SessionId> {
+        let bytes = std::fs::read(self.dir.join(AT_TABLE_FILE)).ok()?;
+        Some(SessionId(bytes.as_slice().try_into().ok()?))
+    }
+
+    /// Notes the game being played (or, with `None`, that the player left it), so that an
+    /// app closed or killed mid-game takes the player straight back to it.
+    fn set_at_table(&self, session: Option<SessionId>) {
+        let path = self.dir.join(AT_TABLE_FILE);
+        let done = match session {
+            Some(session) => write_durably(&path, &session.0),
+            None => match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
+                _ => Ok(()),
+            },
+        };
+        // At worst the game is listed at home instead of reopened.
+        if let Err(e) = done {
+            tracing::warn!("could not note the game being played: {e}");
+        }
     }
 
     /// Ends links after the frames queued on them (a goodbye) have had a moment to leave.
@@ -760,6 +786,7 @@ impl Device {
         if let Some(net) = &self.net {
             endpoint::advertise(&net.endpoint, None);
         }
+        self.set_at_table(Some(table.session()));
         self.role = Role::Playing(table);
         for g in guests {
             self.send(&g, &Frame::Begin(meta.clone()));
@@ -829,6 +856,7 @@ impl Device {
                 return Err(e);
             }
         };
+        self.set_at_table(Some(table.session()));
         self.role = Role::Playing(table);
         self.greet_session();
         self.emit(Event::Notice(
@@ -1204,6 +1232,7 @@ impl Device {
             resume,
         ) {
             Ok(table) => {
+                self.set_at_table(Some(table.session()));
                 self.role = Role::Playing(table);
                 self.connect_session(&meta);
             }
@@ -1319,6 +1348,7 @@ impl Device {
         let Ok(entries) = std::fs::read_dir(self.dir.join("sessions")) else {
             return Vec::new();
         };
+        let at_table = self.at_table();
         let mut found = Vec::new();
         for entry in entries.flatten() {
             let dir = entry.path();
@@ -1343,6 +1373,7 @@ impl Device {
                     game: meta.start.game.clone(),
                     names: meta.start.seats.iter().map(|s| s.name.clone()).collect(),
                     turn,
+                    interrupted: at_table == Some(meta.session()),
                 },
             ));
         }

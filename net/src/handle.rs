@@ -292,6 +292,9 @@ pub struct SessionSummary {
     pub names: Vec<String>,
     /// Steps played so far.
     pub turn: u32,
+    /// This device was at the game's table when it last stopped (the app was closed or
+    /// killed mid-game, not left): the app takes the player straight back to it.
+    pub interrupted: bool,
 }
 
 /// The device's network: send commands, drain events. Dropping it shuts the network down.
