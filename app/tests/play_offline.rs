@@ -109,6 +109,18 @@ fn on_a_laptop_the_name_is_typed_on_the_keyboard_and_the_table_is_laid_out_wide(
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A first run as Mia, a game against two bots, and its first turn played.
+fn one_turn_against_two_bots(h: &mut egui_kittest::Harness<'_, hoard_app::HoardApp>) {
+    create_profile(h, "Mia", "Blue");
+    host_with_bots(h, 2);
+    start(h);
+    play_until(h, "my card choice", |h| has(h, "Play"));
+    click_card_and_play(h);
+    wait_until(h, "the first turn told", |h| {
+        h.query_by_label_contains("Turn 1").is_some()
+    });
+}
+
 /// An app closed (or killed) in the middle of a game was not left: opened again, it takes the
 /// player straight back to the table, with nothing lost.
 #[test]
@@ -116,14 +128,7 @@ fn an_app_closed_mid_game_opens_again_at_the_table() {
     let dir = scratch("reopen");
     {
         let mut h = app(dir.clone(), [360.0, 780.0], true);
-        create_profile(&mut h, "Mia", "Blue");
-        host_with_bots(&mut h, 2);
-        start(&mut h);
-        play_until(&mut h, "my card choice", |h| has(h, "Play"));
-        click_card_and_play(&mut h);
-        wait_until(&mut h, "the first turn told", |h| {
-            h.query_by_label_contains("Turn 1").is_some()
-        });
+        one_turn_against_two_bots(&mut h);
         // The app is closed here with the game unfinished.
     }
     let mut h = app(dir.clone(), [360.0, 780.0], true);
@@ -141,14 +146,7 @@ fn a_game_left_on_purpose_waits_at_home_to_be_resumed() {
     let dir = scratch("resume");
     {
         let mut h = app(dir.clone(), [360.0, 780.0], true);
-        create_profile(&mut h, "Mia", "Blue");
-        host_with_bots(&mut h, 2);
-        start(&mut h);
-        play_until(&mut h, "my card choice", |h| has(h, "Play"));
-        click_card_and_play(&mut h);
-        wait_until(&mut h, "the first turn told", |h| {
-            h.query_by_label_contains("Turn 1").is_some()
-        });
+        one_turn_against_two_bots(&mut h);
         h.key_press(egui::Key::Escape);
         click(&mut h, "Leave the game");
         wait_until(&mut h, "Home", |h| has(h, "Resume"));
