@@ -29,7 +29,7 @@ fn run(app: &AndroidApp) -> Result<(), AndroidError> {
     tracing::info!("data folder: {}", data_dir.display());
     let mut options = run_options(data_dir)?;
     options.native.android_app = Some(app.clone());
-    // The system bars' room, and the screen kept on while a game is on it.
+    // The system bars' room, and the screen kept on while the player sits at a table.
     options.platform = Some(Box::new(Phone::new(app.clone())));
 
     // Without the lock, tables on this Wi-Fi stay invisible, but hosting, joining by code and

@@ -28,17 +28,17 @@ pub trait Platform {
 pub const INSETS_FOR: f64 = 0.5;
 
 /// The margin each side of the screen gets: the system bars' room (in points), and never
-/// less than the app's own `min` margin. With nothing known, a phone keeps the top
-/// `phone_top` points clear for its status bar.
+/// less than the app's own `min` margin. With nothing known, the top keeps `unknown_top`
+/// points clear (a phone's status bar).
 pub fn margin(
     insets: Option<Insets>,
     pixels_per_point: f32,
     min: egui::Margin,
-    phone_top: i8,
+    unknown_top: i8,
 ) -> egui::Margin {
     let Some(bars) = insets else {
         return egui::Margin {
-            top: if phone_top > 0 { phone_top } else { min.top },
+            top: unknown_top.max(min.top),
             ..min
         };
     };
@@ -47,7 +47,7 @@ pub fn margin(
     } else {
         1.0
     };
-    // Points, rounded up so nothing is left under a bar; a margin is at most 127 points.
+    // Points, rounded up so nothing is left under a bar; capped, as egui keeps a margin in an i8.
     let points = |px: u32| (px as f32 / ppp).ceil().clamp(0.0, 120.0) as i8;
     egui::Margin {
         left: points(bars.left).max(min.left),

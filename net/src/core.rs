@@ -1013,7 +1013,7 @@ impl<G: Game> Core<G> {
             .filter(|(_, author)| *author == seat)
             .any(|(id, _)| {
                 matches!(self.msgs.get(id).map(|h| &h.wire),
-                    Some(Wire::Signed(s)) if matches!(s.kind(), Kind::Input | Kind::Commit))
+                    Some(Wire::Signed(s)) if s.kind().is_move())
             })
     }
 
@@ -1360,10 +1360,8 @@ impl<G: Game> Core<G> {
             Origin::Peer(_) => {
                 // A seat this seat goes on without made a move after the step it was
                 // left at (a move from before might only now be passed on): its player
-                // is back. Links, openings and heads its device sends by itself say
-                // nothing about the player.
-                let moved = matches!(&wire, Wire::Signed(s)
-                    if matches!(s.kind(), Kind::Input | Kind::Commit));
+                // is back.
+                let moved = matches!(&wire, Wire::Signed(s) if s.kind().is_move());
                 if moved && self.standing[seat as usize].is_some_and(|(since, _)| step > since) {
                     self.standing[seat as usize] = None;
                 }
@@ -2492,9 +2490,7 @@ impl<G: Game> Core<G> {
             .iter()
             .filter(|(_, author)| *author == s)
             .find_map(|(id, _)| match self.msgs.get(id).map(|h| &h.wire) {
-                Some(Wire::Link(l))
-                    if l.seat == s && beacon::verify_link(known_k, &known, k, &l.link, len) =>
-                {
+                Some(Wire::Link(l)) if beacon::verify_link(known_k, &known, k, &l.link, len) => {
                     Some(l.link)
                 }
                 _ => None,

@@ -696,6 +696,12 @@ impl Device {
         self.last_view = None;
     }
 
+    /// Plays `table` from now on, noting it so that an app stopped mid-game comes back to it.
+    fn sit_at(&mut self, table: Box<dyn Table>) {
+        self.set_at_table(Some(table.session()));
+        self.role = Role::Playing(table);
+    }
+
     /// The game this device was at the table of when it last stopped, if it did not leave.
     fn at_table(&self) -> Option<SessionId> {
         let bytes = std::fs::read(self.dir.join(AT_TABLE_FILE)).ok()?;
@@ -786,8 +792,7 @@ impl Device {
         if let Some(net) = &self.net {
             endpoint::advertise(&net.endpoint, None);
         }
-        self.set_at_table(Some(table.session()));
-        self.role = Role::Playing(table);
+        self.sit_at(table);
         for g in guests {
             self.send(&g, &Frame::Begin(meta.clone()));
         }
@@ -856,8 +861,7 @@ impl Device {
                 return Err(e);
             }
         };
-        self.set_at_table(Some(table.session()));
-        self.role = Role::Playing(table);
+        self.sit_at(table);
         self.greet_session();
         self.emit(Event::Notice(
             "Resumed the saved game; catching up with the table".into(),
@@ -870,19 +874,12 @@ impl Device {
         if let Role::Playing(table) = &self.role
             && table.session() == session
         {
-            return Err(NetError::NotYourMove(
-                "leave the game before forgetting it".into(),
-            ));
+            return Err(NetError::InPlay);
         }
         match std::fs::remove_dir_all(session_dir(&self.dir, &session)) {
-            Ok(()) => {}
             // Gone already: nothing to forget.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => {
-                return Err(NetError::Corrupt(format!(
-                    "the saved game {session} could not be deleted: {e}"
-                )));
-            }
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
+            _ => {}
         }
         self.emit(Event::Unfinished(self.unfinished()));
         Ok(())
@@ -1232,8 +1229,7 @@ impl Device {
             resume,
         ) {
             Ok(table) => {
-                self.set_at_table(Some(table.session()));
-                self.role = Role::Playing(table);
+                self.sit_at(table);
                 self.connect_session(&meta);
             }
             Err(e) => self.error(format!("The game could not start on this device: {e}")),

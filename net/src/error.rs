@@ -40,6 +40,8 @@ pub enum NetError {
     BadVote(String),
     #[error("the saved game is damaged: {0}")]
     Corrupt(String),
+    #[error("that game is being played here: leave it first")]
+    InPlay,
     #[error("the saved game could not be read or written: {0}")]
     Io(#[from] std::io::Error),
 }

@@ -123,6 +123,14 @@ pub enum Kind {
     Reveal,
 }
 
+impl Kind {
+    /// A move of the seat's player (an open input, or a sealed one's commitment), not
+    /// something its device sends by itself (links, openings, heads).
+    pub fn is_move(self) -> bool {
+        matches!(self, Kind::Input | Kind::Commit)
+    }
+}
+
 impl Body {
     pub fn kind(&self) -> Kind {
         match self {

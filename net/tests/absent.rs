@@ -115,8 +115,12 @@ fn sat_out_at(records: &[StepRecord], seat: Seat) -> Vec<usize> {
 fn a_choice_to_skip_an_away_seat_lasts_until_it_plays_again() {
     let mut t = seat_two_owes_a_turn();
     let first = t.devices[0].step() as usize;
-    t.devices[0].skip_until_back(t.now, 2).unwrap();
-    t.devices[1].skip_until_back(t.now, 2).unwrap();
+    t.devices[0]
+        .go_on_without(t.now, 2, VoteAction::Skip)
+        .unwrap();
+    t.devices[1]
+        .go_on_without(t.now, 2, VoteAction::Skip)
+        .unwrap();
     // No one votes again, yet the table goes on past step after step that waits on seat 2.
     assert!(t.run_until(100_000, 10, |t| {
         sat_out_at(&t.devices[0].records(), 2).len() >= 4
@@ -153,8 +157,12 @@ fn a_choice_to_skip_an_away_seat_lasts_until_it_plays_again() {
 #[test]
 fn a_choice_to_skip_an_away_seat_survives_a_restart_of_the_device_that_made_it() {
     let mut t = seat_two_owes_a_turn();
-    t.devices[0].skip_until_back(t.now, 2).unwrap();
-    t.devices[1].skip_until_back(t.now, 2).unwrap();
+    t.devices[0]
+        .go_on_without(t.now, 2, VoteAction::Skip)
+        .unwrap();
+    t.devices[1]
+        .go_on_without(t.now, 2, VoteAction::Skip)
+        .unwrap();
     assert!(t.run_until(100_000, 10, |t| {
         sat_out_at(&t.devices[0].records(), 2).len() >= 2
     }));
@@ -206,8 +214,12 @@ fn a_skipped_seat_sits_out_the_dice_draws_that_follow_without_a_vote() {
     let first = t.devices[0].step() as usize;
     let keys = t.keys.clone();
     t.devices[2].set_down(true);
-    t.devices[0].skip_until_back(t.now, 2).unwrap();
-    t.devices[1].skip_until_back(t.now, 2).unwrap();
+    t.devices[0]
+        .go_on_without(t.now, 2, VoteAction::Skip)
+        .unwrap();
+    t.devices[1]
+        .go_on_without(t.now, 2, VoteAction::Skip)
+        .unwrap();
     let draws_after = |t: &Table| {
         t.devices[0].records()[first..]
             .iter()
@@ -266,8 +278,12 @@ fn a_table_skipping_a_seat_can_remove_it_between_its_turns() {
     let mut t = seat_two_owes_a_turn();
     let owed_at = t.devices[0].step();
     t.devices[2].set_down(true);
-    t.devices[0].skip_until_back(t.now, 2).unwrap();
-    t.devices[1].skip_until_back(t.now, 2).unwrap();
+    t.devices[0]
+        .go_on_without(t.now, 2, VoteAction::Skip)
+        .unwrap();
+    t.devices[1]
+        .go_on_without(t.now, 2, VoteAction::Skip)
+        .unwrap();
     // The table goes past the step that waited on seat 2, to one that does not wait on it.
     let waits_on_seat_2 = |p: Option<Pending>| match p {
         Some(Pending::Turn { seat }) => seat == 2,
@@ -290,8 +306,12 @@ fn a_table_skipping_a_seat_can_remove_it_between_its_turns() {
 #[test]
 fn a_player_who_stops_skipping_makes_the_table_wait_again() {
     let mut t = seat_two_owes_a_turn();
-    t.devices[0].skip_until_back(t.now, 2).unwrap();
-    t.devices[1].skip_until_back(t.now, 2).unwrap();
+    t.devices[0]
+        .go_on_without(t.now, 2, VoteAction::Skip)
+        .unwrap();
+    t.devices[1]
+        .go_on_without(t.now, 2, VoteAction::Skip)
+        .unwrap();
     assert!(t.run_until(100_000, 10, |t| {
         sat_out_at(&t.devices[0].records(), 2).len() >= 2
     }));

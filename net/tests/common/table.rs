@@ -34,9 +34,8 @@ pub trait Device {
         target: Seat,
         action: hoard_net::VoteAction,
     ) -> Result<(), NetError>;
-    /// This seat's standing choice to skip `target` until it is back.
-    fn skip_until_back(&mut self, now: Time, target: Seat) -> Result<(), NetError>;
     fn wait_for(&mut self, target: Seat);
+    /// This seat's standing choice to skip or remove `target` until it is back.
     fn go_on_without(
         &mut self,
         now: Time,
@@ -149,10 +148,6 @@ impl<G: Game> Device for Bot<G> {
         action: hoard_net::VoteAction,
     ) -> Result<(), NetError> {
         self.core.vote(now, target, action)
-    }
-    fn skip_until_back(&mut self, now: Time, target: Seat) -> Result<(), NetError> {
-        self.core
-            .go_on_without(now, target, hoard_net::VoteAction::Skip)
     }
     fn wait_for(&mut self, target: Seat) {
         self.core.wait_for(target)
