@@ -39,6 +39,9 @@ pub struct Faults {
     pub lose_unsent: u32,
     /// A seat whose device dies for good; the others vote to remove it once it is away.
     pub dead_seat: Option<Seat>,
+    /// How many times every device crashes at the same moment (a power cut, a router
+    /// reboot that kills every app): each comes back after its own while, from its store.
+    pub blackouts: u32,
 }
 
 impl Faults {
@@ -54,6 +57,7 @@ impl Faults {
             crashes: 0,
             lose_unsent: 0,
             dead_seat: None,
+            blackouts: 0,
         }
     }
 
@@ -70,6 +74,8 @@ impl Faults {
             crashes: pick(rng, 0, 2) as u32,
             lose_unsent: 500,
             dead_seat: None,
+            // Drawn last, so the faults drawn before it are the same as before it existed.
+            blackouts: (rng.next_u32() % 4 == 0) as u32,
         }
     }
 }
@@ -387,6 +393,14 @@ impl<G: Game> Sim<G> {
             let node = (plan.next_u32() % seats as u32) as Seat;
             let down_for = 50 + plan.next_u64() % 3_000;
             sim.push(Time(at), Ev::Crash { node, down_for });
+        }
+        for _ in 0..sim.faults.blackouts {
+            // Early, so that short games have one too.
+            let at = 100 + plan.next_u64() % 1_000;
+            for node in 0..seats {
+                let down_for = 50 + plan.next_u64() % 3_000;
+                sim.push(Time(at), Ev::Crash { node, down_for });
+            }
         }
         if let Some(dead) = sim.faults.dead_seat {
             let at = 500 + plan.next_u64() % 5_000;

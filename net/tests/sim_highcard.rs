@@ -73,6 +73,39 @@ fn a_seat_that_dies_for_good_is_removed_by_vote_and_the_rest_finish() {
 }
 
 #[test]
+fn every_device_crashing_at_once_comes_back_to_the_same_verified_game() {
+    for seed in 0..60 {
+        let mut r = ChaCha8Rng::seed_from_u64(seed);
+        let seats = 3 + (r.next_u32() % 4) as u8;
+        let mut faults = Faults::random(&mut r);
+        faults.blackouts = 1 + (seed % 2) as u32;
+        let trace = sim::replay_seed() == Some(seed);
+        let report = sim::play::<HighCard>(
+            &Config { seats, rounds: 3 },
+            seats,
+            faults,
+            seed,
+            cfg(),
+            trace,
+        )
+        .unwrap_or_else(|e| panic!("{e}\nreplay: HOARD_SIM_SEED={seed}"));
+        // Every blackout took every device down (a crash of a device already down is none).
+        assert!(
+            report.crashes >= seats as u32,
+            "seed {seed}: {} crashes in {} ms",
+            report.crashes,
+            report.sim_time
+        );
+        assert!(
+            report
+                .verdicts
+                .iter()
+                .all(|v| v.as_ref().is_some_and(|v| v.is_verified()))
+        );
+    }
+}
+
+#[test]
 #[ignore]
 fn stats() {
     for faulty in [false, true] {
