@@ -11,6 +11,7 @@ pub mod error;
 pub mod handle;
 pub mod identity;
 pub mod log;
+pub mod mental;
 pub mod seal;
 pub mod session;
 pub mod sim;

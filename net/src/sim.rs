@@ -75,7 +75,7 @@ impl Faults {
             lose_unsent: 500,
             dead_seat: None,
             // Drawn last, so the faults drawn before it are the same as before it existed.
-            blackouts: (rng.next_u32() % 4 == 0) as u32,
+            blackouts: rng.next_u32().is_multiple_of(4) as u32,
         }
     }
 }

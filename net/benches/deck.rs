@@ -1,0 +1,168 @@
+//! `cargo bench -p hoard-net --bench deck`: the mental deck's cryptography at the sizes the
+//! games need. A 108-card deck at 8 seats: each seat's part of the shuffle and the whole
+//! round on one core; dealing one card (seven seats' shares with their proof, checked by
+//! the receiver); showing one card (its holder's share, checked by everyone); the audit of
+//! a game's shuffles (every seat's part replayed); and the bytes a dealt card costs each
+//! seat on the wire.
+
+use curve25519_dalek::ristretto::RistrettoBasepointTable;
+use curve25519_dalek::{RistrettoPoint, Scalar};
+use hoard_net::mental::elgamal::{Ciphertext, card_point, scalar_from_hash};
+use hoard_net::mental::proof::{Context, DleqProof, KeyProof};
+use hoard_net::mental::shuffle;
+use std::time::{Duration, Instant};
+
+const SEATS: u8 = 8;
+const CARDS: u32 = 108;
+const SESSION: [u8; 32] = [7; 32];
+
+fn ctx(seat: u8, step: u32) -> Context<'static> {
+    Context {
+        session: &SESSION,
+        deck: 0,
+        seat,
+        step,
+    }
+}
+
+/// The median of `runs` timings of `f`.
+fn median(runs: usize, mut f: impl FnMut()) -> Duration {
+    let mut times: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    times.sort_unstable();
+    times[runs / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1e3)
+}
+
+fn main() {
+    let secrets: Vec<Scalar> = (0..SEATS)
+        .map(|s| scalar_from_hash("hoard bench secret", &[&[s]]))
+        .collect();
+    let keys: Vec<RistrettoPoint> = secrets
+        .iter()
+        .enumerate()
+        .map(|(s, x)| {
+            let (key, proof) = KeyProof::prove(&ctx(s as u8, 0), x);
+            proof
+                .verify(&ctx(s as u8, 0), &key)
+                .expect("a key share proves itself");
+            key
+        })
+        .collect();
+    let joint: RistrettoPoint = keys.iter().sum();
+    let plain: Vec<Ciphertext> = (0..CARDS)
+        .map(|j| Ciphertext::plain(card_point("bench", "deck", j)))
+        .collect();
+
+    // The shuffle: every seat in turn, each from its own seed.
+    let seeds: Vec<[u8; 32]> = (0..SEATS).map(|s| [s + 1; 32]).collect();
+    let round = || {
+        let table = RistrettoBasepointTable::create(&joint);
+        let mut decks = vec![plain.clone()];
+        for seed in &seeds {
+            let next = shuffle::shuffle(seed, &table, decks.last().expect("a deck"));
+            decks.push(next);
+        }
+        decks
+    };
+    let decks = round();
+    let whole = median(5, || {
+        round();
+    });
+    let table = RistrettoBasepointTable::create(&joint);
+    let part = median(9, || {
+        shuffle::shuffle(&seeds[0], &table, &plain);
+    });
+    println!(
+        "shuffle of {CARDS} cards at {SEATS} seats: one seat's part {}, the whole round on one core {} (goal: <= 300 ms summed over all seats)",
+        ms(part),
+        ms(whole)
+    );
+
+    // The audit: every seat's part replayed from its revealed seed.
+    let audit = median(3, || {
+        for (s, seed) in seeds.iter().enumerate() {
+            shuffle::replay(seed, &joint, &decks[s], &decks[s + 1])
+                .expect("an honest shuffle replays");
+        }
+    });
+    println!(
+        "audit of one deck's shuffles ({SEATS} parts): {}",
+        ms(audit)
+    );
+
+    // Deal one card to seat 0: every other seat's share and proof, checked by the receiver
+    // (and by everyone, who must see the shares are right before the card counts as dealt).
+    let deck = decks.last().expect("a shuffled deck");
+    let card = &deck[..1];
+    let mut messages = Vec::new();
+    let make = median(9, || {
+        messages = (1..SEATS)
+            .map(|s| DleqProof::prove(&ctx(s, 1), &secrets[s as usize], card))
+            .collect();
+    });
+    let check = median(9, || {
+        for (i, (shares, proof)) in messages.iter().enumerate() {
+            let s = i as u8 + 1;
+            proof
+                .verify(&ctx(s, 1), &keys[s as usize], card, shares)
+                .expect("an honest share");
+        }
+    });
+    let mut all: Vec<RistrettoPoint> = messages.iter().map(|(d, _)| d[0]).collect();
+    all.push(card[0].share(&secrets[0]));
+    assert_eq!(card[0].open(&all).compress(), {
+        // The card is one of the deck's: find it.
+        let m = card[0].open(&all);
+        (0..CARDS)
+            .map(|j| card_point("bench", "deck", j))
+            .find(|p| *p == m)
+            .expect("the dealt card is a card of the deck")
+            .compress()
+    });
+    println!(
+        "deal one card: each of {} seats makes its share and proof in {} (all {}), the receiver checks all in {} (goal: <= 5 ms)",
+        SEATS - 1,
+        ms(make / (SEATS as u32 - 1)),
+        ms(make),
+        ms(check)
+    );
+    let bytes = postcard::to_stdvec(&messages[0]).expect("encodes").len();
+    println!("bytes per card dealt, per seat sharing: {bytes} (goal: <= 1 KB)");
+
+    // A hand of eight cards dealt at once: one proof covers them all.
+    let hand = &deck[1..9];
+    let (shares, proof) = DleqProof::prove(&ctx(1, 2), &secrets[1], hand);
+    let eight = median(9, || {
+        proof
+            .verify(&ctx(1, 2), &keys[1], hand, &shares)
+            .expect("an honest share");
+    });
+    let bytes8 = postcard::to_stdvec(&(shares, proof))
+        .expect("encodes")
+        .len();
+    println!(
+        "deal eight cards at once: one seat's proof checked in {}, {bytes8} bytes ({} per card)",
+        ms(eight),
+        bytes8 / 8
+    );
+
+    // Show one card: its holder's share, checked by every device.
+    let show = median(9, || {
+        let (d, p) = DleqProof::prove(&ctx(0, 3), &secrets[0], card);
+        p.verify(&ctx(0, 3), &keys[0], card, &d)
+            .expect("an honest show");
+    });
+    println!(
+        "show one card: the holder's share made and checked in {}",
+        ms(show)
+    );
+}

@@ -1,0 +1,197 @@
+//! ElGamal on ristretto255. A card is a point `m`; under a public key `P = x·G` it travels
+//! as `(a, b) = (r·G, m + r·P)`. With the table's joint key (the sum of every seat's key
+//! share) no card can be read until every seat has given its decryption share `x_i·a`.
+//!
+//! On the wire a point is its 32-byte compressed encoding, checked when it is read: bytes
+//! that are not a valid point make the whole message unreadable, so nothing past decoding
+//! ever holds a bad point.
+
+use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoBasepointTable};
+use curve25519_dalek::{RistrettoPoint, Scalar};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// One card, encrypted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ciphertext {
+    #[serde(with = "point")]
+    pub a: RistrettoPoint,
+    #[serde(with = "point")]
+    pub b: RistrettoPoint,
+}
+
+impl Ciphertext {
+    /// A card in the open, as a deck starts before its first shuffle: `m` encrypted with
+    /// randomness 0, `(identity, m)`, which every device makes the same.
+    pub fn plain(m: RistrettoPoint) -> Ciphertext {
+        Ciphertext {
+            a: RistrettoPoint::default(),
+            b: m,
+        }
+    }
+
+    /// `m` encrypted to `key` with randomness `r`: `(r·G, m + r·key)`.
+    pub fn encrypt(m: &RistrettoPoint, key: &RistrettoPoint, r: &Scalar) -> Ciphertext {
+        Ciphertext {
+            a: RistrettoPoint::mul_base(r),
+            b: m + r * key,
+        }
+    }
+
+    /// The same card under the same key, unlinkable to this ciphertext without the key:
+    /// `(a + r·G, b + r·key)`. `key` is given as a table because a shuffle re-encrypts
+    /// every card of a deck to one key.
+    pub fn rerandomize(&self, key: &RistrettoBasepointTable, r: &Scalar) -> Ciphertext {
+        Ciphertext {
+            a: self.a + RistrettoPoint::mul_base(r),
+            b: self.b + r * key,
+        }
+    }
+
+    /// One seat's decryption share of this card: `x·a`.
+    pub fn share(&self, secret: &Scalar) -> RistrettoPoint {
+        secret * self.a
+    }
+
+    /// The card once the shares of every holder of a part of its key are in.
+    pub fn open<'a>(&self, shares: impl IntoIterator<Item = &'a RistrettoPoint>) -> RistrettoPoint {
+        shares.into_iter().fold(self.b, |m, d| m - d)
+    }
+
+    /// The card as a ciphertext under the key parts not yet shared: with some shares
+    /// published, `(a, b − Σ shares)` is the same card under the remaining holders' keys.
+    pub fn strip<'a>(&self, shares: impl IntoIterator<Item = &'a RistrettoPoint>) -> Ciphertext {
+        Ciphertext {
+            a: self.a,
+            b: self.open(shares),
+        }
+    }
+}
+
+/// The point of one physical card: the `copy`-th card (counted over the whole deck list)
+/// of deck `deck` in game `game`. Two copies of the same card face are two points, so a
+/// card shown twice is caught the moment it shows. Nobody knows a discrete logarithm of
+/// any card point, or a relation between two of them (they come from a hash).
+pub fn card_point(game: &str, deck: &str, copy: u32) -> RistrettoPoint {
+    let mut h = blake3::Hasher::new_derive_key("hoard v1 mental deck card point");
+    for part in [game, deck] {
+        h.update(&(part.len() as u32).to_le_bytes());
+        h.update(part.as_bytes());
+    }
+    h.update(&copy.to_le_bytes());
+    let mut wide = [0u8; 64];
+    h.finalize_xof().fill(&mut wide);
+    RistrettoPoint::from_uniform_bytes(&wide)
+}
+
+/// A uniform scalar from 64 bytes of hash output under `label`, for randomness that must
+/// come out the same when replayed (a shuffle's, from its committed seed).
+pub fn scalar_from_hash(label: &str, parts: &[&[u8]]) -> Scalar {
+    let mut h = blake3::Hasher::new_derive_key(label);
+    for part in parts {
+        h.update(&(part.len() as u32).to_le_bytes());
+        h.update(part);
+    }
+    let mut wide = [0u8; 64];
+    h.finalize_xof().fill(&mut wide);
+    Scalar::from_bytes_mod_order_wide(&wide)
+}
+
+/// Serde for a point as its 32 compressed bytes; reading bytes that are no point fails.
+pub mod point {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(p: &RistrettoPoint, s: S) -> Result<S::Ok, S::Error> {
+        crate::wire::bytes32::serialize(&p.compress().to_bytes(), s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RistrettoPoint, D::Error> {
+        let bytes = crate::wire::bytes32::deserialize(d)?;
+        CompressedRistretto(bytes)
+            .decompress()
+            .ok_or_else(|| serde::de::Error::custom("not a point of the group"))
+    }
+}
+
+/// Serde for a scalar as its 32 canonical bytes; a non-canonical encoding fails.
+pub mod scalar {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(x: &Scalar, s: S) -> Result<S::Ok, S::Error> {
+        crate::wire::bytes32::serialize(&x.to_bytes(), s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Scalar, D::Error> {
+        let bytes = crate::wire::bytes32::deserialize(d)?;
+        Option::from(Scalar::from_canonical_bytes(bytes))
+            .ok_or_else(|| serde::de::Error::custom("not a canonical scalar"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secret(i: u8) -> Scalar {
+        scalar_from_hash("hoard test secret", &[&[i]])
+    }
+
+    #[test]
+    fn a_card_under_a_joint_key_opens_only_with_every_share() {
+        let secrets: Vec<Scalar> = (0..4).map(secret).collect();
+        let joint: RistrettoPoint = secrets.iter().map(RistrettoPoint::mul_base).sum();
+        let m = card_point("test", "deck", 7);
+        let c = Ciphertext::encrypt(&m, &joint, &secret(9));
+        let shares: Vec<RistrettoPoint> = secrets.iter().map(|x| c.share(x)).collect();
+        assert_eq!(c.open(&shares), m);
+        assert_ne!(
+            c.open(&shares[..3]),
+            m,
+            "three of four shares read the card"
+        );
+        // With three shares out, the card is the fourth seat's alone.
+        let held = c.strip(&shares[1..]);
+        assert_eq!(held.open([&held.share(&secrets[0])]), m);
+    }
+
+    #[test]
+    fn rerandomizing_keeps_the_card_and_changes_every_byte() {
+        let x = secret(1);
+        let key = RistrettoPoint::mul_base(&x);
+        let table = RistrettoBasepointTable::create(&key);
+        let m = card_point("test", "deck", 0);
+        let c = Ciphertext::encrypt(&m, &key, &secret(2));
+        let d = c.rerandomize(&table, &secret(3));
+        assert_ne!(c.a, d.a);
+        assert_ne!(c.b, d.b);
+        assert_eq!(d.open([&d.share(&x)]), m);
+    }
+
+    #[test]
+    fn card_points_differ_by_game_deck_and_copy() {
+        let a = card_point("spree", "deck", 0);
+        assert_ne!(a, card_point("spree", "deck", 1));
+        assert_ne!(a, card_point("spree", "deck2", 0));
+        assert_ne!(
+            a,
+            card_point("spre", "edeck", 0),
+            "the parts are length-prefixed"
+        );
+        assert_eq!(a, card_point("spree", "deck", 0));
+    }
+
+    #[test]
+    fn bytes_that_are_no_point_are_refused_when_read() {
+        let c = Ciphertext::encrypt(
+            &card_point("t", "d", 1),
+            &card_point("t", "k", 0),
+            &secret(4),
+        );
+        let bytes = postcard::to_stdvec(&c).unwrap();
+        assert_eq!(postcard::from_bytes::<Ciphertext>(&bytes).unwrap(), c);
+        let mut bad = bytes.clone();
+        // All-ones is not a canonical field element, so never a point's encoding (byte 0
+        // is the length postcard puts before the 32 bytes).
+        bad[1..33].fill(0xff);
+        assert!(postcard::from_bytes::<Ciphertext>(&bad).is_err());
+    }
+}

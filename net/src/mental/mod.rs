@@ -1,0 +1,42 @@
+//! The mental deck's cryptography (DESIGN.md, "The mental deck"): cards as ristretto255
+//! points, ElGamal under a key that every seat holds a part of, shuffles that no seat can
+//! follow, decryption shares that only finish a card for the seat it is dealt to, and the
+//! proofs that make each of those steps checkable by everyone at once.
+//!
+//! Plain functions on plain values: no state, no I/O, no randomness but what the caller
+//! passes in. The protocol core decides when each step happens; this module says whether a
+//! step was done honestly.
+//!
+//! - [`elgamal`]: points on the wire, card points, ciphertexts, encryption and re-encryption.
+//! - [`proof`]: a seat's key share (Schnorr proof of knowledge), its decryption shares
+//!   (one Chaum–Pedersen proof for any number of cards), and a handover of a held card to
+//!   another seat's key (a plaintext-equality proof).
+//! - [`shuffle`]: a seat's part of a shuffle, made from one committed seed and replayed at
+//!   the audit.
+//!
+//! Every proof is made non-interactive through a Merlin transcript bound to its
+//! [`Context`] (session, deck, seat, what is being proved), so a proof made for one place
+//! cannot be replayed in another.
+
+pub mod elgamal;
+pub mod proof;
+pub mod shuffle;
+
+pub use elgamal::{Ciphertext, card_point};
+pub use proof::{Context, DleqProof, HandoverProof, KeyProof};
+
+/// Why a piece of the mental deck was refused. The protocol turns it into a fault naming
+/// the seat.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DeckError {
+    #[error("a key share's proof does not show its owner knows the key")]
+    BadKeyProof,
+    #[error("a decryption share's proof does not match the seat's key")]
+    BadShareProof,
+    #[error("a card handed to another seat may not be the card it was")]
+    BadHandoverProof,
+    #[error("the lists of cards and of shares are not the same length")]
+    Mismatch,
+    #[error("a shuffle does not replay from the seed its seat committed to")]
+    BadShuffle,
+}

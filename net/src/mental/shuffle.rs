@@ -1,0 +1,148 @@
+//! A seat's part of a shuffle: every card re-encrypted under the table's key and the deck
+//! put in a new order, both drawn from one 32-byte seed the seat committed to before it
+//! shuffled. Nobody can follow a card through a shuffle without the seed, so one honest
+//! shuffler is enough to hide the order from everyone. At the audit each seed is revealed
+//! and every device replays every shuffle: a shuffler who swapped in, dropped or doubled a
+//! card is named then (and a card that shows twice is caught the moment it shows).
+
+use super::DeckError;
+use super::elgamal::{Ciphertext, scalar_from_hash};
+use curve25519_dalek::RistrettoPoint;
+use curve25519_dalek::ristretto::RistrettoBasepointTable;
+
+/// What a shuffler commits to before its shuffle leaves it.
+pub fn commitment(
+    session: &[u8; 32],
+    deck: u32,
+    round: u32,
+    seat: u8,
+    seed: &[u8; 32],
+) -> [u8; 32] {
+    let mut h = blake3::Hasher::new_derive_key("hoard v1 mental deck shuffle commitment");
+    h.update(session);
+    h.update(&deck.to_le_bytes());
+    h.update(&round.to_le_bytes());
+    h.update(&[seat]);
+    h.update(seed);
+    *h.finalize().as_bytes()
+}
+
+/// The new order: position `i` of the output takes card `order[i]` of the input. Sorting
+/// by a keyed hash of each position gives every order the same chance (a collision of
+/// 256-bit hashes does not happen).
+pub fn order(seed: &[u8; 32], cards: usize) -> Vec<u32> {
+    let key = blake3::derive_key("hoard v1 mental deck shuffle order", seed);
+    let mut order: Vec<(blake3::Hash, u32)> = (0..cards as u32)
+        .map(|j| (blake3::keyed_hash(&key, &j.to_le_bytes()), j))
+        .collect();
+    order.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    order.into_iter().map(|(_, j)| j).collect()
+}
+
+/// The deck as the shuffler passes it on: reordered by [`order`], each card re-encrypted
+/// to `key` (the table's joint key) with randomness from the seed.
+pub fn shuffle(
+    seed: &[u8; 32],
+    key: &RistrettoBasepointTable,
+    deck: &[Ciphertext],
+) -> Vec<Ciphertext> {
+    order(seed, deck.len())
+        .into_iter()
+        .enumerate()
+        .map(|(i, j)| {
+            let r = scalar_from_hash(
+                "hoard v1 mental deck shuffle randomness",
+                &[seed, &(i as u32).to_le_bytes()],
+            );
+            deck[j as usize].rerandomize(key, &r)
+        })
+        .collect()
+}
+
+/// The audit's check: `output` is what `seed` makes of `input`.
+pub fn replay(
+    seed: &[u8; 32],
+    key: &RistrettoPoint,
+    input: &[Ciphertext],
+    output: &[Ciphertext],
+) -> Result<(), DeckError> {
+    let table = RistrettoBasepointTable::create(key);
+    (input.len() == output.len() && shuffle(seed, &table, input) == output)
+        .then_some(())
+        .ok_or(DeckError::BadShuffle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mental::elgamal::card_point;
+    use curve25519_dalek::Scalar;
+
+    #[test]
+    fn a_shuffle_hides_the_order_and_keeps_every_card() {
+        let secrets: Vec<Scalar> = (0..3u8)
+            .map(|i| scalar_from_hash("hoard test secret", &[&[i]]))
+            .collect();
+        let key: RistrettoPoint = secrets.iter().map(RistrettoPoint::mul_base).sum();
+        let table = RistrettoBasepointTable::create(&key);
+        let plain: Vec<Ciphertext> = (0..12)
+            .map(|j| Ciphertext::plain(card_point("test", "deck", j)))
+            .collect();
+        let mut deck = plain.clone();
+        for seat in 0..3u8 {
+            let seed = [seat + 1; 32];
+            let next = shuffle(&seed, &table, &deck);
+            assert_eq!(replay(&seed, &key, &deck, &next), Ok(()));
+            assert!(
+                next.iter().all(|c| !deck.contains(c)),
+                "a card went through unchanged"
+            );
+            deck = next;
+        }
+        let mut opened: Vec<[u8; 32]> = deck
+            .iter()
+            .map(|c| {
+                let shares: Vec<RistrettoPoint> = secrets.iter().map(|x| c.share(x)).collect();
+                c.open(&shares).compress().to_bytes()
+            })
+            .collect();
+        let mut expected: Vec<[u8; 32]> = plain.iter().map(|c| c.b.compress().to_bytes()).collect();
+        assert_ne!(
+            opened, expected,
+            "three shuffles left twelve cards in order"
+        );
+        opened.sort();
+        expected.sort();
+        assert_eq!(opened, expected);
+    }
+
+    #[test]
+    fn a_shuffle_that_swaps_in_a_card_does_not_replay() {
+        let key = RistrettoPoint::mul_base(&scalar_from_hash("hoard test secret", &[b"k"]));
+        let table = RistrettoBasepointTable::create(&key);
+        let deck: Vec<Ciphertext> = (0..5)
+            .map(|j| Ciphertext::plain(card_point("test", "deck", j)))
+            .collect();
+        let seed = [9; 32];
+        let mut cheat = shuffle(&seed, &table, &deck);
+        cheat[2] = cheat[3];
+        assert_eq!(
+            replay(&seed, &key, &deck, &cheat),
+            Err(DeckError::BadShuffle)
+        );
+        assert_eq!(
+            replay(&[8; 32], &key, &deck, &shuffle(&seed, &table, &deck)),
+            Err(DeckError::BadShuffle),
+            "another seed than the committed one"
+        );
+    }
+
+    #[test]
+    fn every_order_is_a_permutation() {
+        for s in 0..20u8 {
+            let mut o = order(&[s; 32], 52);
+            o.sort_unstable();
+            assert_eq!(o, (0..52).collect::<Vec<u32>>());
+        }
+    }
+}
