@@ -315,7 +315,7 @@ impl<G: Game> Session<G> {
             };
             let path = seat_dir(&dir, seat);
             let (store, core) = if resume {
-                let (store, saved) = SeatStore::open(&path)?;
+                let (store, saved) = SeatStore::open(&path, &meta.start)?;
                 let core = Core::resume(saved, seat_key, entropy()?, now, cfg.clone())?;
                 (store, core)
             } else {
