@@ -90,10 +90,16 @@ fn a_damaged_last_log_record_is_signed_again_the_same_not_proof_of_cheating() {
     std::fs::write(&log, &bytes).expect("write");
 
     t.devices[2].restart(t.now).expect("restarts");
+    // Its bot is asked at once, before any peer could send the commitment back to it.
+    let chose_again = t.devices[2].act(t.now);
     t.collect(2);
-    assert!(t.finish(), "the game ends");
+    let ended = t.finish();
     for (i, d) in t.devices.iter().enumerate() {
         assert!(d.halted().is_none(), "device {i} halted: {:?}", d.halted());
+    }
+    assert!(ended, "the game ends");
+    assert!(!chose_again, "it sealed another play for step {n}");
+    for (i, d) in t.devices.iter().enumerate() {
         assert!(
             d.verdict().is_some_and(|v| v.is_verified()),
             "device {i}: {:?}",
