@@ -176,14 +176,19 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
 
 fn write_file(path: &Path, bytes: &[u8], private: bool) -> Result<()> {
     let tmp = path.with_extension("tmp");
-    {
+    let written = (|| {
         let mut file = if private {
             crate::store::create_private(&tmp)?
         } else {
             std::fs::File::create(&tmp)?
         };
         file.write_all(bytes)?;
-        file.sync_all()?;
+        file.sync_all()
+    })();
+    if let Err(e) = written {
+        // On a full disk, the part that fitted would only keep the disk full.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e.into());
     }
     std::fs::rename(&tmp, path)?;
     if let Some(parent) = path.parent()
