@@ -27,11 +27,12 @@
 //! A crash mid-write leaves a torn tail: an incomplete last record, or zeros the
 //! filesystem had not yet filled. Reading detects it and drops it (and trims it off the
 //! file), never misreads it. A last record that is complete but fails its checksum is
-//! taken for a torn write too (a crash can leave old blocks' bytes in it): what it held was
-//! either never sent or is made again the same from the seat's secrets (see
-//! [`crate::Core::resume`]). Damage anywhere else in the log or the secrets is a clear
-//! error. The inbox, never fsync'd, may have lost any part of what the system had not yet
-//! written back, so it is read up to its first bad record and the rest dropped.
+//! taken for a torn write too (a crash can leave old blocks' bytes in it), though it may
+//! have been sent: an accept or a sealed play's commitment is made again the same from the
+//! seat's secrets (see [`crate::Core::resume`]); an open move or a vote so lost is not, and
+//! the player may choose differently. Damage anywhere else in the log or the secrets is a
+//! clear error. The inbox, never fsync'd, may have lost any part of what the system had not
+//! yet written back, so it is read up to its first bad record and the rest dropped.
 //!
 //! The secrets file, like every file holding a key or a secret, is readable by its owner
 //! only ([`owner_only`]).
