@@ -522,7 +522,8 @@ impl<G: Game> Core<G> {
     }
 
     /// Rebuilds a core from its store after a restart. `entropy` seeds salts for new sealed
-    /// plays; everything already committed comes from `saved`.
+    /// plays; everything already committed comes from `saved` (a sealed play whose signed
+    /// commitment was lost is committed again, the same, from its kept salt and input).
     pub fn resume(
         saved: Saved,
         key: SecretKey,
@@ -901,6 +902,34 @@ impl<G: Game> Core<G> {
         self.sign_and_send(n, basis, body);
         self.advance(now);
         Ok(())
+    }
+
+    /// Signs again the commitment to this seat's kept sealed play for the current step, if
+    /// the table waits for it: the store lost the signed commitment (a damaged last record
+    /// of the log is taken for a torn write) but kept the salt and input, written first.
+    /// That commitment may have reached the table; choosing anew would show it two sealed
+    /// plays. Signatures are deterministic, so this is the very message made before.
+    /// Returns whether it signed.
+    fn seal_kept_play(&mut self) -> bool {
+        let Some(gs) = &self.game else { return false };
+        let sealed = matches!(
+            gs.pending,
+            Pending::Together {
+                seal: Seal::UntilAll | Seal::UntilAudit,
+                ..
+            }
+        );
+        let n = gs.records.len() as u32;
+        let basis = gs.bases[n as usize];
+        let Some((salt, input)) = self.sealed.get(&(n, basis.log)) else {
+            return false;
+        };
+        if !sealed || !self.my_move() {
+            return false;
+        }
+        let commitment = seal::commitment(&self.session, n, self.me, salt, input);
+        self.sign_and_send(n, basis, Body::Commit(commitment));
+        true
     }
 
     /// This seat's vote to skip or remove an away seat at the current step.
@@ -1730,10 +1759,11 @@ impl<G: Game> Core<G> {
     /// openings, reveals), and updates who is away.
     fn advance(&mut self, now: Time) {
         // A step this moves to may wait on a seat this seat has chosen to go on without:
-        // its vote may end that step too.
+        // its vote may end that step too. Or on this seat's own sealed play, kept from
+        // before a restart that lost its commitment.
         loop {
             self.advance_once(now);
-            if !self.vote_standing() {
+            if !self.vote_standing() && !self.seal_kept_play() {
                 break;
             }
         }

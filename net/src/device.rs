@@ -165,11 +165,30 @@ const BURST: usize = 256;
 
 /// Writes `bytes` to `path` so that a crash leaves either the old file or the new one.
 fn write_durably(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_file(path, bytes, false)
+}
+
+/// [`write_durably`] for a file holding a key: readable by its owner only, from its first
+/// byte on.
+fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_file(path, bytes, true)
+}
+
+fn write_file(path: &Path, bytes: &[u8], private: bool) -> Result<()> {
     let tmp = path.with_extension("tmp");
-    {
-        let mut file = std::fs::File::create(&tmp)?;
+    let written = (|| {
+        let mut file = if private {
+            crate::store::create_private(&tmp)?
+        } else {
+            std::fs::File::create(&tmp)?
+        };
         file.write_all(bytes)?;
-        file.sync_all()?;
+        file.sync_all()
+    })();
+    if let Err(e) = written {
+        // On a full disk, the part that fitted would only keep the disk full.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e.into());
     }
     std::fs::rename(&tmp, path)?;
     if let Some(parent) = path.parent()
@@ -184,7 +203,7 @@ fn write_durably(path: &Path, bytes: &[u8]) -> Result<()> {
 /// The device's identity: its iroh secret key, made once and kept in `data_dir`.
 pub fn load_identity(data_dir: &Path) -> Result<SecretKey> {
     let path = data_dir.join(IDENTITY_FILE);
-    match std::fs::read(&path) {
+    match crate::store::read_private(&path) {
         Ok(bytes) => {
             let bytes: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
                 NetError::Corrupt(format!(
@@ -197,7 +216,7 @@ pub fn load_identity(data_dir: &Path) -> Result<SecretKey> {
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let key = new_key()?;
-            write_durably(&path, &key.to_bytes())?;
+            write_private(&path, &key.to_bytes())?;
             Ok(key)
         }
         Err(e) => Err(e.into()),
@@ -1390,7 +1409,7 @@ pub fn dials(me: EndpointId, peer: EndpointId, host: Option<EndpointId>) -> bool
 }
 
 fn load_bots(dir: &Path) -> Result<Vec<SecretKey>> {
-    match std::fs::read(dir.join(BOTS_FILE)) {
+    match crate::store::read_private(&dir.join(BOTS_FILE)) {
         Ok(bytes) => {
             let keys: Vec<[u8; 32]> = postcard::from_bytes(&bytes)
                 .map_err(|e| NetError::Corrupt(format!("the saved bots' keys are damaged: {e}")))?;
@@ -1422,7 +1441,7 @@ fn open_table(
         )?;
         if !bots.is_empty() {
             let keys: Vec<[u8; 32]> = bots.iter().map(|k| k.to_bytes()).collect();
-            write_durably(
+            write_private(
                 &dir.join(BOTS_FILE),
                 &postcard::to_stdvec(&keys).unwrap_or_default(),
             )?;
@@ -1486,6 +1505,76 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Issue 20: `identity.key` and `bots.bin` were world-readable (0644); a device's key
+    /// and its bots' keys are its players' identities at every table.
+    #[cfg(unix)]
+    #[test]
+    fn the_device_key_and_the_bots_keys_are_readable_by_the_owner_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("hoard-keys-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let mode = |p: &Path| std::fs::metadata(p).expect("file").permissions().mode() & 0o777;
+        let loosen = |p: &Path| {
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o644)).expect("chmod")
+        };
+        let key = load_identity(&dir).expect("new identity");
+        let identity = dir.join(IDENTITY_FILE);
+        assert_eq!(mode(&identity), 0o600);
+        // A key file an older version left readable by everyone is tightened when read.
+        loosen(&identity);
+        assert_eq!(load_identity(&dir).expect("same").public(), key.public());
+        assert_eq!(mode(&identity), 0o600);
+
+        let bot = SecretKey::from_bytes(&[7; 32]);
+        let seats = vec![
+            SeatSpec {
+                key: key.public(),
+                name: "Ann".into(),
+            },
+            SeatSpec {
+                key: bot.public(),
+                name: "Bot".into(),
+            },
+        ];
+        let start =
+            Start::new::<GreedQuest>(&hoard_rules::greedquest::Config::new(2), seats, [3; 32])
+                .expect("start");
+        let seat = |k: &SecretKey, bot| SeatMeta {
+            device: key.public(),
+            addr: EndpointAddr::new(k.public()),
+            colour: [1, 2, 3],
+            bot,
+        };
+        let meta = SessionMeta {
+            seats: vec![seat(&key, false), seat(&bot, true)],
+            start,
+        };
+        let session = meta.session();
+        drop(
+            open_table(
+                &dir,
+                meta,
+                &key,
+                std::slice::from_ref(&bot),
+                false,
+                Time(0),
+                false,
+            )
+            .expect("table"),
+        );
+        let bots = session_dir(&dir, &session).join(BOTS_FILE);
+        assert_eq!(mode(&bots), 0o600);
+        loosen(&bots);
+        let kept = load_bots(&session_dir(&dir, &session)).expect("bots");
+        assert_eq!(
+            kept.iter().map(|k| k.public()).collect::<Vec<_>>(),
+            [bot.public()]
+        );
+        assert_eq!(mode(&bots), 0o600);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::handle::{
 };
 use crate::identity::{PublicKey, SecretKey, Start};
 use crate::store::SeatStore;
-use crate::wire::VoteAction;
+use crate::wire::{VoteAction, Wire};
 use hoard_rules::greedquest::GreedQuest;
 use hoard_rules::sprawl::Sprawl;
 use hoard_rules::{Game, Pending, Seat};
@@ -226,8 +226,51 @@ struct Local<G: Game> {
     /// Played by the bot: a bot seat, or the player's own seat on autoplay.
     bot: bool,
     rng: ChaCha8Rng,
-    /// The store failed: this seat sends nothing more (it could not keep what it sent).
-    broken: bool,
+    /// The store failed: until it has written everything again, this seat sends nothing
+    /// (it could not keep what it sent) and moves no more.
+    broken: Option<Broken>,
+}
+
+/// A seat whose store failed (a full disk, most often), waiting for it to write again.
+struct Broken {
+    /// When to try the disk again, if nothing else wakes the session first.
+    retry_at: Time,
+    /// What the core sent meanwhile, in order, to go out once its records are on disk:
+    /// (receiver, bytes, whether this seat made the message).
+    held: VecDeque<(PublicKey, Vec<u8>, bool)>,
+    held_bytes: usize,
+}
+
+/// How long a seat whose store failed waits before trying the disk again (ms).
+const RETRY_STORE_AFTER: u64 = 1_000;
+/// The most bytes held for a seat whose store failed before some are dropped: only messages
+/// the table can send again (the other seats', which their makers and every holder send
+/// again to whoever lacks them, and hellos), never the seat's own.
+const HELD_MAX: usize = 1 << 20;
+
+impl Broken {
+    /// Holds a transmit. Over [`HELD_MAX`], drops the oldest messages that are not this
+    /// seat's own, down to three quarters of it (so not again at every message).
+    fn hold(&mut self, seat: Seat, to: PublicKey, bytes: Vec<u8>) {
+        let own = match Wire::decode(&bytes) {
+            Ok(Wire::Signed(s)) => s.seat == seat,
+            Ok(Wire::Link(l)) => l.seat == seat,
+            Ok(Wire::Hello(_)) | Err(_) => false,
+        };
+        self.held_bytes += bytes.len();
+        self.held.push_back((to, bytes, own));
+        if self.held_bytes > HELD_MAX {
+            let mut over = self.held_bytes - HELD_MAX / 4 * 3;
+            self.held.retain(|(_, bytes, own)| {
+                if over == 0 || *own {
+                    return true;
+                }
+                over = over.saturating_sub(bytes.len());
+                false
+            });
+            self.held_bytes = self.held.iter().map(|(_, b, _)| b.len()).sum();
+        }
+    }
 }
 
 pub struct Session<G: Game> {
@@ -315,7 +358,7 @@ impl<G: Game> Session<G> {
             };
             let path = seat_dir(&dir, seat);
             let (store, core) = if resume {
-                let (store, saved) = SeatStore::open(&path)?;
+                let (store, saved) = SeatStore::open(&path, &meta.start)?;
                 let core = Core::resume(saved, seat_key, entropy()?, now, cfg.clone())?;
                 (store, core)
             } else {
@@ -331,7 +374,7 @@ impl<G: Game> Session<G> {
                 store,
                 bot,
                 rng: bot_rng()?,
-                broken: false,
+                broken: None,
             });
         }
         let mine = locals
@@ -419,52 +462,73 @@ impl<G: Game> Session<G> {
         }
     }
 
-    /// Drains one local core: persist, then route its messages, then its events.
+    /// Drains one local core: persist, then route its messages, then its events. A seat
+    /// whose store failed holds its messages until a flush succeeds, then sends them first.
     fn drain(
         &mut self,
         i: usize,
+        now: Time,
         local_mail: &mut VecDeque<(usize, PublicKey, Vec<u8>)>,
         out: &mut Pumped,
     ) {
         let local = &mut self.locals[i];
         let mut result = Ok(());
         while let Some(record) = local.core.poll_persist() {
-            if result.is_ok() {
-                result = local.store.persist(&record);
+            // One record that cannot be framed does not lose those after it.
+            if let Err(e) = local.store.persist(&record) {
+                result = result.and(Err(e));
             }
         }
-        // Everything this core asked to keep is on disk before anything it sent leaves.
+        // Everything this core asked to keep is on disk before anything it sent leaves
+        // (while the store is broken, this is the retry).
         if result.is_ok() {
             result = local.store.flush();
         }
-        if let Err(e) = result
-            && !local.broken
-        {
-            local.broken = true;
-            out.errors.push(format!(
-                "The game could not be saved ({e}); {} stops playing until it can",
-                self.meta.start.name(local.seat)
-            ));
+        let name = self.meta.start.name(local.seat);
+        let mut transmits = Vec::new();
+        match (result, &mut local.broken) {
+            (Ok(()), None) => {}
+            (Ok(()), broken @ Some(_)) => {
+                let held = broken.take().map(|b| b.held).unwrap_or_default();
+                transmits.extend(held.into_iter().map(|(to, bytes, _)| (to, bytes)));
+                out.notices
+                    .push(format!("The game is saved again; {name} plays on"));
+            }
+            (Err(_), Some(broken)) => broken.retry_at = now.plus(RETRY_STORE_AFTER),
+            (Err(e), broken @ None) => {
+                // The disk's own words: the sentence says the rest.
+                let why = match e {
+                    NetError::Io(e) => e.to_string(),
+                    e => e.to_string(),
+                };
+                *broken = Some(Broken {
+                    retry_at: now.plus(RETRY_STORE_AFTER),
+                    held: VecDeque::new(),
+                    held_bytes: 0,
+                });
+                out.errors.push(format!(
+                    "The game could not be saved ({why}); {name} waits until it can be"
+                ));
+            }
         }
         let (from, from_seat) = (local.key, local.seat);
-        let broken = local.broken;
-        let mut transmits = Vec::new();
         while let Some(t) = local.core.poll_transmit() {
-            if !broken {
-                transmits.push(t);
+            match &mut local.broken {
+                Some(broken) => broken.hold(from_seat, t.to, t.bytes),
+                None => transmits.push((t.to, t.bytes)),
             }
         }
         let mut events = Vec::new();
         while let Some(e) = local.core.poll_event() {
             events.push(e);
         }
-        for t in transmits {
-            if let Some(j) = self.local_index(&t.to) {
-                local_mail.push_back((j, from, t.bytes));
-            } else if let Some(to) = self.meta.start.seat_of(&t.to)
+        for (to, bytes) in transmits {
+            if let Some(j) = self.local_index(&to) {
+                local_mail.push_back((j, from, bytes));
+            } else if let Some(to) = self.meta.start.seat_of(&to)
                 && let Some(device) = self.meta.seats.get(to as usize).map(|s| s.device)
             {
-                out.send(device, from_seat, to, t.bytes);
+                out.send(device, from_seat, to, bytes);
             }
         }
         if !events.is_empty() {
@@ -480,7 +544,7 @@ impl<G: Game> Session<G> {
     fn bot_moves(&mut self, now: Time) -> bool {
         let mut moved = false;
         for local in &mut self.locals {
-            if !local.bot || local.broken || !local.core.my_move() {
+            if !local.bot || local.broken.is_some() || !local.core.my_move() {
                 continue;
             }
             let (Some(public), private) = (local.core.public(), local.core.private()) else {
@@ -508,6 +572,19 @@ impl<G: Game> Session<G> {
     }
 }
 
+#[cfg(test)]
+impl<G: Game> Session<G> {
+    /// The store of a seat this device holds.
+    fn store_of(&mut self, seat: Seat) -> &mut SeatStore {
+        let i = self
+            .locals
+            .iter()
+            .position(|l| l.seat == seat)
+            .expect("a local seat");
+        &mut self.locals[i].store
+    }
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
@@ -525,10 +602,10 @@ impl<G: Game> Session<G> {
     /// This device's player's move.
     pub fn submit(&mut self, now: Time, input: G::Input) -> Result<()> {
         let local = &mut self.locals[self.mine];
-        if local.broken {
-            return Err(NetError::Halted(
-                "the game could not be saved on this device".into(),
-            ));
+        if local.broken.is_some() {
+            // Try the disk now: the player need not wait for the next retry. What was held
+            // goes out at the next pump, before this move.
+            local.store.flush()?;
         }
         local.core.submit(now, input)
     }
@@ -606,6 +683,11 @@ impl<G: Game> Session<G> {
         self.locals
             .iter()
             .filter_map(|l| l.core.poll_timeout())
+            .chain(
+                self.locals
+                    .iter()
+                    .filter_map(|l| Some(l.broken.as_ref()?.retry_at)),
+            )
             .min()
     }
 
@@ -654,7 +736,7 @@ impl<G: Game> Session<G> {
         let mut mail = VecDeque::new();
         loop {
             for i in 0..self.locals.len() {
-                self.drain(i, &mut mail, &mut out);
+                self.drain(i, now, &mut mail, &mut out);
             }
             if mail.is_empty() {
                 if self.bot_moves(now) {
@@ -930,5 +1012,112 @@ mod tests {
             Ok(_) => panic!("a damaged log resumed"),
         }
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Ann's device, holding Ben as a bot.
+    fn with_bot(ann: &SecretKey, ben: &SecretKey) -> SessionMeta {
+        let mut m = meta(ann, ben);
+        m.seats[1].device = ann.public();
+        m.seats[1].bot = true;
+        m
+    }
+
+    /// Issue 20: a full disk, then free space again, corrupted the saved game for good (the
+    /// part of a batch that fitted stayed in the file, the batch was written again after
+    /// it), and the seat stayed broken and silent until a restart, which then could not
+    /// resume. Now the seat waits while the disk is full, holding what it would send, and
+    /// plays on once a write succeeds; the files read back after a restart.
+    #[test]
+    fn a_full_disk_then_free_space_leaves_a_readable_game_and_the_seat_plays_on() {
+        let dir = std::env::temp_dir().join(format!("hoard-session-full-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (ann, ben) = (key(1), key(2));
+        let m = with_bot(&ann, &ben);
+        let mut table = Session::<GreedQuest>::create(
+            dir.clone(),
+            m.clone(),
+            &ann,
+            std::slice::from_ref(&ben),
+            true,
+            Time(0),
+        )
+        .expect("session");
+        let disk = crate::store::tests::SmallDisk::with_room(3_000);
+        table.store_of(0).on_disk(&disk);
+        let out = table.pump(Time(0));
+        assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
+        assert!(
+            out.errors[0].contains("could not be saved"),
+            "{:?}",
+            out.errors
+        );
+        let stuck = table.step();
+        // Full, the disk is tried again (the session asks to be woken for it), the error is
+        // not said twice, and nothing moves.
+        let retry = table.next_timeout().expect("a retry");
+        assert!(retry <= Time(1_000), "{retry:?}");
+        table.timeout(retry);
+        let out = table.pump(retry);
+        assert!(
+            out.errors.is_empty() && out.sends.is_empty(),
+            "{:?}",
+            out.errors
+        );
+        assert_eq!(table.step(), stuck);
+        // Room again: the next try writes, the held messages leave, the game goes on.
+        disk.make_room(1 << 30);
+        table.timeout(Time(2_000));
+        let out = table.pump(Time(2_000));
+        assert!(
+            out.notices.iter().any(|n| n.contains("saved again")),
+            "{:?}",
+            out.notices
+        );
+        assert!(table.step() > stuck, "the table stayed at step {stuck}");
+        let (step, hash) = (table.step(), table.core().state_hash());
+        drop(table);
+        let table = Session::<GreedQuest>::resume(dir.clone(), m, &ann, &[ben], true, Time(3_000))
+            .expect("the saved game resumes");
+        assert_eq!((table.step(), table.core().state_hash()), (step, hash));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// While the disk stays full the seat's core goes on hearing the table: what it would
+    /// echo piles up. Over the limit only what the table sends again is dropped, the
+    /// other seats' messages, oldest first; the seat's own all wait to leave, in order.
+    #[test]
+    fn a_long_full_disk_drops_only_what_the_table_sends_again() {
+        let (ann, ben) = (key(1), key(2));
+        let session = meta(&ann, &ben).session();
+        let message = |k: &SecretKey, seat: Seat, step: u32| {
+            let body = crate::wire::Body::Input(vec![step as u8; 4_000]);
+            let signed =
+                crate::wire::Signed::sign(k, session, seat, step, Default::default(), body);
+            Wire::Signed(signed).encode()
+        };
+        let mut broken = Broken {
+            retry_at: Time(0),
+            held: VecDeque::new(),
+            held_bytes: 0,
+        };
+        let mine: Vec<Vec<u8>> = (0..10).map(|i| message(&ann, 0, i)).collect();
+        for i in 0..1_000 {
+            if i % 100 == 0 {
+                broken.hold(0, ben.public(), mine[i / 100].clone());
+            }
+            broken.hold(0, ben.public(), message(&ben, 1, i as u32));
+        }
+        assert!(broken.held_bytes <= HELD_MAX, "{}", broken.held_bytes);
+        let own: Vec<&Vec<u8>> = broken
+            .held
+            .iter()
+            .filter(|(_, _, own)| *own)
+            .map(|(_, b, _)| b)
+            .collect();
+        assert_eq!(own, mine.iter().collect::<Vec<_>>());
+        // The newest of the others' are kept, not the oldest.
+        let last = message(&ben, 1, 999);
+        assert_eq!(broken.held.back().map(|(_, b, _)| b), Some(&last));
+        assert!(broken.held.len() > 150, "{}", broken.held.len());
     }
 }

@@ -19,11 +19,23 @@
 //! crash; what it heard is sent again by the table, and what it can make again is made
 //! again, so waiting on the disk for either would only put an fsync on the path of a step.
 //!
+//! A write that fails (a full disk, a failed fsync) may still have put part of its bytes in
+//! the file. The store cuts each file back to the length it had after its last good write
+//! and keeps what it could not write, to try again on the next flush: a disk that fills up
+//! and then has room again leaves the same files a disk that never filled would have.
+//!
 //! A crash mid-write leaves a torn tail: an incomplete last record, or zeros the
 //! filesystem had not yet filled. Reading detects it and drops it (and trims it off the
-//! file), never misreads it. Damage anywhere else in the log or the secrets is a clear
-//! error. The inbox, never fsync'd, may have lost any part of what the system had not yet
-//! written back, so it is read up to its first bad record and the rest dropped.
+//! file), never misreads it. A last record that is complete but fails its checksum is
+//! taken for a torn write too (a crash can leave old blocks' bytes in it), though it may
+//! have been sent: an accept or a sealed play's commitment is made again the same from the
+//! seat's secrets (see [`crate::Core::resume`]); an open move or a vote so lost is not, and
+//! the player may choose differently. Damage anywhere else in the log or the secrets is a
+//! clear error. The inbox, never fsync'd, may have lost any part of what the system had not
+//! yet written back, so it is read up to its first bad record and the rest dropped.
+//!
+//! The secrets file, like every file holding a key or a secret, is readable by its owner
+//! only ([`owner_only`]).
 
 use crate::core::{Persist, Saved, SecretRecord};
 use crate::error::{NetError, Result};
@@ -204,15 +216,78 @@ struct Torn {
     secrets: Option<usize>,
 }
 
+/// One of a seat's append-only files and the records waiting to be written to it.
+struct Appender {
+    file: File,
+    buf: Vec<u8>,
+    /// The file's length after its last complete write (made durable, if `durable`): what
+    /// a failed write is cut back to.
+    good: u64,
+    /// Fsync'd after each write.
+    durable: bool,
+    /// A failed write left bytes past `good` that could not be cut off yet.
+    cut_owed: bool,
+    #[cfg(test)]
+    disk: Option<tests::SmallDisk>,
+}
+
+impl Appender {
+    /// Writes what is waiting. On any failure the file is cut back to its last good length
+    /// and the records stay waiting, so the next try writes them after good records, never
+    /// after the part of them that did reach the file.
+    fn flush(&mut self) -> std::io::Result<()> {
+        if self.cut_owed {
+            self.cut()?;
+        }
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        match self.append() {
+            Ok(()) => {
+                self.good += self.buf.len() as u64;
+                self.buf.clear();
+                Ok(())
+            }
+            Err(e) => {
+                self.cut_owed = true;
+                // A cut that fails as well is tried again before the next write.
+                let _ = self.cut();
+                Err(e)
+            }
+        }
+    }
+
+    fn append(&mut self) -> std::io::Result<()> {
+        #[cfg(test)]
+        if let Some(disk) = &self.disk {
+            return disk.append(&mut self.file, &self.buf, self.durable);
+        }
+        self.file.write_all(&self.buf)?;
+        if self.durable {
+            self.file.sync_data()?;
+        }
+        Ok(())
+    }
+
+    fn cut(&mut self) -> std::io::Result<()> {
+        #[cfg(test)]
+        let len = self.file.metadata()?.len();
+        self.file.set_len(self.good)?;
+        self.cut_owed = false;
+        #[cfg(test)]
+        if let Some(disk) = &self.disk {
+            disk.freed(len.saturating_sub(self.good));
+        }
+        Ok(())
+    }
+}
+
 /// One seat's files for one session.
 pub struct SeatStore {
     dir: PathBuf,
-    log: File,
-    inbox: File,
-    secrets: File,
-    log_buf: Vec<u8>,
-    inbox_buf: Vec<u8>,
-    secrets_buf: Vec<u8>,
+    secrets: Appender,
+    log: Appender,
+    inbox: Appender,
 }
 
 fn read_or_empty(path: &Path) -> Result<Vec<u8>> {
@@ -223,13 +298,55 @@ fn read_or_empty(path: &Path) -> Result<Vec<u8>> {
     }
 }
 
+/// Makes an open file readable and writable by its owner only, as every file holding a key
+/// or a secret must be: one made before this rule, or copied carelessly, is tightened too.
+pub fn owner_only(file: &File) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if file.metadata()?.permissions().mode() & 0o077 != 0 {
+            file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = file;
+    Ok(())
+}
+
+/// Creates (or empties) a file that will hold a key or a secret, owner only from its first
+/// byte.
+pub fn create_private(path: &Path) -> std::io::Result<File> {
+    let mut opts = OpenOptions::new();
+    opts.create(true).write(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.mode(0o600);
+    }
+    let file = opts.open(path)?;
+    // The mode applies only to a file the call creates: one left by a crash keeps its own.
+    owner_only(&file)?;
+    Ok(file)
+}
+
+/// Reads a file that holds a key or a secret, tightening it to owner only first.
+pub fn read_private(path: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut file = File::open(path)?;
+    owner_only(&file)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
 /// Opens a file for appending, writing its magic if it is new and cutting off a torn tail.
+/// Returns it with its length.
 fn open_append(
     path: &Path,
     magic: &[u8; 8],
     torn_at: Option<usize>,
     private: bool,
-) -> Result<File> {
+) -> Result<(File, u64)> {
     let mut opts = OpenOptions::new();
     opts.create(true).read(true).write(true);
     #[cfg(unix)]
@@ -237,23 +354,44 @@ fn open_append(
         use std::os::unix::fs::OpenOptionsExt;
         opts.mode(0o600);
     }
-    #[cfg(not(unix))]
-    let _ = private;
     let mut file = opts.open(path)?;
+    if private {
+        owner_only(&file)?;
+    }
     let len = file.metadata()?.len() as usize;
     if let Some(at) = torn_at {
         file.set_len(at as u64)?;
         file.sync_data()?;
     }
-    let len = torn_at.unwrap_or(len);
+    let mut len = torn_at.unwrap_or(len);
     if len < magic.len() {
         file.set_len(0)?;
         file.write_all(magic)?;
         file.sync_data()?;
+        len = magic.len();
     }
     // Append from here on (the cursor of a non-append handle would overwrite).
     drop(file);
-    Ok(OpenOptions::new().append(true).open(path)?)
+    Ok((OpenOptions::new().append(true).open(path)?, len as u64))
+}
+
+fn appender(
+    path: &Path,
+    magic: &[u8; 8],
+    torn_at: Option<usize>,
+    private: bool,
+    durable: bool,
+) -> Result<Appender> {
+    let (file, good) = open_append(path, magic, torn_at, private)?;
+    Ok(Appender {
+        file,
+        buf: Vec::new(),
+        good,
+        durable,
+        cut_owed: false,
+        #[cfg(test)]
+        disk: None,
+    })
 }
 
 fn sync_dir(dir: &Path) {
@@ -285,20 +423,24 @@ impl SeatStore {
     fn at(dir: &Path, torn: Torn) -> Result<SeatStore> {
         let store = SeatStore {
             dir: dir.to_path_buf(),
-            log: open_append(&dir.join(LOG_FILE), LOG_MAGIC, torn.log, false)?,
-            inbox: open_append(&dir.join(INBOX_FILE), INBOX_MAGIC, torn.inbox, false)?,
-            secrets: open_append(&dir.join(SECRETS_FILE), SECRETS_MAGIC, torn.secrets, true)?,
-            log_buf: Vec::new(),
-            inbox_buf: Vec::new(),
-            secrets_buf: Vec::new(),
+            secrets: appender(
+                &dir.join(SECRETS_FILE),
+                SECRETS_MAGIC,
+                torn.secrets,
+                true,
+                true,
+            )?,
+            log: appender(&dir.join(LOG_FILE), LOG_MAGIC, torn.log, false, true)?,
+            inbox: appender(&dir.join(INBOX_FILE), INBOX_MAGIC, torn.inbox, false, false)?,
         };
         sync_dir(dir);
         Ok(store)
     }
 
     /// Opens an existing session folder and reads everything the seat kept, for
-    /// [`crate::Core::resume`]. A torn tail is dropped (and cut off the file).
-    pub fn open(dir: &Path) -> Result<(SeatStore, Saved)> {
+    /// [`crate::Core::resume`]. A torn tail is dropped (and cut off the file). A folder that
+    /// holds a seat of another session than `expected` is refused.
+    pub fn open(dir: &Path, expected: &Start) -> Result<(SeatStore, Saved)> {
         let start_bytes = std::fs::read(dir.join(START_FILE)).map_err(|e| {
             if e.kind() == std::io::ErrorKind::NotFound {
                 NetError::Corrupt("this game's start is missing".into())
@@ -307,6 +449,15 @@ impl SeatStore {
             }
         })?;
         let start = read_start(&start_bytes)?;
+        if start != *expected {
+            return Err(NetError::Corrupt(format!(
+                "the folder {} holds a seat at another game ({}, {} players) than this one ({})",
+                dir.display(),
+                start.session(),
+                start.seat_count(),
+                expected.session()
+            )));
+        }
         let (mut messages, log) = read_log(&read_or_empty(&dir.join(LOG_FILE))?)?;
         let (received, inbox) = read_inbox(&read_or_empty(&dir.join(INBOX_FILE))?)?;
         let (secrets, secrets_torn) = read_secrets(&read_or_empty(&dir.join(SECRETS_FILE))?)?;
@@ -335,13 +486,13 @@ impl SeatStore {
     /// Queues a record; it is durable only after [`SeatStore::flush`].
     pub fn persist(&mut self, record: &Persist) -> Result<()> {
         match record {
-            Persist::Message(bytes) => frame(&mut self.log_buf, bytes),
-            Persist::Replayable(bytes) => frame(&mut self.inbox_buf, bytes),
+            Persist::Message(bytes) => frame(&mut self.log.buf, bytes),
+            Persist::Replayable(bytes) => frame(&mut self.inbox.buf, bytes),
             Persist::Secret(s) => {
                 let payload = postcard::to_stdvec(s).map_err(|e| {
                     NetError::Corrupt(format!("a secret could not be written: {e}"))
                 })?;
-                frame(&mut self.secrets_buf, &payload);
+                frame(&mut self.secrets.buf, &payload);
             }
         }
         Ok(())
@@ -349,29 +500,130 @@ impl SeatStore {
 
     /// Writes everything persisted so far: secrets first (a sealed play's salt before
     /// anything that depends on it), then the log, each made durable (one fsync per file
-    /// touched), then the inbox, written but not waited on.
+    /// touched), then the inbox, written but not waited on. On an error nothing after the
+    /// failed file is written, every file is as its last good write left it, and what was
+    /// not written waits for the next flush.
     pub fn flush(&mut self) -> Result<()> {
-        for (file, buf, durable) in [
-            (&mut self.secrets, &mut self.secrets_buf, true),
-            (&mut self.log, &mut self.log_buf, true),
-            (&mut self.inbox, &mut self.inbox_buf, false),
-        ] {
-            if !buf.is_empty() {
-                file.write_all(buf)?;
-                if durable {
-                    file.sync_data()?;
-                }
-                buf.clear();
-            }
-        }
+        self.secrets.flush()?;
+        self.log.flush()?;
+        self.inbox.flush()?;
         Ok(())
+    }
+
+    /// Writes go to `disk`, a test's small disk, instead of straight to the files.
+    #[cfg(test)]
+    pub(crate) fn on_disk(&mut self, disk: &tests::SmallDisk) {
+        for a in [&mut self.secrets, &mut self.log, &mut self.inbox] {
+            a.disk = Some(disk.clone());
+        }
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::identity::{SeatSpec, SecretKey};
+    use std::sync::{Arc, Mutex, MutexGuard};
+
+    /// A disk with little room, shared by every file written through it: writes land in the
+    /// real files until the room runs out, then stop short with "no space left", as a full
+    /// disk's do (the bytes that fitted stay in the file); an fsync can be made to fail.
+    #[derive(Clone, Default)]
+    pub(crate) struct SmallDisk(Arc<Mutex<Room>>);
+
+    #[derive(Default)]
+    struct Room {
+        left: u64,
+        failing_syncs: u32,
+    }
+
+    impl SmallDisk {
+        pub(crate) fn with_room(bytes: u64) -> SmallDisk {
+            let disk = SmallDisk::default();
+            disk.room().left = bytes;
+            disk
+        }
+
+        fn room(&self) -> MutexGuard<'_, Room> {
+            self.0.lock().unwrap_or_else(|e| e.into_inner())
+        }
+
+        /// Files elsewhere were deleted.
+        pub(crate) fn make_room(&self, bytes: u64) {
+            self.room().left += bytes;
+        }
+
+        pub(crate) fn fail_syncs(&self, n: u32) {
+            self.room().failing_syncs = n;
+        }
+
+        pub(super) fn append(
+            &self,
+            file: &mut File,
+            bytes: &[u8],
+            durable: bool,
+        ) -> std::io::Result<()> {
+            let mut room = self.room();
+            let fits = bytes.len().min(room.left as usize);
+            file.write_all(&bytes[..fits])?;
+            room.left -= fits as u64;
+            if fits < bytes.len() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::StorageFull,
+                    "no space left on device",
+                ));
+            }
+            if durable {
+                if room.failing_syncs > 0 {
+                    room.failing_syncs -= 1;
+                    return Err(std::io::Error::other(
+                        "the disk could not make the write durable",
+                    ));
+                }
+                file.sync_data()?;
+            }
+            Ok(())
+        }
+
+        pub(super) fn freed(&self, bytes: u64) {
+            self.room().left += bytes;
+        }
+    }
+
+    /// A real tmpfs of `size` mounted for one test, unmounted when dropped; `None`, with a
+    /// note, where this machine does not let a test mount one.
+    struct Tmpfs(PathBuf);
+
+    impl Tmpfs {
+        fn mount(name: &str, size: &str) -> Option<Tmpfs> {
+            let dir = tempdir(name);
+            std::fs::create_dir_all(&dir).ok()?;
+            let mounted = std::process::Command::new("mount")
+                .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+                .arg(&dir)
+                .stdin(std::process::Stdio::null())
+                .output();
+            match mounted {
+                Ok(out) if out.status.success() => Some(Tmpfs(dir)),
+                other => {
+                    let why = match other {
+                        Ok(out) => String::from_utf8_lossy(&out.stderr).trim().to_string(),
+                        Err(e) => e.to_string(),
+                    };
+                    eprintln!("note: no small tmpfs could be mounted here ({why}); skipped");
+                    let _ = std::fs::remove_dir(&dir);
+                    None
+                }
+            }
+        }
+    }
+
+    impl Drop for Tmpfs {
+        fn drop(&mut self) {
+            let _ = std::process::Command::new("umount").arg(&self.0).status();
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 
     fn start() -> Start {
         Start {
@@ -423,7 +675,7 @@ mod tests {
         }
         s.flush().unwrap();
         drop(s);
-        let (mut s, saved) = SeatStore::open(&dir).unwrap();
+        let (mut s, saved) = SeatStore::open(&dir, &start()).unwrap();
         assert_eq!(saved.start, Some(start()));
         assert_eq!(
             saved.messages,
@@ -435,7 +687,7 @@ mod tests {
         // Appending after a reopen continues the same files.
         s.persist(&Persist::Message(vec![42])).unwrap();
         s.flush().unwrap();
-        let (_, saved) = SeatStore::open(&dir).unwrap();
+        let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
         assert_eq!(saved.messages.len(), 6);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -454,7 +706,7 @@ mod tests {
         // Every way the last write could have stopped short.
         for cut in (whole.len() - 18 + 1)..whole.len() {
             std::fs::write(&path, &whole[..cut]).unwrap();
-            let (_, saved) = SeatStore::open(&dir).unwrap();
+            let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
             assert_eq!(
                 saved.messages,
                 vec![vec![0u8; 10], vec![1u8; 10]],
@@ -470,7 +722,7 @@ mod tests {
         let mut zeros = whole.clone();
         zeros.extend_from_slice(&[0u8; 4096]);
         std::fs::write(&path, &zeros).unwrap();
-        let (_, saved) = SeatStore::open(&dir).unwrap();
+        let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
         assert_eq!(saved.messages.len(), 3);
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -488,17 +740,19 @@ mod tests {
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[HEADER + 8 + 3] ^= 0x40; // inside the first record's payload
         std::fs::write(&path, &bytes).unwrap();
-        let err = SeatStore::open(&dir).err().expect("damage must be refused");
+        let err = SeatStore::open(&dir, &start())
+            .err()
+            .expect("damage must be refused");
         assert!(err.to_string().contains("damaged"), "{err}");
 
         std::fs::write(&path, b"not a hoard file at all").unwrap();
-        let err = SeatStore::open(&dir)
+        let err = SeatStore::open(&dir, &start())
             .err()
             .expect("a foreign file must be refused");
         assert!(err.to_string().contains("not a Hoard file"), "{err}");
 
         std::fs::write(dir.join(START_FILE), b"HOARDst1\x05\x00").unwrap();
-        assert!(SeatStore::open(&dir).is_err());
+        assert!(SeatStore::open(&dir, &start()).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -517,7 +771,7 @@ mod tests {
         s.persist(&Persist::Message(vec![2; 10])).unwrap();
         s.flush().unwrap();
         drop(s);
-        let (_, saved) = SeatStore::open(&dir).unwrap();
+        let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
         let mut all = saved.messages.clone();
         all.sort();
         assert_eq!(
@@ -537,19 +791,187 @@ mod tests {
         let second = HEADER + (HEADER + 10);
         bytes[second..second + HEADER + 10].fill(0);
         std::fs::write(&path, &bytes).unwrap();
-        let (mut s, saved) = SeatStore::open(&dir).unwrap();
+        let (mut s, saved) = SeatStore::open(&dir, &start()).unwrap();
         assert_eq!(saved.messages, vec![vec![1; 10], vec![2; 10], vec![10; 10]]);
         assert_eq!(std::fs::metadata(&path).unwrap().len() as usize, second);
         // What comes next follows the good records.
         s.persist(&Persist::Replayable(vec![13; 10])).unwrap();
         s.flush().unwrap();
         drop(s);
-        let (_, saved) = SeatStore::open(&dir).unwrap();
+        let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
         assert_eq!(saved.messages[3..], [vec![13; 10]][..]);
 
         // A file that is not an inbox at all is still refused.
         std::fs::write(&path, b"not a hoard file at all").unwrap();
-        assert!(SeatStore::open(&dir).is_err());
+        assert!(SeatStore::open(&dir, &start()).is_err());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A batch big enough to run past any little room left: messages, secrets, and what the
+    /// inbox keeps.
+    fn big_batch(s: &mut SeatStore, tag: u8) {
+        for i in 0..20u8 {
+            s.persist(&Persist::Message(vec![tag ^ i; 400])).unwrap();
+            s.persist(&Persist::Replayable(vec![tag ^ i ^ 0x80; 300]))
+                .unwrap();
+        }
+        s.persist(&Persist::Secret(secret(tag))).unwrap();
+    }
+
+    /// What [`big_batch`] puts in the log, and in the inbox.
+    fn batch_messages(tag: u8) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
+        (
+            (0..20u8).map(|i| vec![tag ^ i; 400]).collect(),
+            (0..20u8).map(|i| vec![tag ^ i ^ 0x80; 300]).collect(),
+        )
+    }
+
+    /// Issue 20: after a short write on a full disk the partial bytes stayed in the file and
+    /// the whole batch was written again after them, so the next open refused the game ("the
+    /// record at byte 6132 is damaged"). Each file is cut back to its last good length on a
+    /// failed write, and the batch written whole once there is room.
+    #[test]
+    fn a_full_disk_then_free_space_leaves_a_readable_game() {
+        let dir = tempdir("full");
+        let mut s = SeatStore::create(&dir, &start()).unwrap();
+        s.persist(&Persist::Message(vec![7; 10])).unwrap();
+        s.persist(&Persist::Secret(secret(1))).unwrap();
+        s.flush().unwrap();
+        let sizes = || {
+            [SECRETS_FILE, LOG_FILE, INBOX_FILE]
+                .map(|f| std::fs::metadata(dir.join(f)).unwrap().len())
+        };
+        let (mut kept_log, mut kept_inbox) = (vec![vec![7; 10]], Vec::new());
+        // Room for the secret and part of the log's batch, then for part of the inbox's.
+        for room in [60, 9_000] {
+            let before = sizes();
+            let disk = SmallDisk::with_room(room);
+            s.on_disk(&disk);
+            big_batch(&mut s, 0x10);
+            let err = s.flush().expect_err("the disk is full");
+            assert!(err.to_string().contains("no space left"), "{err}");
+            let after = sizes();
+            // The secret fitted; no part of a batch that did not stays in its file.
+            assert!(after[0] > before[0]);
+            assert_eq!(after[1], before[1] + if room > 60 { 20 * 408 } else { 0 });
+            assert_eq!(after[2], before[2]);
+            // Another failed try changes nothing.
+            assert!(s.flush().is_err());
+            assert_eq!(sizes(), after);
+            // Free space again.
+            disk.make_room(1 << 20);
+            s.flush().unwrap();
+            drop(s);
+            let (again, saved) = SeatStore::open(&dir, &start()).expect("the game reads back");
+            s = again;
+            let (log, inbox) = batch_messages(0x10);
+            kept_log.extend(log);
+            kept_inbox.extend(inbox);
+            assert_eq!(saved.messages, [&kept_log[..], &kept_inbox[..]].concat());
+            assert_eq!(*saved.secrets.last().unwrap(), secret(0x10));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A failed fsync may have lost any part of what was written since the last good one:
+    /// the file is cut back and written again, not trusted.
+    #[test]
+    fn a_failed_fsync_is_written_again_not_trusted() {
+        let dir = tempdir("fsync");
+        let mut s = SeatStore::create(&dir, &start()).unwrap();
+        let disk = SmallDisk::with_room(1 << 20);
+        s.on_disk(&disk);
+        disk.fail_syncs(1);
+        s.persist(&Persist::Message(vec![1; 10])).unwrap();
+        s.persist(&Persist::Secret(secret(2))).unwrap();
+        assert!(s.flush().is_err());
+        // Nothing of what was not made durable is left in the secrets file.
+        assert_eq!(
+            std::fs::metadata(dir.join(SECRETS_FILE)).unwrap().len() as usize,
+            SECRETS_MAGIC.len()
+        );
+        s.flush().unwrap();
+        drop(s);
+        let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
+        assert_eq!(saved.messages, vec![vec![1; 10]]);
+        assert_eq!(saved.secrets, vec![secret(2)]);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The same on a real filesystem that fills up: a tmpfs of 64 KiB filled by another
+    /// file, which is then deleted. Skipped (with a note) where no tmpfs can be mounted.
+    #[test]
+    fn a_real_full_disk_then_free_space_leaves_a_readable_game() {
+        let Some(fs) = Tmpfs::mount("tmpfs", "64k") else {
+            return;
+        };
+        let dir = fs.0.join("seat-0");
+        let mut s = SeatStore::create(&dir, &start()).unwrap();
+        s.persist(&Persist::Message(vec![7; 10])).unwrap();
+        s.flush().unwrap();
+        // Everything else fills the disk.
+        let ballast = fs.0.join("ballast");
+        {
+            let mut f = File::create(&ballast).unwrap();
+            while f.write_all(&[0xee; 512]).is_ok() {}
+        }
+        big_batch(&mut s, 0x20);
+        let err = s.flush().expect_err("the disk is full");
+        assert!(
+            matches!(&err, NetError::Io(e) if e.raw_os_error() == Some(28)),
+            "{err}"
+        );
+        std::fs::remove_file(&ballast).unwrap();
+        s.flush().expect("room again");
+        drop(s);
+        let (_, saved) = SeatStore::open(&dir, &start()).expect("the game reads back");
+        let (log, inbox) = batch_messages(0x20);
+        assert_eq!(saved.messages, [&[vec![7; 10]][..], &log, &inbox].concat());
+    }
+
+    /// Issue 20: a seat folder from another session was taken as this one's.
+    #[test]
+    fn a_seat_folder_from_another_session_is_refused() {
+        let dir = tempdir("other");
+        let mut s = SeatStore::create(&dir, &start()).unwrap();
+        s.persist(&Persist::Message(vec![1; 10])).unwrap();
+        s.flush().unwrap();
+        drop(s);
+        let mut other = start();
+        other.nonce = [8; 32];
+        let err = SeatStore::open(&dir, &other)
+            .err()
+            .expect("another game's seat");
+        assert!(err.to_string().contains("another game"), "{err}");
+        assert!(SeatStore::open(&dir, &start()).is_ok());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Issue 20: only `secrets` was made owner-only, and only when new.
+    #[cfg(unix)]
+    #[test]
+    fn the_seats_secrets_are_readable_by_the_owner_only_even_if_they_were_not() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempdir("private");
+        let mode = |f: &str| std::fs::metadata(dir.join(f)).unwrap().permissions().mode() & 0o777;
+        drop(SeatStore::create(&dir, &start()).unwrap());
+        assert_eq!(mode(SECRETS_FILE), 0o600);
+        std::fs::set_permissions(
+            dir.join(SECRETS_FILE),
+            std::fs::Permissions::from_mode(0o644),
+        )
+        .unwrap();
+        drop(SeatStore::open(&dir, &start()).unwrap());
+        assert_eq!(mode(SECRETS_FILE), 0o600);
+        // A key file left world-readable (by a crash mid-write, or an older version).
+        let key = dir.join("key.tmp");
+        std::fs::write(&key, b"old").unwrap();
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+        create_private(&key).unwrap();
+        assert_eq!(mode("key.tmp"), 0o600);
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o640)).unwrap();
+        read_private(&key).unwrap();
+        assert_eq!(mode("key.tmp"), 0o600);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

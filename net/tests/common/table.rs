@@ -182,10 +182,11 @@ impl<G: Game> Device for Bot<G> {
         self.core.divergences().to_vec()
     }
     fn restart(&mut self, now: Time) -> Result<(), NetError> {
+        let start = self.core.start().clone();
         let saved = match &self.store {
             Some(store) => {
                 let dir = store.dir().to_path_buf();
-                let (store, saved) = hoard_net::store::SeatStore::open(&dir)?;
+                let (store, saved) = hoard_net::store::SeatStore::open(&dir, &start)?;
                 self.store = Some(store);
                 saved
             }
