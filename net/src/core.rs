@@ -1588,7 +1588,7 @@ impl<G: Game> Core<G> {
             Wire::Signed(s) => (s.seat, s.step, s.seat != from && s.kind() == Kind::Open),
             Wire::Hello(_) => return Ok(false),
         };
-        if relayed && !self.asked[from as usize].is_some_and(|s| step >= s) {
+        if relayed && self.asked[from as usize].is_none_or(|s| step < s) {
             return Err(NetError::Unasked {
                 seat,
                 name: self.start.name(seat),
