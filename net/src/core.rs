@@ -44,7 +44,7 @@ use crate::log::{self, PlayRecord, StepRecord};
 use crate::seal;
 use crate::wire::{
     Accept, AuditOpening, Basis, Body, Hash, Hello, Kind, Link, MAX_INPUT, Reveal, SeatKey,
-    SignatureMemo, Signed, VoteAction, Wire, verify_many,
+    SignatureMemo, Signed, VoteAction, Wire, verify_until_bad,
 };
 use hoard_rules::{Game, Pending, Play, Seal, Seat, Step, public_hash};
 use rand_chacha::ChaCha20Rng;
@@ -91,6 +91,18 @@ impl Hasher for FoldHasher {
 /// Messages further ahead of the table than this many steps are refused (they come again
 /// with the next sync), so a peer cannot fill memory with far-future messages.
 pub const WINDOW: u32 = 4096;
+
+/// A peer whose messages have been refused this many times (a forged frame counts once)
+/// is to be cut off for a while: the core asks for it with [`Event::DropLink`].
+pub const REFUSALS_TO_DROP: u32 = 32;
+
+/// Logs other than this device's own on which one seat's messages for one step are kept.
+/// An honest seat signs on one log, or on two around a step the table skipped it in; past
+/// this, a seat signing on logs of its own making is only filling memory.
+const OTHER_LOGS: usize = 3;
+
+/// Beacon links kept per seat and step: one, or two around a step the table skipped.
+const LINKS_PER_STEP: u8 = 2;
 
 /// A point in time, in milliseconds on the driver's monotonic clock.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -307,6 +319,10 @@ pub enum Event<E> {
     Halted(Fault),
     /// The audit is done.
     Audited(Verdict),
+    /// The device at this seat keeps sending messages that are refused (forged, made up,
+    /// or more than a game can use): the driver should close its link for a while. It can
+    /// come back and sync like any device that dropped off.
+    DropLink { seat: Seat },
 }
 
 /// What the screen shows about one seat.
@@ -392,6 +408,33 @@ impl<G: Game> View<G> {
     }
 }
 
+/// What this seat has sent one peer in answer to its hellos since this seat's own step last
+/// changed (or the peer last connected, or `resync_after` passed): history at most once of
+/// each kind, and no message twice, so that hellos, however many, cost at most one copy of
+/// what this device holds per step or resync period.
+#[derive(Default)]
+struct Answered {
+    /// Our step these answers were made at.
+    at: u32,
+    /// Since when.
+    since: Time,
+    /// This seat's own messages (and absent seats') from the peer's step on.
+    own: bool,
+    /// Every seat's messages from the peer's step on.
+    all: bool,
+    /// Every message sent in answer.
+    sent: IdMap<Hash, ()>,
+}
+
+/// What is kept for one seat and step beyond the slots of our own log.
+#[derive(Default)]
+struct Extra {
+    /// The other logs the seat signed messages for this step on.
+    logs: Vec<Hash>,
+    /// Beacon links of the seat for this step.
+    links: u8,
+}
+
 /// Where a message came from.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Origin {
@@ -473,6 +516,18 @@ pub struct Core<G: Game> {
     /// full hello: asking again from the same step gets only the gaps of that step, so a
     /// device stuck for another reason is not sent the whole game at every resync.
     sent_all: Vec<Option<u32>>,
+    /// Per peer, what went to it in answer to its hellos since our step last changed.
+    answered: Vec<Answered>,
+    /// Per peer, the lowest step we have asked it for history from, since it connected: a
+    /// link or an opening of another seat is taken from it only as such history.
+    asked: Vec<Option<u32>>,
+    /// Per peer, messages refused since it was last reported ([`Event::DropLink`]).
+    refusals: Vec<u32>,
+    /// Per seat, the latest beacon link checked on arrival: its step, its index in the
+    /// chain, and the link, so the next one is checked with a hash or two.
+    link_tips: Vec<Option<(u32, u32, Hash)>>,
+    /// What is kept per (seat, step) beyond our own log's slots.
+    extra: IdMap<(Seat, u32), Extra>,
     /// Peers known to hold every commitment of the current sealed step (step, log, bits).
     confirmed: (u32, Hash, u16),
     heads_sent: BTreeSet<u32>,
@@ -654,6 +709,11 @@ impl<G: Game> Core<G> {
             peer_have: vec![None; n],
             streamed: vec![None; n],
             sent_all: vec![None; n],
+            answered: (0..n).map(|_| Answered::default()).collect(),
+            asked: vec![None; n],
+            refusals: vec![0; n],
+            link_tips: vec![None; n],
+            extra: IdMap::default(),
             confirmed: (u32::MAX, [0; 32], 0),
             heads_sent: BTreeSet::new(),
             diverged: BTreeSet::new(),
@@ -679,8 +739,10 @@ impl<G: Game> Core<G> {
     /// Messages from peer `from`, in the order sent: each is taken as
     /// [`Core::handle_message`] would take it, but their signatures are checked as one batch
     /// and the step machine runs once at the end. A catching-up device gets the missed
-    /// steps this way, hundreds of messages to a frame. Every message is tried; the first
-    /// refusal is returned.
+    /// steps this way, hundreds of messages to a frame. Every message is tried, up to the
+    /// first forged signature: the rest of the frame is refused unread (an honest device
+    /// never sends one). The first refusal is returned; every refusal counts against the
+    /// peer (see [`Event::DropLink`]).
     pub fn handle_messages<B: AsRef<[u8]>>(
         &mut self,
         now: Time,
@@ -695,6 +757,7 @@ impl<G: Game> Core<G> {
         let mut fresh: Vec<Arrival> = Vec::new();
         let mut seen: IdMap<Hash, ()> = IdMap::default();
         let mut changed = false;
+        let mut forged = false;
         let at = self.step();
         for bytes in batch {
             let bytes = bytes.as_ref();
@@ -715,27 +778,27 @@ impl<G: Game> Core<G> {
             if seen.insert(id, ()).is_some() {
                 continue;
             }
+            let origin = Origin::Peer(peer);
             let wire = match Wire::decode(bytes) {
                 Ok(wire) if wire.session() == &self.session => wire,
                 Ok(_) => {
-                    refused.get_or_insert(NetError::WrongSession);
+                    self.refuse(origin, NetError::WrongSession, &mut refused);
                     continue;
                 }
                 Err(e) => {
-                    refused.get_or_insert(e);
+                    self.refuse(origin, e, &mut refused);
                     continue;
                 }
             };
             changed = true;
             if let Wire::Hello(hello) = wire {
                 // What came before the hello is ours before we answer it.
-                self.ingest_all(
-                    now,
-                    std::mem::take(&mut fresh),
-                    &mut refused,
-                    Origin::Peer(peer),
-                );
-                self.answer_hello(peer, &hello);
+                let fresh = std::mem::take(&mut fresh);
+                if self.ingest_all(now, fresh, &mut refused, origin) {
+                    forged = true;
+                    break;
+                }
+                self.answer_hello(now, peer, &hello);
                 continue;
             }
             fresh.push(Arrival {
@@ -744,63 +807,92 @@ impl<G: Game> Core<G> {
                 id,
             });
         }
-        self.ingest_all(now, fresh, &mut refused, Origin::Peer(peer));
+        if !forged {
+            self.ingest_all(now, fresh, &mut refused, Origin::Peer(peer));
+        }
         if changed {
             self.advance(now);
         }
         refused.map_or(Ok(()), Err)
     }
 
-    /// Ingests messages that arrived together, their signatures checked as one batch.
+    /// Ingests messages that arrived together, their signatures checked as one batch, up
+    /// to the first forged one: whether there was one (the rest of the frame is dropped).
     fn ingest_all(
         &mut self,
         now: Time,
         fresh: Vec<Arrival>,
         refused: &mut Option<NetError>,
         origin: Origin,
-    ) {
+    ) -> bool {
         // The store keeps only what this device made or found valid, each record with its
         // checksum, next to the device's own key: its signatures are not checked again.
         let valid = if origin == Origin::Store {
-            vec![true; fresh.len()]
+            fresh.len()
         } else {
-            self.check_signatures(&fresh)
+            self.signed_until_bad(&fresh)
         };
-        for (arrival, sig_ok) in fresh.into_iter().zip(valid) {
+        let forged = valid < fresh.len();
+        for (i, arrival) in fresh.into_iter().enumerate() {
+            if i == valid {
+                let e = match &arrival.wire {
+                    Wire::Signed(s) if (s.seat as usize) < self.keys.len() => {
+                        NetError::BadSignature {
+                            seat: s.seat,
+                            name: self.start.name(s.seat),
+                        }
+                    }
+                    Wire::Signed(s) => NetError::NoSuchSeat { seat: s.seat },
+                    _ => NetError::Malformed("a message could not be checked".into()),
+                };
+                self.refuse(origin, e, refused);
+                break;
+            }
             let raw = Some((arrival.bytes, arrival.id));
-            if let Err(e) = self.ingest(now, arrival.wire, raw, origin, sig_ok) {
-                refused.get_or_insert(e);
+            if let Err(e) = self.ingest(now, arrival.wire, raw, origin) {
+                self.refuse(origin, e, refused);
             }
         }
+        forged
     }
 
-    /// Whether each signed message's signature is valid (`true` for what needs none: a
-    /// link, which its chain authenticates, and an opening, which its commitment binds).
-    fn check_signatures(&self, fresh: &[Arrival]) -> Vec<bool> {
-        let mut valid = vec![true; fresh.len()];
+    /// How many of `fresh`, from the first, carry valid signatures (links need none: their
+    /// chain authenticates them), stopping at the first that does not or that claims a
+    /// seat the table does not have.
+    fn signed_until_bad(&self, fresh: &[Arrival]) -> usize {
         let mut items = Vec::new();
         let mut at = Vec::new();
+        let mut end = fresh.len();
         for (i, arrival) in fresh.iter().enumerate() {
-            if let Wire::Signed(s) = &arrival.wire
-                && s.kind() != Kind::Open
-            {
+            if let Wire::Signed(s) = &arrival.wire {
                 match self.verifiers.get(s.seat as usize) {
                     Some(key) => {
                         items.push((s, key));
                         at.push(i);
                     }
-                    // No such seat: ingest refuses it by name.
-                    None => valid[i] = false,
+                    None => {
+                        end = i;
+                        break;
+                    }
                 }
             }
         }
-        for (i, ok) in at
-            .into_iter()
-            .zip(verify_many(&items, self.cfg.memo.as_ref()))
-        {
-            valid[i] = ok;
+        let good = verify_until_bad(&items, self.cfg.memo.as_ref());
+        at.get(good).copied().unwrap_or(end)
+    }
+
+    /// Notes a refused message: the first refusal of a call is what it returns, and every
+    /// one from a peer counts toward cutting it off.
+    fn refuse(&mut self, origin: Origin, e: NetError, refused: &mut Option<NetError>) {
+        if let Origin::Peer(peer) = origin {
+            let count = &mut self.refusals[peer as usize];
+            *count += 1;
+            if *count >= REFUSALS_TO_DROP {
+                *count = 0;
+                self.events.push_back(Event::DropLink { seat: peer });
+            }
         }
-        valid
+        refused.get_or_insert(e);
     }
 
     /// A connection to `peer` is (re)established: swap log heads so each side sends what
@@ -813,7 +905,10 @@ impl<G: Game> Core<G> {
             self.linked[seat as usize] = Some(true);
             self.streamed[seat as usize] = None;
             self.sent_all[seat as usize] = None;
+            self.answered[seat as usize] = Answered::default();
+            self.asked[seat as usize] = None;
             self.peer_have[seat as usize] = None;
+            self.asking(seat);
             let hello = self.hello(true, false);
             self.transmits.push_back(Transmit {
                 to: self.keys[seat as usize],
@@ -1171,6 +1266,11 @@ impl<G: Game> Core<G> {
     pub fn pending(&self) -> Option<Pending> {
         self.game.as_ref().map(|g| g.pending.clone())
     }
+    /// How many messages this device holds (the table's, and whatever peers sent that it
+    /// kept).
+    pub fn held(&self) -> usize {
+        self.msgs.len()
+    }
     /// The completed steps.
     pub fn records(&self) -> &[StepRecord] {
         self.game.as_ref().map_or(&[], |g| &g.records)
@@ -1286,7 +1386,7 @@ impl<G: Game> Core<G> {
     fn sign_and_send(&mut self, step: u32, basis: Basis, body: Body) {
         let msg = Signed::sign(&self.key, self.session, self.me, step, basis, body);
         // Our own message passes every check a peer's would.
-        let _ = self.ingest(self.quiet_since, Wire::Signed(msg), None, Origin::Own, true);
+        let _ = self.ingest(self.quiet_since, Wire::Signed(msg), None, Origin::Own);
     }
 
     fn send_link(&mut self, step: u32, link: Hash) {
@@ -1296,20 +1396,19 @@ impl<G: Game> Core<G> {
             step,
             link,
         };
-        let _ = self.ingest(self.quiet_since, Wire::Link(msg), None, Origin::Own, true);
+        let _ = self.ingest(self.quiet_since, Wire::Link(msg), None, Origin::Own);
     }
 
     /// Checks a signed message or link and adds it to what we hold.
     /// `raw` is the message as it arrived and its id (the hash of those bytes); `None`
-    /// encodes it afresh. `sig_ok` is whether its signature was found valid (see
-    /// [`Core::check_signatures`]); our own messages need no check.
+    /// encodes it afresh. A signed message from a peer comes with its signature already
+    /// found valid (see [`Core::signed_until_bad`]).
     fn ingest(
         &mut self,
         now: Time,
         wire: Wire,
         raw: Option<(Vec<u8>, Hash)>,
         origin: Origin,
-        sig_ok: bool,
     ) -> Result<()> {
         let (bytes, id) = raw.unwrap_or_else(|| {
             let bytes = wire.encode();
@@ -1340,14 +1439,6 @@ impl<G: Game> Core<G> {
             });
         }
         if let Wire::Signed(s) = &wire {
-            // An opening is checked against its signed commitment instead: only one that
-            // does not match has its own signature checked, to make it proof.
-            if origin != Origin::Own && s.kind() != Kind::Open && !sig_ok {
-                return Err(NetError::BadSignature {
-                    seat,
-                    name: self.start.name(seat),
-                });
-            }
             let too_big = match &s.body {
                 Body::Input(b) | Body::Open { input: b, .. } => b.len() > MAX_INPUT,
                 Body::Accept(a) => a.chain_len == 0 || a.chain_len > beacon::MAX_CHAIN_LEN,
@@ -1360,6 +1451,12 @@ impl<G: Game> Core<G> {
                     self.name(seat)
                 )));
             }
+        }
+
+        if let Origin::Peer(from) = origin
+            && !self.admit(from, &wire)?
+        {
+            return Ok(());
         }
 
         // Keep it, write it down, pass it on.
@@ -1404,7 +1501,9 @@ impl<G: Game> Core<G> {
                 // said where it is yet (its link is still coming up) is taken to be where
                 // the table is: a step the table is two past was settled long ago, and a
                 // peer still behind it gets it with the history its hello asks for.
-                let echo = matches!(&wire, Wire::Signed(s) if s.kind() != Kind::Open);
+                // Nor what was signed on another log for a step we are at or have left.
+                let echo = matches!(&wire, Wire::Signed(s) if s.kind() != Kind::Open
+                    && (s.kind() == Kind::Accept || !self.off_our_log(s.step, &s.basis.log)));
                 let table_at = self.peer_have.iter().flatten().map(|(at, _)| *at).max();
                 let settled = table_at.is_some_and(|at| at > step.saturating_add(1));
                 for (i, k) in self.keys.iter().enumerate().filter(|_| echo) {
@@ -1497,6 +1596,120 @@ impl<G: Game> Core<G> {
         }
         self.check_basis(s.seat, s.step, s.kind(), s.basis);
         Ok(())
+    }
+
+    /// Whether `log` is not ours at `step`, a step we have completed or are at.
+    fn off_our_log(&self, step: u32, log: &Hash) -> bool {
+        self.game
+            .as_ref()
+            .and_then(|g| g.bases.get(step as usize))
+            .is_some_and(|b| b.log != *log)
+    }
+
+    /// What is checked of a peer's message on arrival beyond its signature: a beacon link
+    /// or an opening of another seat is taken only as history we asked that peer for (the
+    /// seat's own device sends its own); a link must be on its seat's chain; and one seat
+    /// fills one step with no more than a game can use. `Ok(false)`: not worth keeping
+    /// (a link for a step the table has left, or one that cannot be checked yet).
+    fn admit(&mut self, from: Seat, wire: &Wire) -> Result<bool> {
+        let (seat, step, relayed) = match wire {
+            Wire::Link(l) => (l.seat, l.step, l.seat != from),
+            Wire::Signed(s) => (s.seat, s.step, s.seat != from && s.kind() == Kind::Open),
+            Wire::Hello(_) => return Ok(false),
+        };
+        if relayed && self.asked[from as usize].is_none_or(|s| step < s) {
+            return Err(NetError::Unasked {
+                seat,
+                name: self.start.name(seat),
+                by: self.name(from),
+            });
+        }
+        let too_many = || NetError::TooMany {
+            seat,
+            name: self.start.name(seat),
+            step,
+        };
+        match wire {
+            Wire::Link(l) => {
+                if step < self.step() || self.accepts[seat as usize].is_none() {
+                    return Ok(false);
+                }
+                if self
+                    .extra
+                    .get(&(seat, step))
+                    .is_some_and(|e| e.links >= LINKS_PER_STEP)
+                {
+                    return Err(too_many());
+                }
+                self.check_link(l)?;
+                self.extra.entry((seat, step)).or_default().links += 1;
+            }
+            Wire::Signed(s) => {
+                let ours = self
+                    .game
+                    .as_ref()
+                    .and_then(|g| g.bases.get(step as usize))
+                    .is_some_and(|b| b.log == s.basis.log);
+                if !ours && s.kind() != Kind::Accept {
+                    let extra = self.extra.entry((seat, step)).or_default();
+                    if !extra.logs.contains(&s.basis.log) {
+                        if extra.logs.len() >= OTHER_LOGS {
+                            return Err(too_many());
+                        }
+                        extra.logs.push(s.basis.log);
+                    }
+                }
+            }
+            Wire::Hello(_) => {}
+        }
+        Ok(true)
+    }
+
+    /// Whether a beacon link is on its seat's chain: hashed down, it must meet the seat's
+    /// last link the table used (its chain's head before the first draw) or the last of its
+    /// links checked on arrival, in no more hashes than there can have been draws between
+    /// (at most one a step). Only the chain's owner can make such a preimage.
+    fn check_link(&mut self, l: &Link) -> Result<()> {
+        let i = l.seat as usize;
+        let bad = || NetError::BadLink {
+            seat: l.seat,
+            name: self.start.name(l.seat),
+            step: l.step,
+        };
+        let Some(accept) = &self.accepts[i] else {
+            return Err(bad());
+        };
+        let (draws, (k0, x0)) = match &self.game {
+            Some(g) => (g.draws, g.links[i]),
+            None => (0, (0, accept.chain_head)),
+        };
+        let ahead = l.step.saturating_sub(self.step());
+        let most = draws
+            .saturating_add(1)
+            .saturating_add(ahead)
+            .min(accept.chain_len);
+        let tip = self.link_tips[i].filter(|(at, _, _)| *at < l.step);
+        let mut y = l.link;
+        for hop in 1..=most.saturating_sub(k0) {
+            y = beacon::link_hash(&y);
+            let k = if y == x0 {
+                k0 + hop
+            } else if let Some((_, tk, tx)) = tip
+                && y == tx
+            {
+                tk + hop
+            } else {
+                continue;
+            };
+            if k > most {
+                break;
+            }
+            if tip.is_none_or(|(_, tk, _)| k > tk) {
+                self.link_tips[i] = Some((l.step, k, l.link));
+            }
+            return Ok(());
+        }
+        Err(bad())
     }
 
     /// A vote for a step we may already have passed: tell the voters how that step ended,
@@ -1660,8 +1873,21 @@ impl<G: Game> Core<G> {
         m
     }
 
+    /// Notes that a hello goes to `peer`: what it sends back from our shared step on is
+    /// history we asked for.
+    fn asking(&mut self, peer: Seat) {
+        let from = self.shared_step();
+        let asked = &mut self.asked[peer as usize];
+        *asked = Some(asked.map_or(from, |a| a.min(from)));
+    }
+
     fn hello_all(&mut self, reply: bool, full: bool) {
         let bytes = self.hello(reply, full);
+        for peer in 0..self.keys.len() as Seat {
+            if peer != self.me {
+                self.asking(peer);
+            }
+        }
         for (i, k) in self.keys.iter().enumerate() {
             if i != self.me as usize {
                 self.transmits.push_back(Transmit {
@@ -1672,7 +1898,7 @@ impl<G: Game> Core<G> {
         }
     }
 
-    fn answer_hello(&mut self, peer: Seat, hello: &Hello) {
+    fn answer_hello(&mut self, now: Time, peer: Seat, hello: &Hello) {
         let to = self.keys[peer as usize];
         // Remember what the peer holds: its confirmation that it saw the same commitments.
         let newer = self.peer_have[peer as usize]
@@ -1687,13 +1913,30 @@ impl<G: Game> Core<G> {
             && hello.step == self.step()
             && hello.have.iter().any(|id| !self.msgs.contains_key(id))
         {
+            self.asking(peer);
             let bytes = self.hello(false, false);
             self.transmits.push_back(Transmit { to, bytes });
         }
         // Our own hello first, so the peer knows where we stand before what we send it.
         if hello.reply {
+            self.asking(peer);
             let bytes = self.hello(false, false);
             self.transmits.push_back(Transmit { to, bytes });
+        }
+        // Hellos cost a few bytes and can ask for the whole game: each kind of history
+        // below goes to a peer at most once until our step changes (or it reconnects), and
+        // no message goes twice in answer, so a peer asking again and again, from steps
+        // however chosen, gets at most one copy of what we hold per step the table moves.
+        // After a resync period it may ask again: what we sent may have been lost, and a
+        // table that has finished (or waits on that peer) moves no more.
+        let at = self.step();
+        let answered = &self.answered[peer as usize];
+        if answered.at != at || now >= answered.since.plus(self.cfg.resync_after) {
+            self.answered[peer as usize] = Answered {
+                at,
+                since: now,
+                ..Answered::default()
+            };
         }
         // What the peer lacks of the step it waits on, from every seat. Then, once per
         // connection (or when the peer went back), the history after that step; later
@@ -1704,16 +1947,20 @@ impl<G: Game> Core<G> {
         // from every peer. (A seat merely slow to move is away too, yet its device is up
         // and sends its own.) A peer that is behind and has heard nothing for a while
         // (`full`) gets every seat's messages.
-        let first = self.streamed[peer as usize].is_none_or(|s| s > hello.step);
+        let first = self.streamed[peer as usize].is_none_or(|s| s > hello.step)
+            && !self.answered[peer as usize].own;
         if first {
             self.streamed[peer as usize] = Some(hello.step);
+            self.answered[peer as usize].own = true;
         }
         let all: u16 = (1u16 << self.keys.len()) - 1;
         let full = hello.full
-            && hello.step < self.step()
-            && self.sent_all[peer as usize] != Some(hello.step);
+            && hello.step < at
+            && self.sent_all[peer as usize] != Some(hello.step)
+            && !self.answered[peer as usize].all;
         let authors = if full {
             self.sent_all[peer as usize] = Some(hello.step);
+            self.answered[peer as usize].all = true;
             all
         } else if first {
             let removed = self.game.as_ref().map(|g| &g.removed);
@@ -1734,6 +1981,7 @@ impl<G: Game> Core<G> {
         } else {
             hello.shared.min(hello.step)
         };
+        let answered = &mut self.answered[peer as usize];
         for (step, ids) in self.by_step.range(from..) {
             let gap = *step == hello.step;
             if !gap && authors == 0 {
@@ -1745,7 +1993,10 @@ impl<G: Game> Core<G> {
                 } else {
                     authors & (1 << author) != 0
                 };
-                if let Some(held) = self.msgs.get(id).filter(|_| wanted) {
+                if !wanted || answered.sent.insert(*id, ()).is_some() {
+                    continue;
+                }
+                if let Some(held) = self.msgs.get(id) {
                     let bytes = held.bytes.clone();
                     self.transmits.push_back(Transmit { to, bytes });
                 }
@@ -1986,9 +2237,8 @@ impl<G: Game> Core<G> {
                 continue;
             };
             if seal::commitment(&self.session, n, seat, salt, input) != view.commits[&seat] {
-                // Openings are checked against their commitment, not their signature; one
-                // that does not match is proof against its seat only if that seat signed it
-                // (Proof::check verifies both signatures).
+                // Its signature was checked on arrival: a signed opening that does not match
+                // its seat's commitment is proof against that seat.
                 if let Some(Wire::Signed(commit)) = self.msgs.get(commit_id).map(|h| &h.wire) {
                     proofs.push(Proof::BadOpening {
                         commit: commit.clone(),

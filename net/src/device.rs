@@ -1344,6 +1344,12 @@ impl Device {
             let device = out.device;
             self.send(&device, &Frame::core(session, out));
         }
+        for device in pumped.drop_links {
+            tracing::info!("cutting {} off for a while", device.fmt_short());
+            if let Some(net) = &self.net {
+                net.mesh.cut_off(&device, mesh::CUT_OFF);
+            }
+        }
         for n in pumped.notices {
             self.emit(Event::Notice(n));
         }

@@ -30,6 +30,16 @@ pub enum NetError {
         step: u32,
         at: u32,
     },
+    #[error("seat {seat} ({name}) sent a beacon link for step {step} that is not from its chain")]
+    BadLink { seat: Seat, name: String, step: u32 },
+    #[error("{by} passed on a beacon link or an opening of seat {seat} ({name}) unasked")]
+    Unasked {
+        seat: Seat,
+        name: String,
+        by: String,
+    },
+    #[error("seat {seat} ({name}) sent more messages for step {step} than any game needs")]
+    TooMany { seat: Seat, name: String, step: u32 },
     #[error("it is not your move: {0}")]
     NotYourMove(String),
     #[error("that move is not allowed: {0}")]

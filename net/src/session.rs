@@ -156,6 +156,8 @@ pub struct Pumped {
     pub errors: Vec<String>,
     /// The view changed: show it.
     pub changed: bool,
+    /// Devices that keep sending refused messages: close their links for a while.
+    pub drop_links: Vec<EndpointId>,
 }
 
 impl Pumped {
@@ -458,7 +460,8 @@ impl<G: Game> Session<G> {
             CoreEvent::Stepped { .. }
             | CoreEvent::Committed { .. }
             | CoreEvent::Voted { .. }
-            | CoreEvent::Rewound { .. } => {}
+            | CoreEvent::Rewound { .. }
+            | CoreEvent::DropLink { .. } => {}
         }
     }
 
@@ -533,6 +536,15 @@ impl<G: Game> Session<G> {
         }
         if !events.is_empty() {
             out.changed = true;
+        }
+        for e in &events {
+            if let CoreEvent::DropLink { seat } = e
+                && let Some(device) = self.meta.seats.get(*seat as usize).map(|s| s.device)
+                && device != self.me
+                && !out.drop_links.contains(&device)
+            {
+                out.drop_links.push(device);
+            }
         }
         if i == self.mine {
             for e in events {

@@ -216,28 +216,14 @@ pub fn verify_many(items: &[(&Signed, &SeatKey)], memo: Option<&SignatureMemo>) 
     let mut valid = vec![false; items.len()];
     let mut todo: Vec<Check> = Vec::with_capacity(items.len());
     for (i, (signed, key)) in items.iter().enumerate() {
-        let bytes = signed.signing_bytes();
-        let sig = ed25519_zebra::Signature::from_bytes(&signed.sig.to_bytes());
-        let memo_id = memo.map(|_| {
-            let mut h = blake3::Hasher::new_derive_key("hoard v1 verified signature");
-            h.update(key.key.as_ref());
-            h.update(&sig.to_bytes());
-            h.update(&bytes);
-            *h.finalize().as_bytes()
-        });
-        if let (Some(memo), Some(id)) = (memo, memo_id)
+        let check = Check::new(i, signed, key, memo.is_some());
+        if let (Some(memo), Some(id)) = (memo, check.memo_id)
             && memo.contains(&id)
         {
             valid[i] = true;
             continue;
         }
-        todo.push(Check {
-            index: i,
-            key: key.key,
-            sig,
-            bytes,
-            memo_id,
-        });
+        todo.push(check);
     }
     let threads = if todo.len() >= PARALLEL_MIN {
         std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
@@ -269,6 +255,76 @@ pub fn verify_many(items: &[(&Signed, &SeatKey)], memo: Option<&SignatureMemo>) 
     valid
 }
 
+/// How many of `items`, from the first, have valid signatures: checking stops at the first
+/// bad one. A frame from a peer is taken up to its first forgery and no further, so a
+/// frame of forgeries costs the receiver about one small batch, not one check per
+/// message (a failed batch bisected down to each message). The frame is checked from the
+/// front in batches that double in size, so a forgery near the front is found cheaply and
+/// a valid frame still goes in large (parallel) batches.
+pub fn verify_until_bad(items: &[(&Signed, &SeatKey)], memo: Option<&SignatureMemo>) -> usize {
+    let mut done = 0;
+    let mut size = BATCH_MIN;
+    while done < items.len() {
+        let end = (done + size).min(items.len());
+        let chunk = &items[done..end];
+        if verify_many_all(chunk, memo) {
+            done = end;
+            size = size.saturating_mul(2);
+            continue;
+        }
+        // A bad one is in this chunk: halve until it is found.
+        let mut chunk = chunk;
+        while chunk.len() > 1 {
+            let (a, b) = chunk.split_at(chunk.len() / 2);
+            if verify_many_all(a, memo) {
+                done += a.len();
+                chunk = b;
+            } else {
+                chunk = a;
+            }
+        }
+        return done;
+    }
+    done
+}
+
+/// Whether every signature of `items` is valid (one batch, or a few across threads).
+fn verify_many_all(items: &[(&Signed, &SeatKey)], memo: Option<&SignatureMemo>) -> bool {
+    let mut todo: Vec<Check> = Vec::with_capacity(items.len());
+    for (i, (signed, key)) in items.iter().enumerate() {
+        let check = Check::new(i, signed, key, memo.is_some());
+        if let (Some(memo), Some(id)) = (memo, check.memo_id)
+            && memo.contains(&id)
+        {
+            continue;
+        }
+        todo.push(check);
+    }
+    let threads = if todo.len() >= PARALLEL_MIN {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
+    } else {
+        1
+    };
+    let ok = if threads > 1 {
+        let per = todo.len().div_ceil(threads);
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = todo
+                .chunks(per)
+                .map(|chunk| scope.spawn(move || batch_ok(chunk)))
+                .collect();
+            handles.into_iter().all(|h| h.join().unwrap_or(false))
+        })
+    } else {
+        batch_ok(&todo)
+    };
+    if ok && let Some(memo) = memo {
+        for id in todo.iter().filter_map(|c| c.memo_id) {
+            memo.insert(id);
+        }
+    }
+    ok
+}
+
 /// One signature to check.
 struct Check {
     index: usize,
@@ -278,13 +334,33 @@ struct Check {
     memo_id: Option<Hash>,
 }
 
-/// Whether each signature is valid: all in one batch, halving a batch that fails.
-fn check_batch(checks: &[Check]) -> Vec<bool> {
+impl Check {
+    fn new(index: usize, signed: &Signed, key: &SeatKey, memo: bool) -> Check {
+        let bytes = signed.signing_bytes();
+        let sig = ed25519_zebra::Signature::from_bytes(&signed.sig.to_bytes());
+        let memo_id = memo.then(|| {
+            let mut h = blake3::Hasher::new_derive_key("hoard v1 verified signature");
+            h.update(key.key.as_ref());
+            h.update(&sig.to_bytes());
+            h.update(&bytes);
+            *h.finalize().as_bytes()
+        });
+        Check {
+            index,
+            key: key.key,
+            sig,
+            bytes,
+            memo_id,
+        }
+    }
+}
+
+/// Whether every signature is valid, as one batch (one by one when there are few).
+fn batch_ok(checks: &[Check]) -> bool {
     if checks.len() < BATCH_MIN {
         return checks
             .iter()
-            .map(|c| c.key.verify(&c.sig, &c.bytes).is_ok())
-            .collect();
+            .all(|c| c.key.verify(&c.sig, &c.bytes).is_ok());
     }
     let mut batch = ed25519_zebra::batch::Verifier::new();
     let mut draw = blake3::Hasher::new_derive_key("hoard v1 signature batch");
@@ -295,7 +371,18 @@ fn check_batch(checks: &[Check]) -> Vec<bool> {
         draw.update(&(c.bytes.len() as u64).to_le_bytes());
         draw.update(&c.bytes);
     }
-    if batch.verify(Coefficients(draw.finalize_xof())).is_ok() {
+    batch.verify(Coefficients(draw.finalize_xof())).is_ok()
+}
+
+/// Whether each signature is valid: all in one batch, halving a batch that fails.
+fn check_batch(checks: &[Check]) -> Vec<bool> {
+    if checks.len() < BATCH_MIN {
+        return checks
+            .iter()
+            .map(|c| c.key.verify(&c.sig, &c.bytes).is_ok())
+            .collect();
+    }
+    if batch_ok(checks) {
         return vec![true; checks.len()];
     }
     let (a, b) = checks.split_at(checks.len() / 2);
@@ -628,6 +715,25 @@ mod tests {
                 assert_eq!(valid[i], !forged.contains(&i), "message {i} of {count}");
                 assert_eq!(valid[i], s.verify(&keys[*k].public()), "message {i} alone");
             }
+        }
+    }
+
+    /// Checking stops at the first forgery, wherever it is, and counts every valid message
+    /// before it.
+    #[test]
+    fn a_frame_is_taken_up_to_its_first_forgery() {
+        let key = SecretKey::from_bytes(&[4; 32]);
+        let seat_key = SeatKey::new(&key.public()).expect("a key");
+        for (count, bad) in [(5, Some(2)), (300, Some(0)), (300, Some(257)), (300, None)] {
+            let mut msgs: Vec<Signed> = (0..count).map(|i| signed(&key, 0, i as u32)).collect();
+            if let Some(b) = bad {
+                msgs[b].step += 1_000_000;
+                // A later forgery changes nothing: the first one ends the frame.
+                msgs[count - 1].step += 1_000_000;
+            }
+            let items: Vec<(&Signed, &SeatKey)> = msgs.iter().map(|s| (s, &seat_key)).collect();
+            let want = bad.unwrap_or(count);
+            assert_eq!(verify_until_bad(&items, None), want, "{count} {bad:?}");
         }
     }
 

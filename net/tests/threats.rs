@@ -7,8 +7,8 @@ use common::highcard::{self, Config, HighCard, Input, Phase, Private, Public};
 use common::table::{Device, Table, bot, keys, start_for};
 use hoard_net::core::Proof;
 use hoard_net::log::{PlayRecord, StepRecord};
-use hoard_net::wire::{Body, Signed, Wire};
-use hoard_net::{CoreConfig, NetError, SecretKey, Transmit, Verdict, VoteAction};
+use hoard_net::wire::{Body, Hello, Link, Signed, Wire};
+use hoard_net::{Basis, CoreConfig, NetError, SecretKey, Transmit, Verdict, VoteAction};
 use hoard_rules::{Game, Pending, Play, RuleError, Seal, Seat, Step};
 
 const CHEAT: usize = 2;
@@ -644,4 +644,318 @@ fn withholding_an_opening_is_handled_as_away_and_the_table_skips_the_seat() {
     t.tamper = None;
     assert!(t.finish());
     honest_all_verified(&t);
+}
+
+// ----- a peer that asks for too much, or sends what no one can use -------------------------
+
+/// Runs the honest table until device 0 is at `step` at least and nothing is in flight.
+fn run_to(t: &mut Table, step: u32) {
+    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= step
+        && t.queue.is_empty()));
+}
+
+/// What device `i` holds: messages, and bytes in its inbox.
+fn kept(t: &Table, i: usize) -> (usize, usize) {
+    (t.devices[i].held(), t.devices[i].inbox_bytes())
+}
+
+fn head_on_log(key: &SecretKey, t: &Table, step: u32, log: u8) -> Vec<u8> {
+    let basis = Basis {
+        log: [log; 32],
+        state: [0; 32],
+    };
+    let msg = Signed::sign(
+        key,
+        t.start.session(),
+        CHEAT as Seat,
+        step,
+        basis,
+        Body::Head,
+    );
+    Wire::Signed(msg).encode()
+}
+
+#[test]
+fn alternating_old_hellos_cannot_make_a_device_queue_the_history_twice() {
+    let mut t = honest_table(12);
+    run_to(&mut t, 8);
+    let rogue = t.devices[CHEAT].key();
+    let session = t.start.session();
+    // Forty-odd bytes each, asking for everything from two old steps in turn.
+    let mut received = 0;
+    for i in 0..200u32 {
+        let hello = Wire::Hello(Hello {
+            session,
+            step: 1 + (i % 2) * 2,
+            have: Vec::new(),
+            reply: false,
+            full: true,
+            shared: 0,
+        })
+        .encode();
+        received += hello.len();
+        let _ = t.inject(0, rogue, &hello);
+    }
+    let queued: usize = t
+        .queue
+        .iter()
+        .filter(|(from, tx)| *from == 0 && tx.to == rogue)
+        .map(|(_, tx)| tx.bytes.len())
+        .sum();
+    let (_, holds) = kept(&t, 0);
+    assert!(
+        queued <= holds,
+        "{received} bytes of hellos queued {queued} bytes; the device holds {holds}"
+    );
+    assert!(t.finish());
+    honest_all_verified(&t);
+}
+
+#[test]
+fn unsigned_links_for_another_seat_are_refused_and_not_kept() {
+    let mut t = honest_table(13);
+    run_to(&mut t, 1);
+    let rogue = t.devices[CHEAT].key();
+    let session = t.start.session();
+    let at = t.devices[1].step();
+    let before = kept(&t, 1);
+    // Links "for" every seat, its own too, for this step and the next forty: none is on
+    // the seat's chain.
+    for i in 0..300u32 {
+        let link = Link {
+            session,
+            seat: (i % 3) as Seat,
+            step: at + i % 40,
+            link: *blake3::hash(&i.to_le_bytes()).as_bytes(),
+        };
+        let err = t
+            .inject(1, rogue, &Wire::Link(link).encode())
+            .expect_err("a made-up link");
+        assert!(
+            matches!(err, NetError::Unasked { .. } | NetError::BadLink { .. }),
+            "{err}"
+        );
+    }
+    assert_eq!(kept(&t, 1), before, "nothing was kept or written");
+    assert!(t.queue.is_empty(), "nothing was passed on");
+    assert!(t.finish());
+    honest_all_verified(&t);
+}
+
+#[test]
+fn openings_that_match_no_commitment_are_not_echoed_or_kept() {
+    let mut t = honest_table(14);
+    run_to(&mut t, 1);
+    let rogue = t.devices[CHEAT].key();
+    let session = t.start.session();
+    let at = t.devices[1].step();
+    let basis = t.devices[1].basis();
+    let before = kept(&t, 1);
+    let input = postcard::to_stdvec(&Input::Card(1)).unwrap();
+    // Openings "from" the other two seats, ahead of any commitment, signed by the rogue.
+    for i in 0..100u32 {
+        let open = Signed::sign(
+            &t.keys[CHEAT],
+            session,
+            (i % 2) as Seat,
+            at + i / 2,
+            basis,
+            Body::Open {
+                salt: [i as u8; 32],
+                input: input.clone(),
+            },
+        );
+        let err = t
+            .inject(1, rogue, &Wire::Signed(open).encode())
+            .expect_err("a forged opening");
+        assert!(matches!(err, NetError::BadSignature { .. }), "{err}");
+    }
+    assert_eq!(kept(&t, 1), before, "nothing was kept or written");
+    assert!(t.queue.is_empty(), "nothing was echoed");
+    assert!(t.finish());
+    honest_all_verified(&t);
+}
+
+#[test]
+fn messages_on_a_made_up_log_are_bounded_per_seat_and_step() {
+    let mut t = honest_table(15);
+    run_to(&mut t, 1);
+    let rogue = t.devices[CHEAT].key();
+    let key = t.keys[CHEAT].clone();
+    let at = t.devices[1].step();
+    let before = kept(&t, 1);
+    // The rogue signs, with its own key, a message on each of 40 logs the table never had,
+    // for each of the next five steps.
+    let (steps, logs) = (5u32, 40u8);
+    let mut refused = 0;
+    for step in at..at + steps {
+        for log in 1..=logs {
+            match t.inject(1, rogue, &head_on_log(&key, &t, step, log)) {
+                Ok(()) => {}
+                Err(NetError::TooMany { .. }) => refused += 1,
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+    let (held, inbox) = kept(&t, 1);
+    let added = held - before.0;
+    assert!(
+        added <= steps as usize * 3,
+        "{added} of {} kept",
+        steps * logs as u32
+    );
+    assert_eq!(added + refused, (steps * logs as u32) as usize);
+    assert!(inbox - before.1 < 200 * added.max(1), "{inbox} bytes");
+    // What is kept is echoed as anything else, and no more.
+    let echoed = t.queue.iter().filter(|(from, _)| *from == 1).count();
+    assert!(echoed <= added * 2, "{echoed} echoes of {added} kept");
+    assert!(t.finish());
+    honest_all_verified(&t);
+}
+
+#[test]
+fn a_frame_of_forgeries_is_dropped_at_the_first_bad_signature() {
+    let mut t = honest_table(16);
+    run_to(&mut t, 1);
+    let rogue = t.devices[CHEAT].key();
+    let key = t.keys[CHEAT].clone();
+    let at = t.devices[1].step();
+    let before = kept(&t, 1);
+    // Five good messages, then 300 signed with another seat's key, then five good ones.
+    let mut frame: Vec<Vec<u8>> = (0..5)
+        .map(|i| head_on_log(&key, &t, at + 1 + i, 9))
+        .collect();
+    frame.extend((0..300).map(|i| head_on_log(&t.keys[0], &t, at + 6 + i, 9)));
+    frame.extend((0..5).map(|i| head_on_log(&key, &t, at + 306 + i, 9)));
+    let err = t.inject_frame(1, rogue, &frame).expect_err("forgeries");
+    assert!(
+        matches!(err, NetError::BadSignature { seat: 2, .. }),
+        "{err}"
+    );
+    assert_eq!(
+        kept(&t, 1).0,
+        before.0 + 5,
+        "only what came before the first forgery is taken"
+    );
+    assert!(t.finish());
+    honest_all_verified(&t);
+}
+
+#[test]
+fn a_peer_that_keeps_sending_refused_messages_is_dropped() {
+    let dropped = |t: &Table, i: usize| {
+        t.devices[i]
+            .events()
+            .iter()
+            .filter(|e| e.starts_with("DropLink"))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    // A whole honest game: no device is ever asked to drop another.
+    let mut t = honest_table(17);
+    assert!(t.finish());
+    honest_all_verified(&t);
+    for i in 0..3 {
+        assert!(
+            dropped(&t, i).is_empty(),
+            "device {i}: {:?}",
+            dropped(&t, i)
+        );
+    }
+
+    let mut t = honest_table(18);
+    run_to(&mut t, 1);
+    let rogue = t.devices[CHEAT].key();
+    let at = t.devices[1].step();
+    for i in 0..hoard_net::core::REFUSALS_TO_DROP {
+        let forged = head_on_log(&t.keys[0], &t, at + 1 + i, 9);
+        assert!(t.inject(1, rogue, &forged).is_err());
+    }
+    assert_eq!(dropped(&t, 1), vec!["DropLink { seat: 2 }".to_string()]);
+    assert!(dropped(&t, 0).is_empty());
+}
+
+#[test]
+fn a_peer_that_stops_reading_has_its_link_reset_not_blocked_forever() {
+    use hoard_net::transport::endpoint::is_loopback;
+    use hoard_net::transport::mesh::{self, Mesh};
+    use hoard_net::transport::{EndpointOptions, NetMode, bind_endpoint};
+    use std::time::{Duration, Instant};
+
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let opts = EndpointOptions::new(NetMode::Loopback);
+        let a = bind_endpoint(SecretKey::from_bytes(&[71; 32]), &opts)
+            .await
+            .expect("endpoint");
+        let b = bind_endpoint(SecretKey::from_bytes(&[72; 32]), &opts)
+            .await
+            .expect("endpoint");
+        // The peer takes every connection and never reads a byte of it.
+        let ep = b.endpoint.clone();
+        let _hold = tokio::spawn(async move {
+            let mut kept = Vec::new();
+            while let Some(incoming) = ep.accept().await {
+                if let Ok(accepting) = incoming.accept()
+                    && let Ok(conn) = accepting.await
+                {
+                    kept.push(conn);
+                }
+            }
+        });
+        let b_addr = iroh::EndpointAddr::from_parts(
+            b.endpoint.id(),
+            b.endpoint
+                .bound_sockets()
+                .into_iter()
+                .filter(is_loopback)
+                .map(iroh::TransportAddr::Ip),
+        );
+        let peer = b_addr.id;
+        let (tx, mut events) = tokio::sync::mpsc::unbounded_channel();
+        let mut mesh = Mesh::new(a.endpoint.clone(), tx);
+        mesh.connect(b_addr, true);
+        assert!(matches!(
+            next_event(&mut events, Duration::from_secs(10)).await,
+            hoard_net::transport::mesh::MeshEvent::Up { .. }
+        ));
+        // More than any flow-control window: the writes block.
+        for _ in 0..16 {
+            assert!(mesh.send(&peer, vec![7; 256 * 1024]));
+        }
+        let stalled = Instant::now();
+        match next_event(&mut events, mesh::WRITE_TIMEOUT * 2).await {
+            hoard_net::transport::mesh::MeshEvent::Down { why, .. } => {
+                assert!(why.contains("read nothing"), "{why}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(stalled.elapsed() >= mesh::WRITE_TIMEOUT / 2);
+        // The link is reset, not dead: it comes up again.
+        assert!(matches!(
+            next_event(&mut events, Duration::from_secs(10)).await,
+            hoard_net::transport::mesh::MeshEvent::Up { .. }
+        ));
+        // And its outbox takes no more than its cap, however much is sent.
+        let mut taken = 0;
+        while mesh.send(&peer, vec![7; 256 * 1024]) {
+            taken += 1;
+            assert!(taken <= mesh::OUTBOX_MAX / (256 * 1024) + 1, "no cap");
+        }
+        assert!(mesh.queued(&peer) <= mesh::OUTBOX_MAX);
+    });
+}
+
+async fn next_event(
+    events: &mut tokio::sync::mpsc::UnboundedReceiver<hoard_net::transport::mesh::MeshEvent>,
+    within: std::time::Duration,
+) -> hoard_net::transport::mesh::MeshEvent {
+    tokio::time::timeout(within, events.recv())
+        .await
+        .expect("an event in time")
+        .expect("the mesh is up")
 }

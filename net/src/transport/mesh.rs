@@ -12,12 +12,20 @@
 //! comes up (a peer back after a long absence would otherwise first get everything the
 //! table said meanwhile, echoes and all, and only then the sync it needs). A frame written
 //! just before a connection broke may be lost; the sync on the next `Up` covers it.
+//!
+//! A peer cannot make a link hold more than it should: an outbox takes at most
+//! [`OUTBOX_MAX`] bytes (past that the link is reset, and the protocol syncs afresh on the
+//! next `Up` instead of queueing without end), a frame that cannot be written for
+//! [`WRITE_TIMEOUT`] (a peer that stopped reading) resets the link too, and the driver can
+//! cut a misbehaving peer off for a while ([`Mesh::cut_off`]).
 
 use super::endpoint::{ALPN, CONNECT_TIMEOUT};
 use super::frame;
 use iroh::endpoint::{Connection, VarInt};
 use iroh::{Endpoint, EndpointAddr, EndpointId};
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
@@ -27,10 +35,20 @@ pub const BACKOFF_MIN: Duration = Duration::from_millis(100);
 /// The longest wait between dials.
 pub const BACKOFF_MAX: Duration = Duration::from_secs(2);
 
+/// The most bytes one peer's outbox holds: far more than a whole game's history, so only a
+/// peer that does not keep up (or asks for more than it should) ever reaches it.
+pub const OUTBOX_MAX: usize = 8 * 1024 * 1024;
+/// A frame not written after this long means the peer has stopped reading: the link is
+/// reset rather than left blocked.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long [`Mesh::cut_off`] keeps a peer away.
+pub const CUT_OFF: Duration = Duration::from_secs(30);
+
 /// Close codes, so the other side can tell why a connection ended.
 pub const CLOSE_REPLACED: u32 = 1;
 pub const CLOSE_REFUSED: u32 = 2;
 pub const CLOSE_LEAVING: u32 = 3;
+pub const CLOSE_STALLED: u32 = 4;
 
 /// What the links report to the driver.
 #[derive(Debug)]
@@ -55,6 +73,10 @@ struct Outgoing {
 
 struct Link {
     outbox: mpsc::UnboundedSender<Outgoing>,
+    /// Bytes in the outbox, sent or not yet.
+    queued: Arc<AtomicUsize>,
+    /// Reset the connection and keep the peer away for this long.
+    resets: mpsc::UnboundedSender<Duration>,
     conns: mpsc::UnboundedSender<Connection>,
     target: watch::Sender<Target>,
     task: JoinHandle<()>,
@@ -185,10 +207,35 @@ impl Mesh {
         self.queue(peer, bytes, true)
     }
 
+    /// `false` if there is no link, or its outbox is full: the frame is dropped and the
+    /// link reset, so the peer gets what it lacks through the sync on the next `Up`.
     fn queue(&self, peer: &EndpointId, bytes: Vec<u8>, synced: bool) -> bool {
-        match self.links.get(peer) {
-            Some(link) => link.outbox.send(Outgoing { bytes, synced }).is_ok(),
-            None => false,
+        let Some(link) = self.links.get(peer) else {
+            return false;
+        };
+        let size = bytes.len();
+        if link.queued.load(Ordering::Relaxed).saturating_add(size) > OUTBOX_MAX {
+            tracing::info!("the outbox to {} is full: resetting", peer.fmt_short());
+            let _ = link.resets.send(Duration::ZERO);
+            return false;
+        }
+        link.queued.fetch_add(size, Ordering::Relaxed);
+        link.outbox.send(Outgoing { bytes, synced }).is_ok()
+    }
+
+    /// Bytes waiting for `peer`.
+    pub fn queued(&self, peer: &EndpointId) -> usize {
+        self.links
+            .get(peer)
+            .map_or(0, |l| l.queued.load(Ordering::Relaxed))
+    }
+
+    /// Closes the connection to `peer` and keeps it away for `time` (connections from it
+    /// meanwhile are refused); then the link comes back as before. For a peer whose
+    /// messages keep being refused.
+    pub fn cut_off(&self, peer: &EndpointId, time: Duration) {
+        if let Some(link) = self.links.get(peer) {
+            let _ = link.resets.send(time);
         }
     }
 
@@ -213,13 +260,19 @@ impl Mesh {
 
     fn spawn_link(&mut self, peer: EndpointId, target: Target) {
         let (outbox, outbox_rx) = mpsc::unbounded_channel();
+        let (resets, resets_rx) = mpsc::unbounded_channel();
         let (conns, conns_rx) = mpsc::unbounded_channel();
         let (target_tx, target_rx) = watch::channel(target);
+        let queued = Arc::new(AtomicUsize::new(0));
         let task = tokio::spawn(run_link(
             self.endpoint.clone(),
             peer,
             target_rx,
-            outbox_rx,
+            Outbox {
+                rx: outbox_rx,
+                queued: queued.clone(),
+                resets: resets_rx,
+            },
             conns_rx,
             self.events.clone(),
         ));
@@ -227,6 +280,8 @@ impl Mesh {
             peer,
             Link {
                 outbox,
+                queued,
+                resets,
                 conns,
                 target: target_tx,
                 task,
@@ -259,10 +314,47 @@ async fn accept_loop(endpoint: Endpoint, events: mpsc::UnboundedSender<MeshEvent
     }
 }
 
+/// The link task's end of an outbox.
+struct Outbox {
+    rx: mpsc::UnboundedReceiver<Outgoing>,
+    queued: Arc<AtomicUsize>,
+    resets: mpsc::UnboundedReceiver<Duration>,
+}
+
+impl Outbox {
+    fn try_recv(&mut self) -> Option<Outgoing> {
+        let out = self.rx.try_recv().ok();
+        self.took(out)
+    }
+    /// Counts a frame out of the outbox.
+    fn took(&self, out: Option<Outgoing>) -> Option<Outgoing> {
+        if let Some(out) = &out {
+            self.queued.fetch_sub(out.bytes.len(), Ordering::Relaxed);
+        }
+        out
+    }
+}
+
+/// Writes one frame, or gives up after [`WRITE_TIMEOUT`].
+async fn write(send: &mut iroh::endpoint::SendStream, bytes: &[u8]) -> Result<(), String> {
+    match tokio::time::timeout(WRITE_TIMEOUT, frame::write(send, bytes)).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(_) => Err(format!(
+            "the peer read nothing for {} s",
+            WRITE_TIMEOUT.as_secs()
+        )),
+    }
+}
+
 /// How a served connection ended.
 enum Ended {
     /// It broke (or the peer closed it).
     Broke(String),
+    /// A frame could not be written in time, or the outbox overflowed: reset.
+    Stalled(String),
+    /// The driver cut the peer off for this long.
+    CutOff(Duration),
     /// The peer dialed again: serve this connection instead.
     Replaced(Connection),
     /// The link was dropped by the driver.
@@ -273,7 +365,7 @@ async fn run_link(
     endpoint: Endpoint,
     peer: EndpointId,
     mut target: watch::Receiver<Target>,
-    mut outbox: mpsc::UnboundedReceiver<Outgoing>,
+    mut outbox: Outbox,
     mut conns: mpsc::UnboundedReceiver<Connection>,
     events: mpsc::UnboundedSender<MeshEvent>,
 ) {
@@ -328,9 +420,15 @@ async fn run_link(
         // What waited for this connection: synced frames are stale (the `Up` below makes
         // the protocol sync afresh), the rest goes out first, in order.
         let mut waiting = VecDeque::new();
-        while let Ok(f) = outbox.try_recv() {
+        while let Some(f) = outbox.try_recv() {
             if !f.synced {
                 waiting.push_back(f.bytes);
+            }
+        }
+        // A reset asked for while there was no connection is done already.
+        while let Ok(time) = outbox.resets.try_recv() {
+            if time > Duration::ZERO {
+                tracing::debug!("{} was cut off while away", peer.fmt_short());
             }
         }
         if events.send(MeshEvent::Up { peer }).is_err() {
@@ -356,6 +454,37 @@ async fn run_link(
                 }
                 if !pause(&mut backoff, &mut conns, &mut next, &mut target).await {
                     return;
+                }
+            }
+            Ended::Stalled(why) => {
+                // Closed, not left to time out: the peer dials again (or is dialed) and
+                // the two sides sync afresh.
+                conn.close(VarInt::from_u32(CLOSE_STALLED), why.as_bytes());
+                let _ = events.send(MeshEvent::Down { peer, why });
+                if target.borrow().dial
+                    && !pause(&mut backoff, &mut conns, &mut next, &mut target).await
+                {
+                    return;
+                }
+            }
+            Ended::CutOff(time) => {
+                conn.close(
+                    VarInt::from_u32(CLOSE_REFUSED),
+                    b"too many refused messages",
+                );
+                let _ = events.send(MeshEvent::Down {
+                    peer,
+                    why: "cut off for a while: too many of its messages were refused".into(),
+                });
+                let until = tokio::time::Instant::now() + time;
+                loop {
+                    tokio::select! {
+                        _ = tokio::time::sleep_until(until) => break,
+                        conn = conns.recv() => match conn {
+                            Some(conn) => refuse(&conn, "cut off for a while"),
+                            None => return,
+                        },
+                    }
                 }
             }
         }
@@ -390,7 +519,7 @@ async fn serve(
     conn: &Connection,
     peer: EndpointId,
     waiting: VecDeque<Vec<u8>>,
-    outbox: &mut mpsc::UnboundedReceiver<Outgoing>,
+    outbox: &mut Outbox,
     conns: &mut mpsc::UnboundedReceiver<Connection>,
     events: &mpsc::UnboundedSender<MeshEvent>,
 ) -> Ended {
@@ -399,8 +528,8 @@ async fn serve(
         Err(e) => return Ended::Broke(e.to_string()),
     };
     for bytes in waiting {
-        if let Err(e) = frame::write(&mut send, &bytes).await {
-            return Ended::Broke(e.to_string());
+        if let Err(why) = write(&mut send, &bytes).await {
+            return Ended::Stalled(why);
         }
     }
     // Reading runs in its own task: a frame read is not cancel-safe inside `select!`.
@@ -435,10 +564,15 @@ async fn serve(
                 None => Ended::Gone,
             },
             why = &mut reader => break Ended::Broke(why.unwrap_or_else(|e| e.to_string())),
-            out = outbox.recv() => match out {
+            reset = outbox.resets.recv() => break match reset {
+                Some(time) if time > Duration::ZERO => Ended::CutOff(time),
+                Some(_) => Ended::Stalled("its outbox overflowed".into()),
+                None => Ended::Gone,
+            },
+            out = outbox.rx.recv() => match outbox.took(out) {
                 Some(Outgoing { bytes, .. }) => {
-                    if let Err(e) = frame::write(&mut send, &bytes).await {
-                        break Ended::Broke(e.to_string());
+                    if let Err(why) = write(&mut send, &bytes).await {
+                        break Ended::Stalled(why);
                     }
                 }
                 None => break Ended::Gone,

@@ -17,6 +17,17 @@ use std::collections::VecDeque;
 pub trait Device {
     fn key(&self) -> PublicKey;
     fn handle(&mut self, now: Time, from: PublicKey, bytes: &[u8]) -> Result<(), NetError>;
+    /// Many messages in one frame.
+    fn handle_frame(
+        &mut self,
+        now: Time,
+        from: PublicKey,
+        frame: &[Vec<u8>],
+    ) -> Result<(), NetError>;
+    /// How many messages the core holds.
+    fn held(&self) -> usize;
+    /// Bytes of every message the device has written to its inbox.
+    fn inbox_bytes(&self) -> usize;
     fn timeout(&mut self, now: Time);
     /// Carries out what the core asks for: writes (to memory or real files), then returns
     /// the transmits.
@@ -82,6 +93,23 @@ impl<G: Game> Device for Bot<G> {
             return Ok(());
         }
         self.core.handle_message(now, from, bytes)
+    }
+    fn handle_frame(
+        &mut self,
+        now: Time,
+        from: PublicKey,
+        frame: &[Vec<u8>],
+    ) -> Result<(), NetError> {
+        if self.down {
+            return Ok(());
+        }
+        self.core.handle_messages(now, from, frame)
+    }
+    fn held(&self) -> usize {
+        self.core.held()
+    }
+    fn inbox_bytes(&self) -> usize {
+        self.disk.messages.iter().map(Vec::len).sum()
     }
     fn timeout(&mut self, now: Time) {
         if !self.down {
@@ -356,6 +384,18 @@ impl Table {
     /// Sends raw bytes to device `to` as if from `from_key`.
     pub fn inject(&mut self, to: usize, from_key: PublicKey, bytes: &[u8]) -> Result<(), NetError> {
         let r = self.devices[to].handle(self.now, from_key, bytes);
+        self.collect(to);
+        r
+    }
+
+    /// Sends raw messages to device `to` in one frame, as if from `from_key`.
+    pub fn inject_frame(
+        &mut self,
+        to: usize,
+        from_key: PublicKey,
+        frame: &[Vec<u8>],
+    ) -> Result<(), NetError> {
+        let r = self.devices[to].handle_frame(self.now, from_key, frame);
         self.collect(to);
         r
     }
