@@ -11,6 +11,8 @@ pub const FILE: &str = "app-settings.postcard";
 
 /// Longest name shown at the table, in characters; keeps tokens and lists readable.
 pub const MAX_NAME: usize = 16;
+// A character is at most 4 bytes: every name kept here fits a game's start.
+const _: () = assert!(MAX_NAME * 4 <= hoard_net::identity::MAX_NAME);
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Profile {

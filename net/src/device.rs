@@ -153,6 +153,42 @@ const BOT_COLOURS: [[u8; 3]; 7] = [
 /// The most seats a lobby holds (the largest game seats 8).
 const MAX_LOBBY: usize = crate::identity::MAX_SEATS;
 
+/// The most addresses kept for a device. A phone has a few (IPv4, IPv6, perhaps a relay)
+/// and a laptop with virtual networks a dozen or so; the lobby, with every seat's
+/// addresses, goes to every guest in one frame, so a guest may not pad it.
+pub const MAX_ADDRS: usize = 32;
+/// The longest relay address kept.
+const MAX_RELAY_URL: usize = 256;
+/// The most characters of a player's name kept (the bytes are capped by the start's
+/// [`crate::identity::MAX_NAME`]).
+const MAX_NAME_CHARS: usize = 32;
+
+/// How to reach `device`, from an address it gave: under `device`'s own id, whatever id
+/// the address names (links are keyed by that id, so a guest naming another guest's id
+/// would take over that guest's links), with at most [`MAX_ADDRS`] IP or relay addresses.
+pub fn address_of(device: EndpointId, addr: &EndpointAddr) -> EndpointAddr {
+    let usable = addr.addrs.iter().filter(|a| match a {
+        TransportAddr::Ip(_) => true,
+        TransportAddr::Relay(url) => url.as_str().len() <= MAX_RELAY_URL,
+        _ => false,
+    });
+    EndpointAddr::from_parts(device, usable.take(MAX_ADDRS).cloned())
+}
+
+/// A player's name as it may sit at a table: trimmed, and cut between characters to at
+/// most [`MAX_NAME_CHARS`] characters and [`crate::identity::MAX_NAME`] bytes, so that
+/// the start's check always passes (17 emoji are 17 characters but 68 bytes).
+pub fn fit_name(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.trim().chars().take(MAX_NAME_CHARS) {
+        if out.len() + c.len_utf8() > crate::identity::MAX_NAME {
+            break;
+        }
+        out.push(c);
+    }
+    out.trim_end().to_string()
+}
+
 const IDENTITY_FILE: &str = "identity.key";
 const PROFILE_FILE: &str = "profile.bin";
 const META_FILE: &str = "table.bin";
@@ -426,11 +462,7 @@ impl Device {
     async fn try_command(&mut self, cmd: Command) -> Result<()> {
         match cmd {
             Command::SetProfile { name, colour } => {
-                let name: String = name
-                    .trim()
-                    .chars()
-                    .take(crate::identity::MAX_NAME / 2)
-                    .collect();
+                let name = fit_name(&name);
                 if name.is_empty() {
                     return Err(NetError::BadStart("a name cannot be empty".into()));
                 }
@@ -841,7 +873,7 @@ impl Device {
         if let Some(net) = &mut self.net {
             for seat in &meta.seats {
                 if seat.device != self.me && !dials(self.me, seat.device, meta.host()) {
-                    net.mesh.knock(seat.addr.clone());
+                    net.mesh.knock(address_of(seat.device, &seat.addr));
                 }
             }
         }
@@ -902,7 +934,7 @@ impl Device {
                 continue;
             }
             let dial = dials(me, seat.device, host);
-            net.mesh.connect(seat.addr.clone(), dial);
+            net.mesh.connect(address_of(seat.device, &seat.addr), dial);
         }
     }
 
@@ -1093,10 +1125,14 @@ impl Device {
                     }
                 }
             }
-            Frame::Lobby(state) => {
+            Frame::Lobby(mut state) => {
                 if let Role::Guest(g) = &mut self.role
                     && g.host == peer
                 {
+                    // Shown as this device would have seated them.
+                    for seat in &mut state.seats {
+                        seat.name = fit_name(&seat.name);
+                    }
                     let seated = state.seats.iter().any(|s| s.key == self.me);
                     g.lobby = Some(state);
                     if seated {
@@ -1152,11 +1188,8 @@ impl Device {
                     );
                     return;
                 }
-                let name: String = name
-                    .trim()
-                    .chars()
-                    .take(crate::identity::MAX_NAME / 2)
-                    .collect();
+                let name = fit_name(&name);
+                let addr = address_of(peer, &addr);
                 if let Some(seat) = h.seats.iter_mut().find(|s| s.device == peer && !s.bot) {
                     seat.name = name;
                     seat.colour = colour;
@@ -1486,6 +1519,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_name_of_emoji_is_cut_by_its_bytes_between_characters() {
+        let name = "\u{1F409}".repeat(17);
+        assert_eq!(name.chars().count(), 17);
+        let cut = fit_name(&name);
+        assert!(
+            cut.len() <= crate::identity::MAX_NAME,
+            "{} bytes",
+            cut.len()
+        );
+        assert_eq!(cut, "\u{1F409}".repeat(16));
+        assert_eq!(fit_name(&"a".repeat(40)), "a".repeat(MAX_NAME_CHARS));
+        assert_eq!(fit_name("  Mia  "), "Mia");
+    }
+
+    #[test]
+    fn an_address_is_kept_under_its_devices_own_id_and_capped() {
+        let ips = (0..1000u16)
+            .map(|p| TransportAddr::Ip(std::net::SocketAddr::from(([127, 0, 0, 1], 1000 + p))));
+        let claimed = EndpointAddr::from_parts(id(2), ips);
+        let kept = address_of(id(1), &claimed);
+        assert_eq!(kept.id, id(1));
+        assert_eq!(kept.addrs.len(), MAX_ADDRS);
+        assert!(kept.addrs.iter().all(|a| claimed.addrs.contains(a)));
     }
 
     #[test]
