@@ -106,7 +106,7 @@ impl Frame {
         postcard::to_stdvec(self).unwrap_or_default()
     }
 
-    fn decode(bytes: &[u8]) -> Result<Frame> {
+    pub fn decode(bytes: &[u8]) -> Result<Frame> {
         postcard::from_bytes(bytes).map_err(|e| NetError::Malformed(e.to_string()))
     }
 }
@@ -134,9 +134,24 @@ pub struct LobbyEntry {
 
 /// The player's name and colour, kept in the data directory.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Profile {
-    name: String,
-    colour: [u8; 3],
+pub struct Profile {
+    pub name: String,
+    pub colour: [u8; 3],
+}
+
+/// Reads a kept profile; `None` if it is damaged or its name is empty.
+pub fn read_profile(bytes: &[u8]) -> Option<Profile> {
+    let p: Profile = postcard::from_bytes(bytes).ok()?;
+    // Kept by an older version, a name may not fit a start.
+    let name = fit_name(&p.name);
+    (!name.is_empty()).then_some(Profile { name, ..p })
+}
+
+/// Reads the keys of a session's bots, kept beside it on the host.
+pub fn read_bots(bytes: &[u8]) -> Result<Vec<SecretKey>> {
+    let keys: Vec<[u8; 32]> = postcard::from_bytes(bytes)
+        .map_err(|e| NetError::Corrupt(format!("the saved bots' keys are damaged: {e}")))?;
+    Ok(keys.iter().map(SecretKey::from_bytes).collect())
 }
 
 /// Colours handed to bots, in order.
@@ -243,7 +258,7 @@ pub fn load_identity(data_dir: &Path) -> Result<SecretKey> {
 fn load_profile(data_dir: &Path, me: &PublicKey) -> Profile {
     std::fs::read(data_dir.join(PROFILE_FILE))
         .ok()
-        .and_then(|b| postcard::from_bytes(&b).ok())
+        .and_then(|b| read_profile(&b))
         .unwrap_or_else(|| Profile {
             name: format!("Player {}", &me.fmt_short().to_string()[..4]),
             colour: [0x5d, 0x7c, 0xc9],
@@ -1424,11 +1439,7 @@ pub fn dials(me: EndpointId, peer: EndpointId, host: Option<EndpointId>) -> bool
 
 fn load_bots(dir: &Path) -> Result<Vec<SecretKey>> {
     match std::fs::read(dir.join(BOTS_FILE)) {
-        Ok(bytes) => {
-            let keys: Vec<[u8; 32]> = postcard::from_bytes(&bytes)
-                .map_err(|e| NetError::Corrupt(format!("the saved bots' keys are damaged: {e}")))?;
-            Ok(keys.iter().map(SecretKey::from_bytes).collect())
-        }
+        Ok(bytes) => read_bots(&bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
         Err(e) => Err(e.into()),
     }
