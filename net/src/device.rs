@@ -106,7 +106,7 @@ impl Frame {
         postcard::to_stdvec(self).unwrap_or_default()
     }
 
-    fn decode(bytes: &[u8]) -> Result<Frame> {
+    pub fn decode(bytes: &[u8]) -> Result<Frame> {
         postcard::from_bytes(bytes).map_err(|e| NetError::Malformed(e.to_string()))
     }
 }
@@ -134,9 +134,24 @@ pub struct LobbyEntry {
 
 /// The player's name and colour, kept in the data directory.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Profile {
-    name: String,
-    colour: [u8; 3],
+pub struct Profile {
+    pub name: String,
+    pub colour: [u8; 3],
+}
+
+/// Reads a kept profile; `None` if it is damaged or its name is empty.
+pub fn read_profile(bytes: &[u8]) -> Option<Profile> {
+    let p: Profile = postcard::from_bytes(bytes).ok()?;
+    // Kept by an older version, a name may not fit a start.
+    let name = fit_name(&p.name);
+    (!name.is_empty()).then_some(Profile { name, ..p })
+}
+
+/// Reads the keys of a session's bots, kept beside it on the host.
+pub fn read_bots(bytes: &[u8]) -> Result<Vec<SecretKey>> {
+    let keys: Vec<[u8; 32]> = postcard::from_bytes(bytes)
+        .map_err(|e| NetError::Corrupt(format!("the saved bots' keys are damaged: {e}")))?;
+    Ok(keys.iter().map(SecretKey::from_bytes).collect())
 }
 
 /// Colours handed to bots, in order.
@@ -152,6 +167,42 @@ const BOT_COLOURS: [[u8; 3]; 7] = [
 
 /// The most seats a lobby holds (the largest game seats 8).
 const MAX_LOBBY: usize = crate::identity::MAX_SEATS;
+
+/// The most addresses kept for a device. A phone has a few (IPv4, IPv6, perhaps a relay)
+/// and a laptop with virtual networks a dozen or so; the lobby, with every seat's
+/// addresses, goes to every guest in one frame, so a guest may not pad it.
+pub const MAX_ADDRS: usize = 32;
+/// The longest relay address kept.
+const MAX_RELAY_URL: usize = 256;
+/// The most characters of a player's name kept (the bytes are capped by the start's
+/// [`crate::identity::MAX_NAME`]).
+const MAX_NAME_CHARS: usize = 32;
+
+/// How to reach `device`, from an address it gave: under `device`'s own id, whatever id
+/// the address names (links are keyed by that id, so a guest naming another guest's id
+/// would take over that guest's links), with at most [`MAX_ADDRS`] IP or relay addresses.
+pub fn address_of(device: EndpointId, addr: &EndpointAddr) -> EndpointAddr {
+    let usable = addr.addrs.iter().filter(|a| match a {
+        TransportAddr::Ip(_) => true,
+        TransportAddr::Relay(url) => url.as_str().len() <= MAX_RELAY_URL,
+        _ => false,
+    });
+    EndpointAddr::from_parts(device, usable.take(MAX_ADDRS).cloned())
+}
+
+/// A player's name as it may sit at a table: trimmed, and cut between characters to at
+/// most [`MAX_NAME_CHARS`] characters and [`crate::identity::MAX_NAME`] bytes, so that
+/// the start's check always passes (17 emoji are 17 characters but 68 bytes).
+pub fn fit_name(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.trim().chars().take(MAX_NAME_CHARS) {
+        if out.len() + c.len_utf8() > crate::identity::MAX_NAME {
+            break;
+        }
+        out.push(c);
+    }
+    out.trim_end().to_string()
+}
 
 const IDENTITY_FILE: &str = "identity.key";
 const PROFILE_FILE: &str = "profile.bin";
@@ -226,7 +277,7 @@ pub fn load_identity(data_dir: &Path) -> Result<SecretKey> {
 fn load_profile(data_dir: &Path, me: &PublicKey) -> Profile {
     std::fs::read(data_dir.join(PROFILE_FILE))
         .ok()
-        .and_then(|b| postcard::from_bytes(&b).ok())
+        .and_then(|b| read_profile(&b))
         .unwrap_or_else(|| Profile {
             name: format!("Player {}", &me.fmt_short().to_string()[..4]),
             colour: [0x5d, 0x7c, 0xc9],
@@ -445,11 +496,7 @@ impl Device {
     async fn try_command(&mut self, cmd: Command) -> Result<()> {
         match cmd {
             Command::SetProfile { name, colour } => {
-                let name: String = name
-                    .trim()
-                    .chars()
-                    .take(crate::identity::MAX_NAME / 2)
-                    .collect();
+                let name = fit_name(&name);
                 if name.is_empty() {
                     return Err(NetError::BadStart("a name cannot be empty".into()));
                 }
@@ -860,7 +907,7 @@ impl Device {
         if let Some(net) = &mut self.net {
             for seat in &meta.seats {
                 if seat.device != self.me && !dials(self.me, seat.device, meta.host()) {
-                    net.mesh.knock(seat.addr.clone());
+                    net.mesh.knock(address_of(seat.device, &seat.addr));
                 }
             }
         }
@@ -921,7 +968,7 @@ impl Device {
                 continue;
             }
             let dial = dials(me, seat.device, host);
-            net.mesh.connect(seat.addr.clone(), dial);
+            net.mesh.connect(address_of(seat.device, &seat.addr), dial);
         }
     }
 
@@ -1112,10 +1159,14 @@ impl Device {
                     }
                 }
             }
-            Frame::Lobby(state) => {
+            Frame::Lobby(mut state) => {
                 if let Role::Guest(g) = &mut self.role
                     && g.host == peer
                 {
+                    // Shown as this device would have seated them.
+                    for seat in &mut state.seats {
+                        seat.name = fit_name(&seat.name);
+                    }
                     let seated = state.seats.iter().any(|s| s.key == self.me);
                     g.lobby = Some(state);
                     if seated {
@@ -1171,11 +1222,8 @@ impl Device {
                     );
                     return;
                 }
-                let name: String = name
-                    .trim()
-                    .chars()
-                    .take(crate::identity::MAX_NAME / 2)
-                    .collect();
+                let name = fit_name(&name);
+                let addr = address_of(peer, &addr);
                 if let Some(seat) = h.seats.iter_mut().find(|s| s.device == peer && !s.bot) {
                     seat.name = name;
                     seat.colour = colour;
@@ -1416,11 +1464,7 @@ pub fn dials(me: EndpointId, peer: EndpointId, host: Option<EndpointId>) -> bool
 
 fn load_bots(dir: &Path) -> Result<Vec<SecretKey>> {
     match crate::store::read_private(&dir.join(BOTS_FILE)) {
-        Ok(bytes) => {
-            let keys: Vec<[u8; 32]> = postcard::from_bytes(&bytes)
-                .map_err(|e| NetError::Corrupt(format!("the saved bots' keys are damaged: {e}")))?;
-            Ok(keys.iter().map(SecretKey::from_bytes).collect())
-        }
+        Ok(bytes) => read_bots(&bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
         Err(e) => Err(e.into()),
     }
@@ -1581,6 +1625,32 @@ mod tests {
         );
         assert_eq!(mode(&bots), 0o600);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_name_of_emoji_is_cut_by_its_bytes_between_characters() {
+        let name = "\u{1F409}".repeat(17);
+        assert_eq!(name.chars().count(), 17);
+        let cut = fit_name(&name);
+        assert!(
+            cut.len() <= crate::identity::MAX_NAME,
+            "{} bytes",
+            cut.len()
+        );
+        assert_eq!(cut, "\u{1F409}".repeat(16));
+        assert_eq!(fit_name(&"a".repeat(40)), "a".repeat(MAX_NAME_CHARS));
+        assert_eq!(fit_name("  Mia  "), "Mia");
+    }
+
+    #[test]
+    fn an_address_is_kept_under_its_devices_own_id_and_capped() {
+        let ips = (0..1000u16)
+            .map(|p| TransportAddr::Ip(std::net::SocketAddr::from(([127, 0, 0, 1], 1000 + p))));
+        let claimed = EndpointAddr::from_parts(id(2), ips);
+        let kept = address_of(id(1), &claimed);
+        assert_eq!(kept.id, id(1));
+        assert_eq!(kept.addrs.len(), MAX_ADDRS);
+        assert!(kept.addrs.iter().all(|a| claimed.addrs.contains(a)));
     }
 
     #[test]

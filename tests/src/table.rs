@@ -6,7 +6,7 @@
 
 use crate::rounds::{self, Input, Rounds};
 use hoard_net::core::{CoreConfig, Time};
-use hoard_net::device::{Frame, dials};
+use hoard_net::device::{Frame, address_of, dials};
 use hoard_net::handle::AwayVote;
 use hoard_net::session::{SeatMeta, Session, SessionMeta, session_dir};
 use hoard_net::transport::endpoint::{EndpointOptions, NetMode, bind_endpoint};
@@ -340,9 +340,10 @@ fn dial_table(
             continue;
         }
         let dial = dials(id, seat.device, meta.host());
-        mesh.connect(seat.addr.clone(), dial);
+        let addr = address_of(seat.device, &seat.addr);
+        mesh.connect(addr.clone(), dial);
         if resumed && !dial {
-            mesh.knock(seat.addr.clone());
+            mesh.knock(addr);
         }
     }
     mesh
