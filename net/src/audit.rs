@@ -13,10 +13,39 @@ use std::collections::BTreeMap;
 /// Each seat's sealed openings by step: the commitment and the opened bytes.
 type Openings = BTreeMap<(Seat, u32), Vec<(Hash, Vec<u8>)>>;
 
-/// What a game's rules let a skipped seat do at an input step: the input it "makes" by
+/// What a game's rules let an away seat do at an input step: the input it "makes" by
 /// sitting out, or `None` if the game cannot go on without it there. The same function on
-/// every device (it is part of the game's rules, not a device setting).
-pub type SitOut<G> = fn(&<G as Game>::Public, Seat) -> Option<<G as Game>::Input>;
+/// every device (it is part of the game's rules, not a device setting). The input must hold
+/// for the seat's private side too: the audit replays it with every hand shown.
+pub type SitOut<G> = fn(&<G as Game>::Public, Seat, Absence) -> Option<<G as Game>::Input>;
+
+/// Why the table goes on without a seat at a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Absence {
+    /// Skipped by vote: it may come back and play on.
+    Skipped,
+    /// Removed by vote (at this step or before): it has left the game for good.
+    Removed,
+}
+
+impl Absence {
+    /// How a log record says the seat was absent, if it was.
+    pub fn of(record: &PlayRecord) -> Option<Absence> {
+        match record {
+            PlayRecord::SatOut => Some(Absence::Skipped),
+            PlayRecord::Removed => Some(Absence::Removed),
+            _ => None,
+        }
+    }
+
+    /// The log record of a seat absent so.
+    pub fn record(self) -> PlayRecord {
+        match self {
+            Absence::Skipped => PlayRecord::SatOut,
+            Absence::Removed => PlayRecord::Removed,
+        }
+    }
+}
 
 /// A proven fault, in plain words.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -153,7 +182,9 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
                         PlayRecord::Open(bytes) | PlayRecord::Opened { input: bytes, .. } => {
                             Play::Open(decode(bytes)?)
                         }
-                        PlayRecord::SatOut => match input.sit_out.and_then(|f| f(&public, seat)) {
+                        PlayRecord::SatOut | PlayRecord::Removed => match Absence::of(play)
+                            .and_then(|absence| input.sit_out?(&public, seat, absence))
+                        {
                             Some(i) => Play::Open(i),
                             None => {
                                 return Err(fault(

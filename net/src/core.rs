@@ -36,7 +36,7 @@
 //! the step goes on without it and the log records that. A seat so skipped sits out the
 //! beacon draws after it without a vote, until it plays an input step again.
 
-use crate::audit::{self, AuditInput, Fault, SitOut, Verdict};
+use crate::audit::{self, Absence, AuditInput, Fault, SitOut, Verdict};
 use crate::beacon::{self, Chain};
 use crate::error::{NetError, Result};
 use crate::identity::{PublicKey, SecretKey, SessionId, Start};
@@ -1072,7 +1072,7 @@ impl<G: Game> Core<G> {
                 if self
                     .cfg
                     .sit_out
-                    .and_then(|f| f(&gs.public, target))
+                    .and_then(|f| f(&gs.public, target, action.absence()))
                     .is_none() =>
             {
                 return Err(NetError::BadVote(format!(
@@ -1169,9 +1169,11 @@ impl<G: Game> Core<G> {
                 let can_sit_out = match &gs.pending {
                     // Only a removed seat is not waited for at the audit.
                     Pending::Over(_) => action == VoteAction::Remove,
-                    Pending::Turn { .. } | Pending::Together { .. } => {
-                        self.cfg.sit_out.and_then(|f| f(&gs.public, t)).is_some()
-                    }
+                    Pending::Turn { .. } | Pending::Together { .. } => self
+                        .cfg
+                        .sit_out
+                        .and_then(|f| f(&gs.public, t, action.absence()))
+                        .is_some(),
                     _ => true,
                 };
                 let due = self.owed_since[i].is_some()
@@ -1730,7 +1732,7 @@ impl<G: Game> Core<G> {
         let overridden = match &gs.records[step as usize] {
             StepRecord::Inputs(plays) => plays
                 .iter()
-                .any(|(seat, p)| skips.contains(seat) && *p != PlayRecord::SatOut),
+                .any(|(seat, p)| skips.contains(seat) && Absence::of(p).is_none()),
             // A chance step records its contributors.
             StepRecord::Chance { from, .. } => skips.iter().any(|s| from.contains(s)),
         };
@@ -2529,7 +2531,18 @@ impl<G: Game> Core<G> {
         }
 
         // Everything is in: the step's record, and the step the engine sees.
-        let sit_out = |seat: Seat| self.cfg.sit_out.and_then(|f| f(&gs.public, seat));
+        let absence = |seat: Seat| {
+            if removed.contains(&seat) || removals.contains(&seat) {
+                Absence::Removed
+            } else {
+                Absence::Skipped
+            }
+        };
+        let sit_out = |seat: Seat| {
+            let absence = absence(seat);
+            let input = self.cfg.sit_out.and_then(|f| f(&gs.public, seat, absence));
+            input.map(|i| (i, absence.record()))
+        };
         let (record, step) = match &pending {
             Pending::Chance => {
                 let links: Vec<(Seat, Hash)> = active.iter().map(|s| (*s, view.links[s])).collect();
@@ -2554,12 +2567,12 @@ impl<G: Game> Core<G> {
                 sorted.dedup();
                 for seat in sorted {
                     if !active.contains(&seat) {
-                        let Some(input) = sit_out(seat) else {
+                        let Some((input, record)) = sit_out(seat) else {
                             // The game cannot express it; the table waits for the seat.
                             return Ok(Progress::Waiting([seat].into()));
                         };
                         plays.push((seat, Play::Open(input)));
-                        rec.push((seat, PlayRecord::SatOut));
+                        rec.push((seat, record));
                         continue;
                     }
                     match seal {
@@ -2884,10 +2897,8 @@ impl<G: Game> Core<G> {
                                 .and_then(|(_, b)| decoded(b))
                                 .map_or(Play::Closed, Play::Open),
                             PlayRecord::Closed { .. } => Play::Closed,
-                            PlayRecord::SatOut => self
-                                .cfg
-                                .sit_out
-                                .and_then(|f| f(public, *seat))
+                            PlayRecord::SatOut | PlayRecord::Removed => Absence::of(p)
+                                .and_then(|a| self.cfg.sit_out?(public, *seat, a))
                                 .map_or(Play::Closed, Play::Open),
                         };
                         (*seat, play)
@@ -2978,7 +2989,7 @@ fn sitting_out(records: &[StepRecord], removed: &BTreeSet<Seat>, seats: usize) -
         match record {
             StepRecord::Inputs(plays) => {
                 for (seat, play) in plays {
-                    if decided.insert(*seat) && *play == PlayRecord::SatOut {
+                    if decided.insert(*seat) && Absence::of(play).is_some() {
                         out.insert(*seat);
                     }
                 }

@@ -19,7 +19,7 @@ pub mod store;
 pub mod transport;
 pub mod wire;
 
-pub use crate::audit::{Fault, SitOut, Verdict};
+pub use crate::audit::{Absence, Fault, SitOut, Verdict};
 pub use crate::core::{
     Core, CoreConfig, Event, Persist, Saved, SeatStatus, SecretRecord, Time, Transmit,
 };

@@ -15,8 +15,11 @@ pub enum PlayRecord {
     Opened { commitment: Hash, input: Vec<u8> },
     /// A decision sealed until the audit: only its commitment is known.
     Closed { commitment: Hash },
-    /// The table skipped the seat (or had removed it): it sits out this step.
+    /// The table skipped the seat: it sits out this step.
     SatOut,
+    /// The table removed the seat, at this step or before: it sits out this step, gone
+    /// for good (the game may treat it so: see [`crate::audit::Absence`]).
+    Removed,
 }
 
 /// A completed step.

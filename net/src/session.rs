@@ -7,7 +7,7 @@
 //! transmits leaves, and a bot (or an autoplayed seat) moves only when nothing else is in
 //! flight, through the same `submit` a person's move takes.
 
-use crate::audit::{SitOut, Verdict};
+use crate::audit::{Absence, SitOut, Verdict};
 use crate::core::{Core, CoreConfig, Event as CoreEvent, Time};
 use crate::error::{NetError, Result};
 use crate::handle::{
@@ -17,8 +17,8 @@ use crate::handle::{
 use crate::identity::{PublicKey, SecretKey, Start};
 use crate::store::SeatStore;
 use crate::wire::{VoteAction, Wire};
-use hoard_rules::greedquest::GreedQuest;
-use hoard_rules::sprawl::Sprawl;
+use hoard_rules::greedquest::{self, GreedQuest};
+use hoard_rules::sprawl::{self, Sprawl};
 use hoard_rules::{Game, Pending, Seat};
 use iroh::{EndpointAddr, EndpointId};
 use rand_chacha::ChaCha8Rng;
@@ -110,7 +110,13 @@ impl TableGame for GreedQuest {
         }
     }
     fn sit_out() -> Option<SitOut<Self>> {
-        None
+        // Every step has an answer (see `Input::SitOut`); the rules say what each means.
+        Some(|_, _, absence| {
+            Some(match absence {
+                Absence::Skipped => greedquest::Input::SitOut,
+                Absence::Removed => greedquest::Input::Leave,
+            })
+        })
     }
 }
 
@@ -127,7 +133,12 @@ impl TableGame for Sprawl {
         }
     }
     fn sit_out() -> Option<SitOut<Self>> {
-        None
+        Some(|_, _, absence| {
+            Some(match absence {
+                Absence::Skipped => sprawl::Input::SitOut,
+                Absence::Removed => sprawl::Input::Leave,
+            })
+        })
     }
 }
 

@@ -42,6 +42,15 @@ pub struct Faults {
     /// How many times every device crashes at the same moment (a power cut, a router
     /// reboot that kills every app): each comes back after its own while, from its store.
     pub blackouts: u32,
+    /// When the dead seat dies, ms; `None`: at a time drawn from the seed.
+    pub dead_at: Option<u64>,
+    /// A seat whose device goes quiet at [`Faults::away_at`] for [`Faults::away_for`] ms
+    /// and then comes back (from its store); the others skip it ("go on without") once it is
+    /// away, and wait for it again once it is back.
+    pub away_seat: Option<Seat>,
+    /// When the away seat goes quiet, and for how long, ms.
+    pub away_at: u64,
+    pub away_for: u64,
 }
 
 impl Faults {
@@ -58,6 +67,10 @@ impl Faults {
             lose_unsent: 0,
             dead_seat: None,
             blackouts: 0,
+            dead_at: None,
+            away_seat: None,
+            away_at: 0,
+            away_for: 0,
         }
     }
 
@@ -76,6 +89,10 @@ impl Faults {
             dead_seat: None,
             // Drawn last, so the faults drawn before it are the same as before it existed.
             blackouts: rng.next_u32().is_multiple_of(4) as u32,
+            dead_at: None,
+            away_seat: None,
+            away_at: 0,
+            away_for: 0,
         }
     }
 }
@@ -104,6 +121,12 @@ pub struct Report {
     pub divergences: usize,
     /// Bytes sent by kind of message, when [`Sim::tally`] was asked for.
     pub tally: Option<Tally>,
+    /// By seat: the input steps at which the table skipped it, and at which it sat out
+    /// removed.
+    pub skipped: Vec<u32>,
+    pub removed: Vec<u32>,
+    /// By seat: whether it made a move after the table had skipped it.
+    pub returned: Vec<bool>,
 }
 
 /// Bytes handed to the network, by kind of message (echoes and resends included).
@@ -403,12 +426,23 @@ impl<G: Game> Sim<G> {
             }
         }
         if let Some(dead) = sim.faults.dead_seat {
-            let at = 500 + plan.next_u64() % 5_000;
+            let drawn = 500 + plan.next_u64() % 5_000;
+            let at = sim.faults.dead_at.unwrap_or(drawn);
             sim.push(
                 Time(at),
                 Ev::Crash {
                     node: dead,
                     down_for: u64::MAX,
+                },
+            );
+        }
+        if let Some(away) = sim.faults.away_seat {
+            let down_for = sim.faults.away_for;
+            sim.push(
+                Time(sim.faults.away_at),
+                Ev::Crash {
+                    node: away,
+                    down_for,
                 },
             );
         }
@@ -544,6 +578,8 @@ impl<G: Game> Sim<G> {
                 },
             );
         }
+        // A vote made below is sent by another drive, at once (not at the next timer).
+        let mut voted = false;
         for e in events {
             if self.trace {
                 println!("{:>8} seat {i}: {e:?}", now.0);
@@ -558,7 +594,15 @@ impl<G: Game> Sim<G> {
                 }
                 Event::Halted(f) => self.fail(format!("seat {i} halted: {}", f.what)),
                 Event::Away { seat } if Some(seat) == self.faults.dead_seat => {
-                    self.vote_remove(i, seat)
+                    self.vote_remove(i, seat);
+                    voted = true;
+                }
+                Event::Away { seat } if Some(seat) == self.faults.away_seat => {
+                    if let Some(core) = self.nodes[idx].core.as_mut() {
+                        // Refused only where the table has already moved on.
+                        let _ = core.go_on_without(now, seat, VoteAction::Skip);
+                        voted = true;
+                    }
                 }
                 _ => {}
             }
@@ -586,6 +630,9 @@ impl<G: Game> Sim<G> {
             let at = now.plus(1 + node.bot.next_u64() % 40);
             node.think_at = Some(at);
             self.push(at, Ev::Think { node: i });
+        }
+        if voted {
+            self.drive(i);
         }
     }
 
@@ -733,6 +780,8 @@ impl<G: Game> Sim<G> {
             Ev::Restart { node } => {
                 let entropy = derive(self.seed, "restart entropy", self.seq);
                 let n = &mut self.nodes[node as usize];
+                // Votes it made and had not yet sent died with it: it may make them again.
+                n.voted.clear();
                 let saved = match n.disk.read() {
                     Ok(saved) => saved,
                     Err(e) => {
@@ -751,6 +800,19 @@ impl<G: Game> Sim<G> {
                     println!("{:>8} seat {node}: RESTART", now.0);
                 }
                 self.drive(node);
+                if Some(node) == self.faults.away_seat {
+                    // Its player is back at the table: the others stop skipping it (the
+                    // table screen's "Wait"). A standing skip votes the moment a step waits
+                    // on the seat, sooner than a returning player can move.
+                    for other in 0..self.nodes.len() as Seat {
+                        if let Some(core) = self.nodes[other as usize].core.as_mut()
+                            && other != node
+                        {
+                            core.wait_for(node);
+                            self.drive(other);
+                        }
+                    }
+                }
             }
             Ev::Split { side, until } => {
                 self.split = Some((side, until));
@@ -833,6 +895,23 @@ impl<G: Game> Sim<G> {
                 StepRecord::Chance { .. } => 0,
             })
             .sum();
+        let seats = self.nodes.len();
+        let (mut skipped, mut removed) = (vec![0u32; seats], vec![0u32; seats]);
+        let mut returned = vec![false; seats];
+        for record in first.records() {
+            let StepRecord::Inputs(plays) = record else {
+                continue;
+            };
+            for (seat, play) in plays {
+                let s = *seat as usize;
+                match play {
+                    PlayRecord::SatOut => skipped[s] += 1,
+                    PlayRecord::Removed => removed[s] += 1,
+                    _ if skipped[s] > 0 => returned[s] = true,
+                    _ => {}
+                }
+            }
+        }
         let sealed_steps = first
             .records()
             .iter()
@@ -863,6 +942,9 @@ impl<G: Game> Sim<G> {
                 .collect(),
             divergences: self.divergences,
             tally: self.tally.clone(),
+            skipped,
+            removed,
+            returned,
         })
     }
 }

@@ -62,6 +62,14 @@ impl VoteAction {
     pub fn skips(self) -> bool {
         matches!(self, VoteAction::Skip | VoteAction::Remove)
     }
+
+    /// How the seat is away if the vote passes.
+    pub fn absence(self) -> crate::audit::Absence {
+        match self {
+            VoteAction::Remove => crate::audit::Absence::Removed,
+            VoteAction::Skip | VoteAction::Keep => crate::audit::Absence::Skipped,
+        }
+    }
 }
 
 /// A sealed decision opened at the audit ([`hoard_rules::Seal::UntilAudit`]).

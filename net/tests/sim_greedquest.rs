@@ -6,6 +6,7 @@
 //! runs the long version (10,000 games).
 
 use hoard_net::CoreConfig;
+use hoard_net::session::TableGame;
 use hoard_net::sim::{self, Faults, Report};
 use hoard_net::wire::SignatureMemo;
 use hoard_rules::greedquest::{Attrition, Config, GreedQuest, Length};
@@ -44,7 +45,7 @@ fn game(seed: u64, memo: &SignatureMemo, trace: bool) -> Result<Report, String> 
         away_after: 5_000,
         resync_after: 1_000,
         chain_len: 64,
-        sit_out: None,
+        sit_out: GreedQuest::sit_out(),
         memo: Some(memo.clone()),
     };
     sim::play::<GreedQuest>(&config, config.seats, faults, seed, cfg, trace)
@@ -162,3 +163,78 @@ fn profile_20() {
         t.elapsed()
     );
 }
+
+/// Away seats in real GreedQuest games: in a 4-seat table one device dies for good, and
+/// another goes quiet for a while and comes back from its store. "When the table agrees,
+/// the away seat is skipped (plays nothing, as a player who sits out) or removed ... When
+/// the device comes back, it catches up and plays on." Each table must remove the dead
+/// seat, skip the quiet one, see it play again, and end with every audit verified.
+#[test]
+fn away_seat_is_skipped_and_plays_again_and_dead_seat_is_removed() {
+    let t = Instant::now();
+    let memo = SignatureMemo::new();
+    for seed in 0..AWAY_GAMES {
+        let mut config = Config::new(4);
+        config.length = if seed % 2 == 0 {
+            Length::Full
+        } else {
+            Length::Short
+        };
+        let faults = Faults {
+            away_seat: Some(1),
+            away_at: AWAY_AT,
+            away_for: AWAY_FOR,
+            dead_seat: Some(3),
+            dead_at: Some(DEAD_AT),
+            ..Faults::none()
+        };
+        let cfg = CoreConfig {
+            away_after: AWAY_AFTER,
+            resync_after: 1_000,
+            chain_len: 64,
+            memo: Some(memo.clone()),
+            ..GreedQuest::core_config()
+        };
+        let report = sim::play::<GreedQuest>(&config, 4, faults, seed, cfg, false)
+            .unwrap_or_else(|e| panic!("{e}"));
+        check_away(seed, &report);
+    }
+    println!(
+        "{AWAY_GAMES} GreedQuest tables with a seat away and one removed, in {:?}",
+        t.elapsed()
+    );
+}
+
+/// Seat 1 was skipped and played again, seat 3 was removed, every other audit verified.
+fn check_away(seed: u64, report: &Report) {
+    println!(
+        "seed {seed}: {} steps in {} simulated ms; seat 1 sat out {} steps, back: {}; seat 3 removed at {} steps",
+        report.steps, report.sim_time, report.skipped[1], report.returned[1], report.removed[3]
+    );
+    assert!(
+        report.skipped[1] > 0,
+        "seed {seed}: seat 1 was never skipped"
+    );
+    assert!(report.returned[1], "seed {seed}: seat 1 never played again");
+    assert!(
+        report.removed[3] > 0,
+        "seed {seed}: seat 3 was never removed"
+    );
+    for (seat, verdict) in report.verdicts.iter().enumerate() {
+        if seat != 3 {
+            assert!(
+                verdict.as_ref().is_some_and(|v| v.is_verified()),
+                "seed {seed}: seat {seat}'s audit: {verdict:?}"
+            );
+        }
+    }
+}
+
+const AWAY_GAMES: u64 = 4;
+/// The dead seat dies early; the quiet seat goes after the table removed it (a seat away
+/// cannot vote, and the table goes on without a seat only when every other seat still in
+/// agrees), and comes back while the game is still on.
+const DEAD_AT: u64 = 100;
+const AWAY_AT: u64 = 500;
+const AWAY_FOR: u64 = 400;
+const AWAY_AFTER: u64 = 200;

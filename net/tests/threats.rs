@@ -397,7 +397,7 @@ fn first_illegal_step(t: &Table) -> u32 {
                                     .input,
                             ),
                             PlayRecord::Closed { .. } => Play::Closed,
-                            PlayRecord::SatOut => Play::Open(Input::Pass),
+                            PlayRecord::SatOut | PlayRecord::Removed => Play::Open(Input::Pass),
                         };
                         (*seat, play)
                     })

@@ -3,6 +3,7 @@
 //! as many rounds as asked, so a table can run for thousands of steps. A seat the table
 //! skips passes.
 
+use hoard_net::Absence;
 use hoard_rules::{Game, Outcome, Pending, Play, RuleError, Seal, Seat, Step, rng};
 use serde::{Deserialize, Serialize};
 
@@ -42,7 +43,7 @@ pub enum Event {
 }
 
 /// A skipped seat passes.
-pub fn sit_out(_public: &Public, _seat: Seat) -> Option<Input> {
+pub fn sit_out(_public: &Public, _seat: Seat, _absence: Absence) -> Option<Input> {
     Some(Input::Pass)
 }
 

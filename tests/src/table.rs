@@ -8,10 +8,12 @@ use crate::rounds::{self, Input, Rounds};
 use hoard_net::core::{CoreConfig, Time};
 use hoard_net::device::{Frame, address_of, dials};
 use hoard_net::handle::AwayVote;
+use hoard_net::session::TableGame;
 use hoard_net::session::{SeatMeta, Session, SessionMeta, session_dir};
 use hoard_net::transport::endpoint::{EndpointOptions, NetMode, bind_endpoint};
 use hoard_net::transport::mesh::{self, Mesh, MeshEvent};
 use hoard_net::{SeatSpec, SecretKey, Start};
+use hoard_rules::greedquest::{self, GreedQuest};
 use hoard_rules::{Game, Pending, Seat};
 use iroh::{Endpoint, EndpointAddr, TransportAddr};
 use std::path::PathBuf;
@@ -21,7 +23,8 @@ use tokio::sync::mpsc;
 
 /// What the test tells a device.
 enum Cmd {
-    Submit(Input),
+    /// A move, as postcard bytes of the table's game's input.
+    Submit(Vec<u8>),
     /// Play by bot, and vote to skip a seat that is away once it is known to be gone.
     Auto(bool),
     /// A seat's device was stopped (`true`) or started again (`false`): as at a real
@@ -61,6 +64,13 @@ fn config(away_after_ms: u64) -> CoreConfig<Rounds> {
     }
 }
 
+/// Which game a table plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Rounds,
+    GreedQuest,
+}
+
 struct Slot {
     key: SecretKey,
     dir: PathBuf,
@@ -73,6 +83,7 @@ pub struct LoopTable {
     pub rt: tokio::runtime::Runtime,
     slots: Vec<Slot>,
     meta: SessionMeta,
+    kind: Kind,
     away_after_ms: u64,
     tx: std_mpsc::Sender<Status>,
     rx: std_mpsc::Receiver<Status>,
@@ -97,6 +108,31 @@ impl LoopTable {
     /// Binds `n` endpoints on loopback, seats them at a game of `rounds` rounds and starts
     /// every device. Data directories live under `dir`.
     pub fn new(dir: &std::path::Path, n: u8, rounds: u32, away_after_ms: u64) -> LoopTable {
+        let start = |specs| {
+            Start::new::<Rounds>(&rounds::Config { seats: n, rounds }, specs, [42; 32])
+                .expect("start")
+        };
+        LoopTable::seat(dir, n, Kind::Rounds, start, away_after_ms)
+    }
+
+    /// As [`LoopTable::new`], at a game of GreedQuest played as `config` says, with the
+    /// game's own rules for a seat that sits out.
+    pub fn greedquest(
+        dir: &std::path::Path,
+        config: &greedquest::Config,
+        away_after_ms: u64,
+    ) -> LoopTable {
+        let start = |specs| Start::new::<GreedQuest>(config, specs, [42; 32]).expect("start");
+        LoopTable::seat(dir, config.seats, Kind::GreedQuest, start, away_after_ms)
+    }
+
+    fn seat(
+        dir: &std::path::Path,
+        n: u8,
+        kind: Kind,
+        start: impl FnOnce(Vec<SeatSpec>) -> Start,
+        away_after_ms: u64,
+    ) -> LoopTable {
         let rt = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
@@ -123,8 +159,7 @@ impl LoopTable {
                 name: format!("Seat {i}"),
             })
             .collect();
-        let start = Start::new::<Rounds>(&rounds::Config { seats: n, rounds }, specs, [42; 32])
-            .expect("start");
+        let start = start(specs);
         let meta = SessionMeta {
             start,
             seats: endpoints
@@ -142,6 +177,7 @@ impl LoopTable {
             rt,
             slots: Vec::new(),
             meta,
+            kind,
             away_after_ms,
             tx,
             rx,
@@ -179,41 +215,30 @@ impl LoopTable {
         let port = slot.port;
         let dir = session_dir(&slot.dir, &self.meta.session());
         let meta = self.meta.clone();
-        let cfg = config(self.away_after_ms);
+        let away_after = self.away_after_ms;
         let report = self.tx.clone();
-        self.rt.spawn(async move {
-            let endpoint = match endpoint {
-                Some(e) => e,
-                None => {
-                    let mut options = EndpointOptions::new(NetMode::Loopback);
-                    options.port = Some(port);
-                    bind_endpoint(key.clone(), &options)
-                        .await
-                        .expect("rebind")
-                        .endpoint
-                }
-            };
-            // The links come up while the store is read, as on a device.
-            let (events_tx, events) = mpsc::unbounded_channel();
-            let mesh = dial_table(&endpoint, &meta, resume, events_tx);
-            let clock = Instant::now();
-            let now = || Time(clock.elapsed().as_millis() as u64);
-            let session = Session::<Rounds>::open_with(
-                dir,
-                meta.clone(),
-                &key,
-                &[],
-                false,
-                now(),
-                resume,
-                cfg,
-            )
-            .expect("session");
-            run_device(
-                i, endpoint, mesh, events, session, meta, cmds, report, clock,
-            )
-            .await;
-        });
+        let device = Device {
+            me: i,
+            key,
+            port,
+            dir,
+            meta,
+            resume,
+            report,
+        };
+        match self.kind {
+            Kind::Rounds => {
+                let cfg = config(away_after);
+                self.rt.spawn(device.run::<Rounds>(endpoint, cmds, cfg));
+            }
+            Kind::GreedQuest => {
+                let cfg = CoreConfig {
+                    away_after,
+                    ..GreedQuest::core_config()
+                };
+                self.rt.spawn(device.run::<GreedQuest>(endpoint, cmds, cfg));
+            }
+        }
     }
 
     /// Stops device `i` politely (its connections close at once).
@@ -240,7 +265,7 @@ impl LoopTable {
 
     pub fn submit(&self, i: usize, input: Input) {
         if let Some(ctl) = &self.slots[i].ctl {
-            let _ = ctl.send(Cmd::Submit(input));
+            let _ = ctl.send(Cmd::Submit(postcard::to_stdvec(&input).unwrap_or_default()));
         }
     }
 
@@ -316,6 +341,67 @@ impl LoopTable {
     }
 }
 
+/// What one device's task needs to sit down at the table.
+struct Device {
+    me: usize,
+    key: SecretKey,
+    port: u16,
+    dir: PathBuf,
+    meta: SessionMeta,
+    resume: bool,
+    report: std_mpsc::Sender<Status>,
+}
+
+impl Device {
+    /// Binds (or rebinds, after a stop, on the same port), opens the session and runs.
+    async fn run<G: Game>(
+        self,
+        endpoint: Option<Endpoint>,
+        cmds: mpsc::UnboundedReceiver<Cmd>,
+        cfg: CoreConfig<G>,
+    ) {
+        let endpoint = match endpoint {
+            Some(e) => e,
+            None => {
+                let mut options = EndpointOptions::new(NetMode::Loopback);
+                options.port = Some(self.port);
+                bind_endpoint(self.key.clone(), &options)
+                    .await
+                    .expect("rebind")
+                    .endpoint
+            }
+        };
+        // The links come up while the store is read, as on a device.
+        let (events_tx, events) = mpsc::unbounded_channel();
+        let mesh = dial_table(&endpoint, &self.meta, self.resume, events_tx);
+        let clock = Instant::now();
+        let now = || Time(clock.elapsed().as_millis() as u64);
+        let session = Session::<G>::open_with(
+            self.dir,
+            self.meta.clone(),
+            &self.key,
+            &[],
+            false,
+            now(),
+            self.resume,
+            cfg,
+        )
+        .expect("session");
+        run_device(
+            self.me,
+            endpoint,
+            mesh,
+            events,
+            session,
+            self.meta,
+            cmds,
+            self.report,
+            clock,
+        )
+        .await;
+    }
+}
+
 impl Drop for LoopTable {
     fn drop(&mut self) {
         for i in 0..self.slots.len() {
@@ -350,12 +436,12 @@ fn dial_table(
 }
 
 #[allow(clippy::too_many_arguments)]
-async fn run_device(
+async fn run_device<G: Game>(
     me: usize,
     endpoint: Endpoint,
     mut mesh: Mesh,
     mut events: mpsc::UnboundedReceiver<MeshEvent>,
-    mut session: Session<Rounds>,
+    mut session: Session<G>,
     meta: SessionMeta,
     mut cmds: mpsc::UnboundedReceiver<Cmd>,
     report: std_mpsc::Sender<Status>,
@@ -374,8 +460,11 @@ async fn run_device(
             .map(|t| clock + Duration::from_millis(t.as_millis()));
         tokio::select! {
             cmd = cmds.recv() => match cmd {
-                Some(Cmd::Submit(input)) => {
-                    if let Err(e) = session.submit(now(), input) {
+                Some(Cmd::Submit(bytes)) => {
+                    let submitted = postcard::from_bytes::<G::Input>(&bytes)
+                        .map_err(|e| e.to_string())
+                        .and_then(|input| session.submit(now(), input).map_err(|e| e.to_string()));
+                    if let Err(e) = submitted {
                         tracing::warn!("device {me} could not move: {e}");
                     }
                 }
@@ -415,7 +504,7 @@ async fn run_device(
             let mut moved = false;
             if core.my_move()
                 && let Some(public) = core.public()
-                && let Some(input) = Rounds::bot_input(public, None, core.my_seat(), &mut rng)
+                && let Some(input) = G::bot_input(public, core.private(), core.my_seat(), &mut rng)
             {
                 moved = session.submit(now(), input).is_ok();
             }
@@ -486,8 +575,8 @@ async fn run_device(
 }
 
 /// Lets the session do its work and sends what it produced.
-fn send_all(
-    session: &mut Session<Rounds>,
+fn send_all<G: Game>(
+    session: &mut Session<G>,
     mesh: &Mesh,
     session_id: hoard_net::SessionId,
     now: Time,
@@ -500,8 +589,8 @@ fn send_all(
     }
 }
 
-fn handle(
-    session: &mut Session<Rounds>,
+fn handle<G: Game>(
+    session: &mut Session<G>,
     mesh: &mut Mesh,
     meta: &SessionMeta,
     event: MeshEvent,

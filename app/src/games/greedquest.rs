@@ -696,5 +696,7 @@ fn choice_label(input: &Input, name_of: &dyn Fn(Seat) -> String) -> String {
         Input::Track(seat) => format!("Track {}", name_of(seat)),
         Input::KeepDrawn => "Keep it".into(),
         Input::DiscardDrawn => "Discard it, draw another".into(),
+        // Never offered: only the table's vote puts these in a step.
+        Input::SitOut | Input::Leave => "Away".into(),
     }
 }

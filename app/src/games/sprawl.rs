@@ -267,7 +267,9 @@ fn landing(input: &Input) -> Option<Square> {
         | Input::Build { at }
         | Input::Branch { at, .. }
         | Input::Spore { at, .. } => Some(at),
-        Input::Ask | Input::Pass | Input::TakeBack | Input::Keep => None,
+        Input::Ask | Input::Pass | Input::TakeBack | Input::Keep | Input::SitOut | Input::Leave => {
+            None
+        }
     }
 }
 
@@ -300,6 +302,8 @@ fn move_label(public: &Public, me: Option<Seat>, input: &Input) -> String {
         Input::Pass => "Let it be".into(),
         Input::TakeBack => "Take it back".into(),
         Input::Keep => "Keep it".into(),
+        // Never offered: only the table's vote puts these in a step.
+        Input::SitOut | Input::Leave => "Away".into(),
     }
 }
 

@@ -4,6 +4,7 @@
 //! open choice, and every seat then makes a private keep-or-swap decision sealed until the
 //! audit. A seat the table skips "passes": it plays nothing and keeps its hand.
 
+use hoard_net::Absence;
 use hoard_rules::{Game, Outcome, Pending, Play, RuleError, Seal, Seat, Step, rng};
 use serde::{Deserialize, Serialize};
 
@@ -69,7 +70,7 @@ pub enum Event {
 }
 
 /// What a skipped seat does.
-pub fn sit_out(_public: &Public, _seat: Seat) -> Option<Input> {
+pub fn sit_out(_public: &Public, _seat: Seat, _absence: Absence) -> Option<Input> {
     Some(Input::Pass)
 }
 

@@ -43,6 +43,7 @@ pub(crate) fn setup(config: &Config) -> Result<Public, RuleError> {
         resolution: Resolution::default(),
         stage: Stage::Deal,
         winners: SeatSet::EMPTY,
+        left: SeatSet::EMPTY,
     })
 }
 
@@ -144,6 +145,12 @@ pub(crate) fn check_input(p: &Public, seat: Seat, input: &Input) -> Result<(), R
             "it is not this seat's move; the game waits for {}",
             waiting_for(p)
         ));
+    }
+    if input.is_absence() {
+        return illegal(
+            "a player cannot sit out by choice: only the table's vote goes on without a seat"
+                .to_string(),
+        );
     }
     match (p.stage, *input) {
         (Stage::Play { .. } | Stage::Duel { .. }, Input::Card(card)) => {
@@ -314,6 +321,8 @@ fn validate(p: &Public, privates: &[Option<Private>], step: &Step<Input>) -> Res
                     });
                 }
             },
+            // The table's word for an away seat fits every step, whatever the seat holds.
+            Play::Open(input) if input.is_absence() => {}
             Play::Open(input) => {
                 check_input(p, *seat, input)?;
                 if let Some(private) = private {
@@ -364,6 +373,12 @@ pub(crate) fn apply(
     match step {
         Step::Chance(draw) => deal(&mut t, draw),
         Step::Inputs(inputs) => {
+            for (seat, play) in inputs {
+                if *play == Play::Open(Input::Leave) && !t.p.left.contains(*seat) {
+                    t.p.left.insert(*seat);
+                    t.push(Event::Left { seat: *seat });
+                }
+            }
             let opened = |i: usize| match inputs.get(i) {
                 Some((_, Play::Open(input))) => Some(*input),
                 _ => None,
@@ -372,19 +387,23 @@ pub(crate) fn apply(
                 Stage::Play { .. } => lay_cards(&mut t, inputs),
                 Stage::Wild { .. } => name_wilds(&mut t, inputs),
                 Stage::Duel { duel, .. } => duel_round(&mut t, duel, inputs),
-                Stage::Pick { pick, chooser } => {
-                    if let Some(Input::Swap(chosen)) = opened(0) {
-                        choose_swap(&mut t, pick, chooser, chosen);
+                Stage::Pick { pick, chooser } => match opened(0) {
+                    Some(Input::Swap(chosen)) => choose_swap(&mut t, pick, chooser, chosen),
+                    Some(i) if i.is_absence() => no_swap(&mut t, pick),
+                    _ => {}
+                },
+                Stage::Track { seat } => match opened(0) {
+                    Some(Input::Track(target)) => choose_target(&mut t, seat, target),
+                    Some(i) if i.is_absence() => {
+                        void(&mut t, seat, Void::Away);
+                        next_tracker(&mut t, seat.saturating_add(1));
                     }
-                }
-                Stage::Track { seat } => {
-                    if let Some(Input::Track(target)) = opened(0) {
-                        choose_target(&mut t, seat, target);
-                    }
-                }
+                    _ => {}
+                },
                 Stage::LastParty { .. } => last_party(&mut t, inputs),
                 Stage::Deal | Stage::Over => {}
             }
+            last_one_in(&mut t);
         }
     }
     for seat in 0..t.p.seat_count() {
@@ -422,6 +441,9 @@ pub(crate) fn begin_turn(t: &mut Table) {
     t.push(Event::TurnBegins { turn: t.p.turn });
     let mut seats = SeatSet::EMPTY;
     for seat in 0..t.p.seat_count() {
+        if t.p.left.contains(seat) {
+            continue;
+        }
         let view = &mut t.p.seats[usize::from(seat)];
         if view.lose_turn {
             view.lose_turn = false;
@@ -449,6 +471,10 @@ pub(crate) fn begin_turn(t: &mut Table) {
 fn lay_cards(t: &mut Table, inputs: &[(Seat, Play<Input>)]) {
     for (seat, play) in inputs {
         let (seat, Play::Open(Input::Card(card))) = (*seat, play) else {
+            t.push(Event::SitsOut {
+                seat: *seat,
+                why: SitOut::Away,
+            });
             continue;
         };
         let room = view(t.p, seat).room;
@@ -677,12 +703,16 @@ fn only_one(t: &mut Table, card: Card) -> Option<Seat> {
 
 fn name_wilds(t: &mut Table, inputs: &[(Seat, Play<Input>)]) {
     for (seat, play) in inputs {
-        if let Play::Open(Input::Wild(value)) = play {
-            t.p.table[usize::from(*seat)].wild = *value;
-            t.push(Event::WildValue {
-                seat: *seat,
-                value: *value,
-            });
+        match play {
+            Play::Open(Input::Wild(value)) => {
+                t.p.table[usize::from(*seat)].wild = *value;
+                t.push(Event::WildValue {
+                    seat: *seat,
+                    value: *value,
+                });
+            }
+            // A Go WILD! nobody valued is worth nothing: it goes without effect.
+            _ => void(t, *seat, Void::Away),
         }
     }
     resolve_go(t);
@@ -853,6 +883,11 @@ fn duel_round(t: &mut Table, duel: Duel, inputs: &[(Seat, Play<Input>)]) {
     let mut best = 0;
     for (seat, play) in inputs {
         let (seat, Play::Open(Input::Card(card))) = (*seat, play) else {
+            // An away duelist plays nothing, and so loses.
+            t.push(Event::DuelCard {
+                seat: *seat,
+                card: None,
+            });
             continue;
         };
         if plays_from_deck(t.p, seat) {
@@ -936,6 +971,37 @@ fn finish_duel(t: &mut Table, why: DuelFor, winner: Option<Seat>) {
     }
 }
 
+/// The chooser was away: nobody changes places ("if there is no winner, then no one
+/// moves"), and the Even Chance / Odd Reversal cards waiting on the choice go without
+/// effect.
+fn no_swap(t: &mut Table, pick: Pick) {
+    let card = match pick {
+        Pick::Swapper { card, .. } => Some(card),
+        Pick::Winner { partner, .. } => t.p.table[usize::from(partner)].live(),
+    };
+    if let Some(card) = card {
+        for seat in live_of(t, card).iter() {
+            void(t, seat, Void::Away);
+        }
+    }
+    begin_tracking(t);
+}
+
+/// Removal: once every seat but one has left the race, the one still in wins at once (the
+/// others forfeited). Left seats never win otherwise: see [`after_refills`].
+fn last_one_in(t: &mut Table) {
+    if t.p.stage == Stage::Over || t.p.left.is_empty() {
+        return;
+    }
+    let all = SeatSet::from_seats(0..t.p.seat_count());
+    let still_in = all.without(t.p.left);
+    if still_in.len() == 1 {
+        t.p.winners = still_in;
+        t.p.stage = Stage::Over;
+        t.push(Event::Winners { seats: still_in });
+    }
+}
+
 fn choose_swap(t: &mut Table, pick: Pick, chooser: Seat, chosen: Seat) {
     match pick {
         Pick::Swapper { .. } => {
@@ -991,7 +1057,8 @@ fn begin_tracking(t: &mut Table) {
     }
     for seat in trackers.iter() {
         let room = view(t.p, seat).room;
-        let alone = (0..t.p.seat_count()).all(|o| o == seat || view(t.p, o).room != room);
+        let alone = (0..t.p.seat_count())
+            .all(|o| o == seat || t.p.left.contains(o) || view(t.p, o).room != room);
         t.p.table[usize::from(seat)].overshoot =
             alone && fx(t.p, room).special == Special::HiddenEntrance;
     }
@@ -1077,7 +1144,7 @@ fn end_turn(t: &mut Table) {
     // Room 8: out of cards and still here: forward anyway, and lose the next turn.
     for seat in 0..n {
         let v = view(t.p, seat);
-        if v.hand == 0 && fx(t.p, v.room).special == Special::Trap {
+        if !t.p.left.contains(seat) && v.hand == 0 && fx(t.p, v.room).special == Special::Trap {
             step(t, seat, 1, Move::Trap, false);
             t.p.seats[usize::from(seat)].lose_turn = true;
             t.push(Event::LosesTurn {
@@ -1102,7 +1169,8 @@ fn end_turn(t: &mut Table) {
     for seat in 0..n {
         let v = view(t.p, seat);
         let special = fx(t.p, v.room).special;
-        if special == Special::Trap || v.hand >= HAND_SIZE {
+        // A seat that left draws no more: it will never play again.
+        if special == Special::Trap || v.hand >= HAND_SIZE || t.p.left.contains(seat) {
             continue;
         }
         if special == Special::LastParty {
@@ -1154,7 +1222,7 @@ fn after_refills(t: &mut Table) {
         }
     }
     let shortest = t.p.config.length == Length::Shortest;
-    let winners = SeatSet::from_seats((0..n).filter(|s| {
+    let winners = SeatSet::from_seats((0..n).filter(|s| !t.p.left.contains(*s)).filter(|s| {
         let v = view(t.p, *s);
         if shortest {
             v.room == 12
@@ -1169,8 +1237,9 @@ fn after_refills(t: &mut Table) {
         return;
     }
     if t.p.config.this_is_my_room {
-        let best = t.p.seats.iter().map(SeatView::progress).max().unwrap_or(0);
-        let leaders = SeatSet::from_seats((0..n).filter(|s| view(t.p, *s).progress() == best));
+        let racing = || (0..n).filter(|s| !t.p.left.contains(*s));
+        let best = racing().map(|s| view(t.p, s).progress()).max().unwrap_or(0);
+        let leaders = SeatSet::from_seats(racing().filter(|s| view(t.p, *s).progress() == best));
         // A duel whose losers could not move back (everyone still in the Tavern) is not fought.
         let can_move_back = leaders.first().is_some_and(|s| {
             let v = view(t.p, s);
@@ -1207,7 +1276,7 @@ fn after_lead(t: &mut Table) {
     if t.p.config.attrition == Attrition::Survival {
         for seat in 0..t.p.seat_count() {
             let v = view(t.p, seat);
-            if DECK_SIZE.saturating_sub(v.dead.len()) > HAND_SIZE {
+            if t.p.left.contains(seat) || DECK_SIZE.saturating_sub(v.dead.len()) > HAND_SIZE {
                 continue;
             }
             let to = if v.facing == Facing::In { 1 } else { 12 };

@@ -13,6 +13,8 @@ pub enum SitOut {
     LostTurn,
     /// It has no card it may play.
     NoCard,
+    /// The table went on without it (skipped by vote, or removed).
+    Away,
 }
 
 /// Why a card was discarded without effect.
@@ -34,6 +36,9 @@ pub enum Void {
     NotChosen,
     /// It would have moved someone, but nobody changed rooms.
     NobodyMoved,
+    /// Its player, or the player whose choice it waited for, was away and the table went
+    /// on without them.
+    Away,
 }
 
 /// Why a piece moved.
@@ -208,6 +213,10 @@ pub enum Event {
     Winners {
         seats: SeatSet,
     },
+    /// The table removed the seat: it leaves the race.
+    Left {
+        seat: Seat,
+    },
 }
 
 fn names(seats: SeatSet, name: &dyn Fn(Seat) -> String) -> String {
@@ -239,6 +248,12 @@ pub fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
             why: SitOut::NoCard,
         } => {
             format!("{} has no card to play.", name(seat))
+        }
+        Event::SitsOut {
+            seat,
+            why: SitOut::Away,
+        } => {
+            format!("{} is away: the table goes on without them.", name(seat))
         }
         Event::Played {
             seat,
@@ -280,6 +295,7 @@ pub fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
                 Void::WrongParity => "does nothing: the winning Go! is even".to_string(),
                 Void::NotChosen => "is not the one chosen to change places".to_string(),
                 Void::NobodyMoved => "moves nobody".to_string(),
+                Void::Away => "does nothing: the table went on without a choice".to_string(),
             };
             format!("{}'s {card} {reason}.", name(seat))
         }
@@ -460,5 +476,6 @@ pub fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
             format!("{} wins the game!", names(seats, name))
         }
         Event::Winners { seats } => format!("{} all win the game!", names(seats, name)),
+        Event::Left { seat } => format!("{} has left the game.", name(seat)),
     }
 }

@@ -59,6 +59,23 @@
 //!   once played, in a duel too.
 //! - Resurrection happens at the end of the turn a seat first reaches Room 12, before the
 //!   refills, so "then draw to refill your hand" is the ordinary refill.
+//! - A seat the table skips by vote (the rulebook has no absent players) is given
+//!   [`Input::SitOut`] at the step it was skipped at: it plays nothing, as a player who sits
+//!   out. At a turn it lays no card and keeps its hand (in Room 9, its draw pile); in a duel
+//!   it plays nothing, so it loses ("if no players play a Go! card, then everyone loses");
+//!   asked for a Go WILD! value, it names none and the card goes without effect; choosing who
+//!   changes places or whom to track, it chooses nobody and nobody moves by that card (as in
+//!   "if there is no winner, then no one moves"); at Room 11 it keeps the first card drawn.
+//!   Every answer holds whatever its hand, so the audit replays it with every hand shown.
+//! - A seat the table removes is given [`Input::Leave`]: it sits out that step and leaves
+//!   the race. It is never asked again: no cards, no duels (This Is My Room! counts only the
+//!   seats still in), no refills; its piece stays where it stood, but nobody counts it as
+//!   company in Room 3, and it cannot win. When every seat but one has left, the one still in
+//!   wins at once: the others forfeited.
+//! - Neither is a player's move: [`Game::check_input`] refuses both from a seat (so no seat
+//!   can sit out by sending one), `legal_inputs` never offers them, and the bot never plays
+//!   them; only a completed step can carry them, where the protocol puts them for the seats
+//!   the table voted to go on without.
 
 mod bot;
 pub mod cards;

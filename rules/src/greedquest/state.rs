@@ -334,6 +334,8 @@ pub struct Public {
     pub stage: Stage,
     /// Who won, once the game is over.
     pub winners: SeatSet,
+    /// Seats the table removed: out of the race for good (see [`Input::Leave`]).
+    pub left: SeatSet,
 }
 
 impl Public {
@@ -482,4 +484,21 @@ pub enum Input {
     KeepDrawn,
     /// Room 11: discard the first card drawn and draw another.
     DiscardDrawn,
+    /// Not a player's move: what the table puts in the step of a seat it skips by vote. The
+    /// seat lays no card (its turn's card or a duel card, so it loses the duel), names no
+    /// Go WILD! value (the card is discarded without effect), makes no choice of who
+    /// changes places or whom to track (nobody moves by it), and keeps its Room 11 card.
+    SitOut,
+    /// Not a player's move: what the table puts in the step of a seat it removes by vote.
+    /// The seat sits out this step as with [`Input::SitOut`] and leaves the race: it is
+    /// never asked again and cannot win.
+    Leave,
+}
+
+impl Input {
+    /// Whether this is the table's word for an absent seat rather than a player's move.
+    #[inline]
+    pub fn is_absence(&self) -> bool {
+        matches!(self, Input::SitOut | Input::Leave)
+    }
 }

@@ -21,7 +21,7 @@ pub(crate) fn could_neutralize(p: &Public, sporer: Seat, spore: &SporeMade) -> V
     };
     let view = View::new(p);
     (0..p.seats())
-        .filter(|&o| o != sporer && p.started[usize::from(o)])
+        .filter(|&o| o != sporer && p.started[usize::from(o)] && !p.left.contains(&o))
         .filter(|&o| view.can_neutralize(o, spore.at, &tower))
         .collect()
 }

@@ -76,6 +76,19 @@ pub enum Event {
     NoMoves {
         seat: Seat,
     },
+    /// The table went on without `seat`: it passes its turn (or says nothing, or keeps
+    /// its spore).
+    SatOut {
+        seat: Seat,
+    },
+    /// The table removed `seat`: it leaves the game; its pieces stay on the board.
+    Left {
+        seat: Seat,
+    },
+    /// Every other seat left: the game ends.
+    LastOneIn {
+        seat: Seat,
+    },
     /// Counting Coup: the face-down cards, dealt from the shuffled deck in the order earned.
     CardsDealt {
         cards: Vec<(Seat, Card)>,
@@ -182,6 +195,16 @@ pub fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
         ),
         Event::Kept { seat, at } => format!("{} keeps the spore at {at}.", name(*seat)),
         Event::NoMoves { seat } => format!("{} has no valid move: the game ends.", name(*seat)),
+        Event::SatOut { seat } => {
+            format!("{} is away: the table goes on without them.", name(*seat))
+        }
+        Event::Left { seat } => format!(
+            "{} has left the game; their pieces stay on the board.",
+            name(*seat)
+        ),
+        Event::LastOneIn { seat } => {
+            format!("Everyone but {} has left: the game ends.", name(*seat))
+        }
         Event::CardsDealt { cards } => {
             let worth = |c: &Card| c.worth();
             format!(

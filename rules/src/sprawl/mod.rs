@@ -60,6 +60,17 @@
 //!   no other move, nor once all 52 cards are earned. Nobody may look at a coup card before
 //!   the end, so no card exists before then: the deck is shuffled by a beacon draw once the
 //!   game is over and dealt in the order the cards were earned.
+//! - **Away seats.** A seat the table skips by vote is given [`Input::SitOut`]: on its turn it
+//!   passes (the rulebook has no passing; an absent player simply does not move); asked
+//!   "Are you sure?", it says nothing; deciding about its own spore, it keeps it. A seat the
+//!   table removes is given [`Input::Leave`]: it sits out that step and leaves the game. Its
+//!   pieces stay on the board — they still attack, block and target, since a neutralized
+//!   tower stays neutralized and the board never loses a piece mid-game — and it gets no more
+//!   turns, is never asked about a spore, and never ends the game by having no move. At the
+//!   end it is scored like everyone (its neutralized pieces go home) but cannot win: the
+//!   winner is the best of the seats still in. When every seat but one has left, the game
+//!   ends at once and the one still in wins. Neither input is a player's move: both are
+//!   refused from a seat, never offered, never chosen by the bot.
 
 mod board;
 mod bot;
@@ -195,6 +206,12 @@ impl Game for Sprawl {
             (Phase::Turn { seat }, Step::Inputs(plays)) => {
                 let seat = *seat;
                 let input = single_input(public, plays, seat)?;
+                if input.is_absence() {
+                    // "It passes": the table went on without the seat.
+                    let mut events = away(public, seat, input);
+                    events.extend(end_turn(public, seat));
+                    return Ok(events);
+                }
                 Self::check_input(public, seat, &input)?;
                 let mut events = moves::perform(public, seat, &input);
                 if let Input::Spore { at, size, builds } = input {
@@ -230,6 +247,8 @@ impl Game for Sprawl {
                     if input == Input::Ask {
                         askers.push(seat);
                         events.push(Event::Asked { seat, sporer });
+                    } else if input.is_absence() {
+                        events.extend(away(public, seat, input));
                     } else {
                         events.push(Event::Passed { seat });
                     }
@@ -256,6 +275,16 @@ impl Game for Sprawl {
             ) => {
                 let (sporer, asker, spore) = (*sporer, *asker, *spore);
                 let input = single_input(public, plays, sporer)?;
+                if input.is_absence() {
+                    // An away sporer keeps the spore.
+                    let mut events = away(public, sporer, input);
+                    events.push(Event::Kept {
+                        seat: sporer,
+                        at: spore.at,
+                    });
+                    events.extend(end_turn(public, sporer));
+                    return Ok(events);
+                }
                 Self::check_input(public, sporer, &input)?;
                 if input == Input::TakeBack {
                     coup::undo(public, sporer, &spore);
@@ -335,7 +364,9 @@ fn together_inputs(
     plays
         .iter()
         .map(|(seat, play)| match play {
-            Play::Open(input @ (Input::Ask | Input::Pass)) => Ok((*seat, *input)),
+            Play::Open(input @ (Input::Ask | Input::Pass | Input::SitOut | Input::Leave)) => {
+                Ok((*seat, *input))
+            }
             Play::Open(_) => Err(RuleError::Illegal {
                 seat: *seat,
                 why: "the table waits to hear whether you ask \"Are you sure?\"".into(),
@@ -348,18 +379,38 @@ fn together_inputs(
         .collect()
 }
 
-/// Closes `seat`'s turn and hands the move to the next seat, or ends the game if that
-/// seat has no valid move.
+/// The table went on without `seat` at this step; with [`Input::Leave`] it leaves the game.
+fn away(public: &mut Public, seat: Seat, input: Input) -> Vec<Event> {
+    if input == Input::Leave && !public.left.contains(&seat) {
+        public.left.push(seat);
+        public.left.sort_unstable();
+        vec![Event::Left { seat }]
+    } else {
+        vec![Event::SatOut { seat }]
+    }
+}
+
+/// Closes `seat`'s turn and hands the move to the next seat still in the game, or ends the
+/// game if that seat has no valid move, or if it is the only one left.
 fn end_turn(public: &mut Public, seat: Seat) -> Vec<Event> {
     public.taken_back.clear();
-    let next = (seat + 1) % public.seats();
-    if View::new(public).has_turn_move(next) {
+    let n = public.seats();
+    let next = (1..=n)
+        .map(|k| (seat + k) % n)
+        .find(|s| !public.left.contains(s))
+        .unwrap_or(seat);
+    let mut events = Vec::new();
+    if usize::from(n).saturating_sub(public.left.len()) <= 1 {
+        // Everyone else was removed: the one still in has nobody to play against.
+        events.push(Event::LastOneIn { seat: next });
+    } else if View::new(public).has_turn_move(next) {
         public.phase = Phase::Turn { seat: next };
         return Vec::new();
+    } else {
+        // "When one player has no more valid moves, the game ends at the beginning of that
+        // player's next turn."
+        events.push(Event::NoMoves { seat: next });
     }
-    // "When one player has no more valid moves, the game ends at the beginning of that
-    // player's next turn."
-    let mut events = vec![Event::NoMoves { seat: next }];
     if public.coup_owed.is_empty() {
         events.extend(score::finish(public));
     } else {

@@ -34,6 +34,22 @@ pub enum Input {
     TakeBack,
     /// Counting Coup: the sporer keeps the spore.
     Keep,
+    /// Not a player's move: what the table puts in the step of a seat it skips by vote. On
+    /// its turn the seat passes; asked "Are you sure?", it says nothing; deciding about its
+    /// spore, it keeps it.
+    SitOut,
+    /// Not a player's move: what the table puts in the step of a seat it removes by vote.
+    /// The seat sits out this step as with [`Input::SitOut`] and leaves the game: it gets
+    /// no more turns and cannot win; its pieces stay on the board.
+    Leave,
+}
+
+impl Input {
+    /// Whether this is the table's word for an absent seat rather than a player's move.
+    #[inline]
+    pub fn is_absence(&self) -> bool {
+        matches!(self, Input::SitOut | Input::Leave)
+    }
 }
 
 /// One position's facts that every move check needs, worked out once.
@@ -436,6 +452,10 @@ impl<'a> View<'a> {
             Input::Ask | Input::Pass | Input::TakeBack | Input::Keep => {
                 Err("no spore is waiting for an answer".into())
             }
+            Input::SitOut | Input::Leave => Err(
+                "a player cannot sit out by choice: only the table's vote goes on without a seat"
+                    .into(),
+            ),
         }
     }
 
@@ -645,6 +665,8 @@ pub(crate) fn perform(p: &mut Public, seat: Seat, input: &Input) -> Vec<Event> {
                 builds,
             }]
         }
-        Input::Ask | Input::Pass | Input::TakeBack | Input::Keep => Vec::new(),
+        Input::Ask | Input::Pass | Input::TakeBack | Input::Keep | Input::SitOut | Input::Leave => {
+            Vec::new()
+        }
     }
 }

@@ -89,8 +89,10 @@ pub(crate) fn finish(p: &mut Public) -> Vec<Event> {
             Reverse(towers[s]),
         )
     };
-    let best = (0..n).map(rank).min();
-    let winners: Vec<Seat> = (0..n)
+    // A seat the table removed is scored but cannot win.
+    let racing = || (0..n).filter(|s| !p.left.contains(&(*s as Seat)));
+    let best = racing().map(rank).min();
+    let winners: Vec<Seat> = racing()
         .filter(|&s| Some(rank(s)) == best)
         .map(|s| s as Seat)
         .collect();

@@ -187,6 +187,8 @@ pub struct Public {
     /// Counting Coup: moves taken back during the current turn, which may not be made
     /// again this turn ("make a different move").
     pub taken_back: Vec<Input>,
+    /// Seats the table removed, ascending: no more turns, no win (see [`Input::Leave`]).
+    pub left: Vec<Seat>,
     pub phase: Phase,
 }
 
@@ -206,6 +208,7 @@ impl Public {
             coup_owed: Vec::new(),
             coup_cards: Vec::new(),
             taken_back: Vec::new(),
+            left: Vec::new(),
             phase: Phase::FirstPlayer,
         })
     }
