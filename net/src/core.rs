@@ -435,6 +435,17 @@ struct Extra {
     links: u8,
 }
 
+/// A beacon link kept until its seat's accept comes (see `Core::early_links`).
+struct EarlyLink {
+    from: Seat,
+    wire: Wire,
+    bytes: Vec<u8>,
+    id: Hash,
+}
+
+/// How many links of one seat are kept before its accept: the first draw's, and one more.
+const EARLY_LINKS: usize = 2;
+
 /// Where a message came from.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Origin {
@@ -526,6 +537,10 @@ pub struct Core<G: Game> {
     /// Per seat, the latest beacon link checked on arrival: its step, its index in the
     /// chain, and the link, so the next one is checked with a hash or two.
     link_tips: Vec<Option<(u32, u32, Hash)>>,
+    /// Beacon links that came before their seat's accept (which holds the chain's head, so
+    /// nothing could check them yet): a few per seat, taken in when the accept comes. Links
+    /// are not echoed, so one dropped here would be missing until the next resync.
+    early_links: Vec<EarlyLink>,
     /// What is kept per (seat, step) beyond our own log's slots.
     extra: IdMap<(Seat, u32), Extra>,
     /// Peers known to hold every commitment of the current sealed step (step, log, bits).
@@ -713,6 +728,7 @@ impl<G: Game> Core<G> {
             asked: vec![None; n],
             refusals: vec![0; n],
             link_tips: vec![None; n],
+            early_links: Vec::new(),
             extra: IdMap::default(),
             confirmed: (u32::MAX, [0; 32], 0),
             heads_sent: BTreeSet::new(),
@@ -1455,6 +1471,25 @@ impl<G: Game> Core<G> {
             }
         }
 
+        if let (Origin::Peer(from), Wire::Link(l)) = (origin, &wire)
+            && self.accepts[l.seat as usize].is_none()
+        {
+            let seat = l.seat;
+            let held = self
+                .early_links
+                .iter()
+                .filter(|e| matches!(&e.wire, Wire::Link(k) if k.seat == seat))
+                .count();
+            if held < EARLY_LINKS {
+                self.early_links.push(EarlyLink {
+                    from,
+                    wire,
+                    bytes,
+                    id,
+                });
+            }
+            return Ok(());
+        }
         if let Origin::Peer(from) = origin
             && !self.admit(from, &wire)?
         {
@@ -1597,6 +1632,17 @@ impl<G: Game> Core<G> {
             _ => {}
         }
         self.check_basis(s.seat, s.step, s.kind(), s.basis);
+        if s.kind() == Kind::Accept {
+            let (early, rest): (Vec<EarlyLink>, Vec<EarlyLink>) =
+                std::mem::take(&mut self.early_links)
+                    .into_iter()
+                    .partition(|e| matches!(&e.wire, Wire::Link(l) if l.seat == s.seat));
+            self.early_links = rest;
+            for e in early {
+                // Checked now that its chain's head is known; a bad one is simply not kept.
+                let _ = self.ingest(now, e.wire, Some((e.bytes, e.id)), Origin::Peer(e.from));
+            }
+        }
         Ok(())
     }
 
@@ -2647,6 +2693,8 @@ impl<G: Game> Core<G> {
 
         // A seat I voted to skip delivered: go on with its move only once the vote can no
         // longer pass: another voter kept the move, or shows it completed the step that way.
+        // A seat the table removes at this very step will never vote: a vote still waiting
+        // on it can no longer pass either.
         let held: Vec<Seat> = my_votes
             .iter()
             .copied()
@@ -2655,6 +2703,11 @@ impl<G: Game> Core<G> {
                 !view.votes[t]
                     .iter()
                     .any(|(v, a)| *v != me && *a == VoteAction::Keep)
+            })
+            .filter(|t| {
+                !removals
+                    .iter()
+                    .any(|s| s != t && !view.votes[t].contains_key(s))
             })
             .collect();
         if !held.is_empty() {

@@ -195,7 +195,8 @@ fn away_seat_is_skipped_and_plays_again_and_dead_seat_is_removed() {
             memo: Some(memo.clone()),
             ..GreedQuest::core_config()
         };
-        let report = sim::play::<GreedQuest>(&config, 4, faults, seed, cfg, false)
+        let trace = sim::replay_seed() == Some(seed);
+        let report = sim::play::<GreedQuest>(&config, 4, faults, seed, cfg, trace)
             .unwrap_or_else(|e| panic!("{e}"));
         check_away(seed, &report);
     }
