@@ -286,3 +286,25 @@ fn a_skipped_sprawl_seat_that_says_it_is_back_plays_its_next_turn() {
 fn a_skipped_sprawl_seat_whose_app_restarts_plays_its_next_turn() {
     skipped_sprawl_seat_returns(Return::Restarts, 53);
 }
+
+/// A device restarted at a table that never skipped its seat has nothing to say: it signs
+/// no Back (which would end the others' choices about it for no reason).
+#[test]
+fn a_restarted_seat_the_table_never_skipped_does_not_say_it_is_back() {
+    let mut t = table::<Sprawl>(&sprawl::Config::new(SEATS as u8), 57);
+    let quiet = QUIET as usize;
+    assert!(t.run_until(200_000, 10, |t| t.devices[0].step() > 8));
+    t.devices[quiet]
+        .restart(t.now)
+        .expect("the seat's device starts again from its store");
+    t.collect(quiet);
+    let at = t.devices[0].step();
+    assert!(t.run_until(200_000, 10, |t| t.devices[0].step() > at + 8));
+    let backs = t
+        .signed_from(quiet)
+        .iter()
+        .filter(|m| m.body == hoard_net::wire::Body::Back)
+        .count();
+    assert_eq!(backs, 0);
+    assert_eq!(t.devices[quiet].sat_out(), None);
+}
