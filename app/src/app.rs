@@ -377,6 +377,7 @@ impl HoardApp {
                 GameIntent::Done => self.leave_table(),
                 GameIntent::Log => self.page = Page::Log,
                 GameIntent::Vote { seat, vote } => self.send(Command::Vote { seat, vote }),
+                GameIntent::Back => self.send(Command::Back),
                 GameIntent::Table(TableIntent::Play(input)) => self.send(Command::Play { input }),
             }
         }

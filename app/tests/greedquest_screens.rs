@@ -62,6 +62,7 @@ fn view(public: &Public, privates: &[Option<Private>]) -> GameView {
         my_turn,
         log: Vec::new(),
         votes: Vec::new(),
+        skipped_me: false,
         audit: None,
         outcome: None,
         step: 1,
@@ -348,6 +349,39 @@ fn a_seat_whose_turns_are_skipped_says_so_until_it_is_back_and_can_be_waited_for
     h.get_by_label("Wait").click();
     h.run();
     assert!(voted(&h, AwayVote::Wait));
+}
+
+#[test]
+fn a_player_whose_turns_the_table_skipped_is_told_and_can_say_they_are_back() {
+    let (public, privates) = Position::new(short(3))
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut v = view(&public, &privates);
+    v.skipped_me = true;
+    let mut h = screen(v);
+    h.run();
+    assert!(
+        h.query_by_label("The table skipped your turns while you were away")
+            .is_some()
+    );
+    let back = h.get_by_label("I'm back").rect();
+    assert!(
+        back.width() >= 48.0 && back.height() >= 48.0,
+        "\"I'm back\" is smaller than a finger: {back:?}"
+    );
+    h.get_by_label("I'm back").click();
+    h.run();
+    assert!(h.state().said.iter().any(|i| matches!(i, GameIntent::Back)));
+}
+
+#[test]
+fn a_player_the_table_has_not_skipped_is_not_asked_whether_they_are_back() {
+    let (public, privates) = Position::new(short(3))
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut h = screen(view(&public, &privates));
+    h.run();
+    assert!(h.query_by_label("I'm back").is_none());
 }
 
 #[test]

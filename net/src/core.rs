@@ -12,6 +12,7 @@
 //!   core.handle_timeout(now)                       when poll_timeout's time has come
 //!   core.submit(now, input) / core.vote(..)        this seat's move / an away vote
 //!   core.go_on_without(..) / wait_for(..)          a vote at every step, until it moves
+//!   core.back(now)                                 this seat's player is back after a skip
 //!   core.poll_persist()   -> Persist               write (durably if asked), BEFORE ...
 //!   core.poll_transmit()  -> Transmit              ... sending these
 //!   core.poll_timeout()   -> Option<Time>          when to call handle_timeout
@@ -34,7 +35,9 @@
 //! seat that signs two versions of one message is caught with both signatures. A seat that
 //! does not deliver is shown as away; when every other seat votes to skip (or remove) it,
 //! the step goes on without it and the log records that. A seat so skipped sits out the
-//! beacon draws after it without a vote, until it plays an input step again.
+//! beacon draws after it without a vote, until it plays an input step again. Its player,
+//! back, says so ([`Body::Back`], signed on restart or by [`Core::back`]): that ends the
+//! others' standing choices to go on without it, so its next turn waits for it.
 
 use crate::audit::{self, Absence, AuditInput, Fault, SitOut, Verdict};
 use crate::beacon::{self, Chain};
@@ -513,6 +516,11 @@ pub struct Core<G: Game> {
     /// that waits on the seat. A choice of this device, not of the table's log (each vote
     /// is still a signed message of its step).
     standing: Vec<Option<(u32, VoteAction)>>,
+    /// This seat's player is at the device (the app restarted, or the player said so): the
+    /// seat says [`Body::Back`] once its log shows the table went on without it (a restarted
+    /// device learns that as it catches up). Over once said, or once it moves at the
+    /// table's step: a player who then walks away can be skipped again.
+    back_due: bool,
     /// Whether the device has a live connection to each seat's device, as the driver
     /// last said (`None`: it never said, as in the simulator).
     linked: Vec<Option<bool>>,
@@ -667,6 +675,9 @@ impl<G: Game> Core<G> {
             core.sign_accept();
         }
         core.advance(now);
+        // The app was started again: its player is there. If the table went on without the
+        // seat (as this device knows now, or learns while it catches up), the seat says so.
+        core.back_due = true;
         core.hello_all(true, false);
         Ok(core)
     }
@@ -719,6 +730,7 @@ impl<G: Game> Core<G> {
             owed_since: vec![None; n],
             away: vec![false; n],
             standing: vec![None; n],
+            back_due: false,
             linked: vec![None; n],
             quiet_since: now,
             peer_have: vec![None; n],
@@ -1144,17 +1156,89 @@ impl<G: Game> Core<G> {
         }
     }
 
-    /// Whether `seat`'s player made a move (an input or a commitment) after step `since`,
-    /// among the messages held.
+    /// Whether `seat`'s player made a move (an input or a commitment) or said it is back
+    /// after step `since`, among the messages held.
     fn moved_after(&self, seat: Seat, since: u32) -> bool {
+        self.shown_from(seat, since.saturating_add(1))
+    }
+
+    /// Whether `seat` signed a move or its [`Body::Back`] at step `from` or later.
+    fn shown_from(&self, seat: Seat, from: u32) -> bool {
         self.by_step
-            .range(since.saturating_add(1)..)
+            .range(from..)
             .flat_map(|(_, ids)| ids)
             .filter(|(_, author)| *author == seat)
             .any(|(id, _)| {
                 matches!(self.msgs.get(id).map(|h| &h.wire),
-                    Some(Wire::Signed(s)) if s.kind().is_move())
+                    Some(Wire::Signed(s)) if s.kind().shows_player())
             })
+    }
+
+    /// This seat's player says it is back at the table: after the table went on without the
+    /// seat, its next turns wait for it again (the seat signs [`Body::Back`], which ends
+    /// every other seat's standing choice to skip it). Votes already signed stand, so the
+    /// step now open may still go on without it. Does nothing unless the table has skipped
+    /// the seat since its last move (see [`Core::sat_out`]).
+    pub fn back(&mut self, now: Time) {
+        if self.sat_out().is_some() {
+            self.back_due = true;
+            // The player sees the skip on its screen: this device's log is where the table is.
+            self.say_back(false);
+            self.advance(now);
+        }
+    }
+
+    /// The step at which the table last went on without this seat, if it has not moved or
+    /// said it is back since: what the screen offers "I'm back" for.
+    pub fn sat_out(&self) -> Option<u32> {
+        let gs = self.game.as_ref()?;
+        if gs.removed.contains_key(&self.me) {
+            return None;
+        }
+        let (at, part) = self.last_part()?;
+        (part == PlayRecord::SatOut && !self.shown_from(self.me, at)).then_some(at)
+    }
+
+    /// The last input step of the log that recorded this seat's part, and that part.
+    fn last_part(&self) -> Option<(u32, PlayRecord)> {
+        let gs = self.game.as_ref()?;
+        gs.records
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, r)| match r {
+                StepRecord::Inputs(plays) => plays
+                    .iter()
+                    .find(|(seat, _)| *seat == self.me)
+                    .map(|(_, part)| (i as u32, part.clone())),
+                StepRecord::Chance { .. } => None,
+            })
+    }
+
+    /// Signs this seat's [`Body::Back`] if its player is at the device and the table went
+    /// on without the seat since its last move; whether it signed. `hear_first`: only once
+    /// a peer has said where the table is (after a restart, this device may be far behind).
+    fn say_back(&mut self, hear_first: bool) -> bool {
+        if !self.back_due || !self.unfinished() || self.sat_out().is_none() {
+            return false;
+        }
+        let Some(gs) = &self.game else { return false };
+        let n = gs.records.len() as u32;
+        // A Back at a step the table has left might not end a choice made since.
+        let heard = !hear_first || self.peer_have.iter().any(Option::is_some);
+        if matches!(gs.pending, Pending::Over(_)) || !heard || self.table_is_past(n) {
+            return false;
+        }
+        let basis = gs.bases[n as usize];
+        self.back_due = false;
+        if self
+            .slots
+            .contains_key(&(self.me, n, Kind::Back, basis.log))
+        {
+            return false;
+        }
+        self.sign_and_send(n, basis, Body::Back);
+        true
     }
 
     /// This seat's standing choice about `target`, if it made one.
@@ -1499,6 +1583,13 @@ impl<G: Game> Core<G> {
         // Keep it, write it down, pass it on.
         match origin {
             Origin::Own => {
+                // Its player moves at the table's step: it is here, and says so by moving.
+                if matches!(&wire, Wire::Signed(s) if s.kind().is_move())
+                    && self.peer_have.iter().any(Option::is_some)
+                    && !self.table_is_past(step)
+                {
+                    self.back_due = false;
+                }
                 // Signatures are deterministic: an opening or a link made again from the
                 // kept secrets is the same bytes, so neither has to wait on the disk.
                 let again = match &wire {
@@ -1521,10 +1612,10 @@ impl<G: Game> Core<G> {
                 }
             }
             Origin::Peer(_) => {
-                // A seat this seat goes on without made a move after the step it was
-                // left at (a move from before might only now be passed on): its player
-                // is back.
-                let moved = matches!(&wire, Wire::Signed(s) if s.kind().is_move());
+                // A seat this seat goes on without made a move, or said it is back, after
+                // the step it was left at (a move from before might only now be passed
+                // on): its player is back.
+                let moved = matches!(&wire, Wire::Signed(s) if s.kind().shows_player());
                 if moved && self.standing[seat as usize].is_some_and(|(since, _)| step > since) {
                     self.standing[seat as usize] = None;
                 }
@@ -2066,6 +2157,7 @@ impl<G: Game> Core<G> {
                 break;
             }
         }
+        self.say_back(true);
     }
 
     fn advance_once(&mut self, now: Time) {

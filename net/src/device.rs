@@ -630,6 +630,14 @@ impl Device {
                 table.vote(now, seat, vote)?;
                 self.last_view = None;
             }
+            Command::Back => {
+                let now = self.now();
+                let Role::Playing(table) = &mut self.role else {
+                    return Err(NetError::NotYourMove("no game is being played".into()));
+                };
+                table.back(now);
+                self.last_view = None;
+            }
             Command::Resume { session } => self.resume(session)?,
             Command::Forget { session } => self.forget(session)?,
             Command::LeaveTable => {

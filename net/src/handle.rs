@@ -170,6 +170,9 @@ pub enum Command {
         seat: Seat,
         vote: AwayVote,
     },
+    /// My player is back after the table skipped my turns: my next turns wait for me again
+    /// (shown when [`GameView::skipped_me`]).
+    Back,
     /// Reopen an unfinished game from disk.
     Resume {
         session: SessionId,
@@ -274,6 +277,9 @@ pub struct GameView {
     /// The whole game log in plain words, oldest first.
     pub log: Vec<String>,
     pub votes: Vec<AwayVoteView>,
+    /// The table went on without my seat while I was away, and I have not moved or said I
+    /// am back since: the others' devices may go on skipping my turns until I do.
+    pub skipped_me: bool,
     pub audit: Option<AuditVerdict>,
     pub outcome: Option<Outcome>,
     /// Completed steps.

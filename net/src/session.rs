@@ -217,6 +217,8 @@ pub trait Table: Send {
     fn next_timeout(&self) -> Option<Time>;
     fn play(&mut self, now: Time, input: AnyInput) -> Result<()>;
     fn vote(&mut self, now: Time, seat: Seat, vote: AwayVote) -> Result<()>;
+    /// This device's player is back after the table skipped its seat.
+    fn back(&mut self, now: Time);
     fn set_autoplay(&mut self, on: bool);
     /// Persists, routes and lets bots move until nothing is left in flight.
     fn pump(&mut self, now: Time) -> Pumped;
@@ -743,6 +745,13 @@ impl<G: Game> Session<G> {
         Ok(())
     }
 
+    /// This device's player is back after the table went on without its seat: the seat says
+    /// so, which ends the others' standing choices to skip it.
+    pub fn back(&mut self, now: Time) {
+        let mine = self.mine;
+        self.locals[mine].core.back(now);
+    }
+
     pub fn set_autoplay(&mut self, on: bool) {
         self.autoplay = on;
         let mine = self.mine;
@@ -832,6 +841,9 @@ impl<G: TableGame> Table for Session<G> {
     fn vote(&mut self, now: Time, seat: Seat, vote: AwayVote) -> Result<()> {
         Session::vote(self, now, seat, vote)
     }
+    fn back(&mut self, now: Time) {
+        Session::back(self, now)
+    }
     fn set_autoplay(&mut self, on: bool) {
         Session::set_autoplay(self, on)
     }
@@ -919,6 +931,7 @@ impl<G: TableGame> Table for Session<G> {
             my_turn,
             log: self.log.clone(),
             votes,
+            skipped_me: core.sat_out().is_some(),
             audit,
             outcome,
             step: core.step(),

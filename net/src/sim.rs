@@ -46,7 +46,7 @@ pub struct Faults {
     pub dead_at: Option<u64>,
     /// A seat whose device goes quiet at [`Faults::away_at`] for [`Faults::away_for`] ms
     /// and then comes back (from its store); the others skip it ("go on without") once it is
-    /// away, and wait for it again once it is back.
+    /// away, and its device, restarted, says it is back: nobody presses "Wait".
     pub away_seat: Option<Seat>,
     /// When the away seat goes quiet, and for how long, ms.
     pub away_at: u64,
@@ -799,20 +799,10 @@ impl<G: Game> Sim<G> {
                 if self.trace {
                     println!("{:>8} seat {node}: RESTART", now.0);
                 }
+                // The away seat's player is back with it: its core says so by itself once
+                // it has caught up and sees the table went on without it, which ends the
+                // others' standing skips. Nobody else presses "Wait".
                 self.drive(node);
-                if Some(node) == self.faults.away_seat {
-                    // Its player is back at the table: the others stop skipping it (the
-                    // table screen's "Wait"). A standing skip votes the moment a step waits
-                    // on the seat, sooner than a returning player can move.
-                    for other in 0..self.nodes.len() as Seat {
-                        if let Some(core) = self.nodes[other as usize].core.as_mut()
-                            && other != node
-                        {
-                            core.wait_for(node);
-                            self.drive(other);
-                        }
-                    }
-                }
             }
             Ev::Split { side, until } => {
                 self.split = Some((side, until));

@@ -115,6 +115,11 @@ pub enum Body {
     Head,
     /// The audit's reveal, at the step where the game is over.
     Reveal(Reveal),
+    /// "My player is back": the seat's word, after the table went on without it, that its
+    /// player is at the table again. It ends every seat's standing choice to go on without
+    /// it, as a move does; without it, where a step waits on this seat alone, the standing
+    /// votes are in the moment the step opens, before the player could move.
+    Back,
 }
 
 /// What kind of body a message carries; with seat and step (and a vote's target) it names
@@ -129,6 +134,7 @@ pub enum Kind {
     Vote(Seat),
     Head,
     Reveal,
+    Back,
 }
 
 impl Kind {
@@ -136,6 +142,12 @@ impl Kind {
     /// something its device sends by itself (links, openings, heads).
     pub fn is_move(self) -> bool {
         matches!(self, Kind::Input | Kind::Commit)
+    }
+
+    /// Word that the seat's player is at the table: a move, or its [`Body::Back`]. Either
+    /// ends the others' standing choices to go on without the seat.
+    pub fn shows_player(self) -> bool {
+        self.is_move() || self == Kind::Back
     }
 }
 
@@ -149,6 +161,7 @@ impl Body {
             Body::Vote { target, .. } => Kind::Vote(*target),
             Body::Head => Kind::Head,
             Body::Reveal(_) => Kind::Reveal,
+            Body::Back => Kind::Back,
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Away seats at real tables, GreedQuest and Sprawl (not the fixture games): a seat whose
 //! player goes quiet is skipped by the table's vote and the table goes on; the player comes
-//! back and plays; another seat's device goes for good and the table removes it; the game
-//! reaches its end and every audit is verified.
+//! back, says so, and plays, with nobody else pressing anything; another seat's device goes
+//! for good and the table removes it; the game reaches its end and every audit is verified.
 //!
 //! Issue 20: both games once declared no way to sit out, so every vote at a turn was
 //! refused ("this game cannot go on without X at this point") and a table with a quiet seat
@@ -97,14 +97,17 @@ fn skip_return_remove<G: TableGame>(config: &G::Config, nonce: u8) {
         "the table did not go on without the quiet seat"
     );
 
-    // The player is back, and the others stop skipping (the table screen's "Wait": in a
-    // game of single turns a standing skip votes the moment the seat's turn begins, before
-    // a returning player could move); it plays again.
+    // The player is back and presses "I'm back"; nobody else presses anything. In a game of
+    // single turns a standing skip votes the moment the seat's turn begins, before a
+    // returning player could move: only the seat's word ends it. It plays again.
     let back_at = t.devices[0].step() as usize;
+    assert!(
+        t.devices[QUIET as usize].sat_out().is_some(),
+        "the quiet seat's device does not know the table skipped it"
+    );
     t.devices[QUIET as usize].set_plays(true);
-    for i in others(QUIET) {
-        t.devices[i].wait_for(QUIET);
-    }
+    t.devices[QUIET as usize].back(t.now);
+    t.collect(QUIET as usize);
     let played = |p: &PlayRecord| !matches!(p, PlayRecord::SatOut | PlayRecord::Removed);
     assert!(
         t.run_until(400_000, 10, |t| parts(
@@ -116,6 +119,12 @@ fn skip_return_remove<G: TableGame>(config: &G::Config, nonce: u8) {
         .any(played)),
         "the quiet seat did not play again once back"
     );
+    for i in others(QUIET) {
+        assert!(
+            !t.devices[i].skipping(QUIET),
+            "device {i} still skips the seat"
+        );
+    }
 
     // Another seat's device goes for good while the table waits on it; the table removes it.
     assert!(t.run_until(400_000, 10, |t| {
@@ -193,4 +202,109 @@ fn sprawl_table_skips_a_quiet_seat_takes_it_back_and_ends_after_removing_another
     let mut config = sprawl::Config::new(SEATS as u8);
     config.counting_coup = true;
     skip_return_remove::<Sprawl>(&config, 43);
+}
+
+/// How a skipped seat's player comes back.
+enum Return {
+    /// The device stayed on; the player presses "I'm back".
+    SaysSo,
+    /// The device was off the whole time; the app starts again from its store.
+    Restarts,
+}
+
+/// A Sprawl seat goes quiet, the others choose to skip its turns, and the table skips it
+/// at least twice; then its player returns and its next turn waits for it, though every
+/// other seat still holds its standing choice to skip (nobody presses "Wait").
+fn skipped_sprawl_seat_returns(how: Return, nonce: u8) {
+    let mut t = table::<Sprawl>(&sprawl::Config::new(SEATS as u8), nonce);
+    let others = |but: Seat| (0..SEATS).filter(move |i| *i as Seat != but);
+    let quiet = QUIET as usize;
+    assert!(t.run_until(200_000, 10, |t| {
+        t.devices[0].step() > 8 && waits_on(t.devices[0].pending(), QUIET)
+    }));
+    match how {
+        Return::SaysSo => t.devices[quiet].set_plays(false),
+        Return::Restarts => t.devices[quiet].set_down(true),
+    }
+    assert!(t.run_until(100_000, 100, |t| {
+        others(QUIET).all(|i| t.devices[i].is_away(QUIET))
+    }));
+    let first = t.devices[0].step() as usize;
+    for i in others(QUIET) {
+        t.devices[i]
+            .go_on_without(t.now, QUIET, VoteAction::Skip)
+            .expect("the vote to skip is taken");
+    }
+    assert!(
+        t.run_until(400_000, 10, |t| count(
+            &parts(&t.devices[0].records(), QUIET, first),
+            &PlayRecord::SatOut
+        ) >= 2),
+        "the table did not go on without the quiet seat"
+    );
+
+    let back_at = t.devices[0].step() as usize;
+    match how {
+        Return::SaysSo => {
+            t.devices[quiet].set_plays(true);
+            t.devices[quiet].back(t.now);
+        }
+        Return::Restarts => t.devices[quiet]
+            .restart(t.now)
+            .expect("the seat's device starts again from its store"),
+    }
+    t.collect(quiet);
+    assert!(
+        t.run_until(400_000, 10, |t| parts(
+            &t.devices[0].records(),
+            QUIET,
+            back_at
+        )
+        .iter()
+        .any(|p| !matches!(p, PlayRecord::SatOut | PlayRecord::Removed))),
+        "the seat back at the table never played its turn: {:?}",
+        parts(&t.devices[0].records(), QUIET, back_at)
+    );
+    // At most the turn already open when it came back went on without it.
+    let after = parts(&t.devices[0].records(), QUIET, back_at);
+    assert!(count(&after, &PlayRecord::SatOut) <= 1, "{after:?}");
+    for i in others(QUIET) {
+        assert!(
+            !t.devices[i].skipping(QUIET),
+            "device {i} still skips the seat"
+        );
+    }
+    assert_eq!(t.devices[quiet].sat_out(), None);
+}
+
+#[test]
+fn a_skipped_sprawl_seat_that_says_it_is_back_plays_its_next_turn() {
+    skipped_sprawl_seat_returns(Return::SaysSo, 51);
+}
+
+#[test]
+fn a_skipped_sprawl_seat_whose_app_restarts_plays_its_next_turn() {
+    skipped_sprawl_seat_returns(Return::Restarts, 53);
+}
+
+/// A device restarted at a table that never skipped its seat has nothing to say: it signs
+/// no Back (which would end the others' choices about it for no reason).
+#[test]
+fn a_restarted_seat_the_table_never_skipped_does_not_say_it_is_back() {
+    let mut t = table::<Sprawl>(&sprawl::Config::new(SEATS as u8), 57);
+    let quiet = QUIET as usize;
+    assert!(t.run_until(200_000, 10, |t| t.devices[0].step() > 8));
+    t.devices[quiet]
+        .restart(t.now)
+        .expect("the seat's device starts again from its store");
+    t.collect(quiet);
+    let at = t.devices[0].step();
+    assert!(t.run_until(200_000, 10, |t| t.devices[0].step() > at + 8));
+    let backs = t
+        .signed_from(quiet)
+        .iter()
+        .filter(|m| m.body == hoard_net::wire::Body::Back)
+        .count();
+    assert_eq!(backs, 0);
+    assert_eq!(t.devices[quiet].sat_out(), None);
 }

@@ -43,7 +43,8 @@ fn game(seed: u64, memo: &SignatureMemo, trace: bool) -> Result<Report, String> 
 /// "When the table agrees, the away seat is skipped (plays nothing, as a player who sits
 /// out) or removed ... When the device comes back, it catches up and plays on." Each table
 /// must remove the dead seat, skip the quiet one, see it play again, and end with every
-/// audit verified.
+/// audit verified. The others keep their standing choice to skip the quiet seat (nobody
+/// presses "Wait"): its restarted device says it is back, and that wins its turns back.
 #[test]
 fn away_seat_is_skipped_and_plays_again_and_dead_seat_is_removed() {
     let t = Instant::now();

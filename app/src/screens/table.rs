@@ -17,6 +17,8 @@ pub enum GameIntent {
         seat: Seat,
         vote: AwayVote,
     },
+    /// "I'm back": the player returns after the table skipped their turns.
+    Back,
     /// From the end screen: back to Home (nothing to ask, the game is over).
     Done,
 }
@@ -58,6 +60,19 @@ pub fn show(
 
     if let Some(why) = &view.halted {
         widgets::banner(ui, &format!("The game has stopped: {why}"), palette.warn);
+    }
+
+    // The others' devices go on skipping this seat's turns until it says it is back (a
+    // turn that waits on it alone is skipped the moment it begins, sooner than a move).
+    if view.skipped_me && view.outcome.is_none() {
+        widgets::banner(
+            ui,
+            "The table skipped your turns while you were away",
+            palette.warn,
+        );
+        if widgets::button(ui, "I'm back").clicked() {
+            intents.push(GameIntent::Back);
+        }
     }
 
     // Votes on seats that are away: the table decides together whether to wait.

@@ -54,6 +54,10 @@ pub trait Device {
         action: hoard_net::VoteAction,
     ) -> Result<(), NetError>;
     fn skipping(&self, target: Seat) -> bool;
+    /// This seat's player says it is back (the table screen's "I'm back").
+    fn back(&mut self, now: Time);
+    /// The step the table last went on without this seat at, if it has not moved since.
+    fn sat_out(&self) -> Option<u32>;
     fn is_away(&self, seat: Seat) -> bool;
     fn pending(&self) -> Option<hoard_rules::Pending>;
     fn set_plays(&mut self, plays: bool);
@@ -190,6 +194,12 @@ impl<G: Game> Device for Bot<G> {
     }
     fn skipping(&self, target: Seat) -> bool {
         self.core.going_on_without(target).is_some()
+    }
+    fn back(&mut self, now: Time) {
+        self.core.back(now)
+    }
+    fn sat_out(&self) -> Option<u32> {
+        self.core.sat_out()
     }
     fn is_away(&self, seat: Seat) -> bool {
         self.core.seat_status(seat).away
