@@ -441,3 +441,28 @@ fn a_phone_on_its_side_keeps_the_hand_and_play_on_screen_beside_the_board() {
     h.run();
     assert_eq!(played(&h), vec![Input::Card(Card::Curse)]);
 }
+
+/// "GreedQuest, removed: it leaves the race; its piece stays where it stood but plays no
+/// part" (README, Away seats): the table says so under its place, not "away".
+#[test]
+fn a_seat_the_table_removed_is_shown_out_of_the_race() {
+    let (mut public, mut privates) = Position::new(short(3))
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let first = match GreedQuest::pending(&public) {
+        hoard_rules::Pending::Together { .. } => {
+            let mine = GreedQuest::legal_inputs(&public, privates[0].as_ref(), 0)[0];
+            let theirs = GreedQuest::legal_inputs(&public, privates[2].as_ref(), 2)[0];
+            vec![(0, mine), (1, Input::Leave), (2, theirs)]
+        }
+        other => panic!("a fresh table waits for a turn of all seats, not {other:?}"),
+    };
+    step(&mut public, &mut privates, &first);
+    assert!(public.left.contains(1), "the rules took Bot 1 out of the race");
+    let mut v = view(&public, &privates);
+    v.seats[1].connected = false;
+    let mut h = screen(v);
+    h.run();
+    assert!(h.query_by_label("left the game").is_some());
+    assert!(h.query_by_label_contains("away").is_none());
+}

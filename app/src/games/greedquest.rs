@@ -182,6 +182,9 @@ impl GameUi for GreedQuestUi {
                     Facing::In => "heading in",
                     Facing::Out => "heading out with the loot",
                 };
+                if public.left.contains(i as Seat) {
+                    return format!("{name}: Room {}, out of the race (left the game)", s.room);
+                }
                 format!("{name}: Room {}, {way}", s.room)
             })
             .collect()
@@ -440,6 +443,7 @@ impl GreedQuestUi {
                         .widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &label));
                     // The state under the card: away, ticked, or thinking.
                     let (word, colour) = match info {
+                        _ if public.left.contains(seat) => ("left the game".into(), palette.muted),
                         Some(s) if !s.connected => (
                             match s.away_for_secs {
                                 Some(secs) => format!("away {secs}s"),

@@ -124,6 +124,9 @@ impl GameUi for SprawlUi {
                     seat_name(view, seat),
                     stash.pips()
                 );
+                if public.left.contains(&seat) {
+                    line.push_str(", left the game (its pieces stay, it cannot win)");
+                }
                 let cards: Vec<String> = public
                     .coup_cards
                     .iter()
