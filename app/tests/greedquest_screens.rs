@@ -458,7 +458,10 @@ fn a_seat_the_table_removed_is_shown_out_of_the_race() {
         other => panic!("a fresh table waits for a turn of all seats, not {other:?}"),
     };
     step(&mut public, &mut privates, &first);
-    assert!(public.left.contains(1), "the rules took Bot 1 out of the race");
+    assert!(
+        public.left.contains(1),
+        "the rules took Bot 1 out of the race"
+    );
     let mut v = view(&public, &privates);
     v.seats[1].connected = false;
     let mut h = screen(v);

@@ -129,6 +129,35 @@ pub struct Report {
     pub returned: Vec<bool>,
 }
 
+impl Report {
+    /// Checks the away-seat story of a game played with [`Faults::away_seat`] `away` and
+    /// [`Faults::dead_seat`] `dead`: the away seat was skipped and played again, the dead one
+    /// was removed, and every other device's audit verified. `Ok` tells the story in a line.
+    pub fn away_story(&self, away: Seat, dead: Seat) -> Result<String, String> {
+        let seed = self.seed;
+        let (a, d) = (away as usize, dead as usize);
+        let line = format!(
+            "seed {seed}: {} steps in {} simulated ms; seat {away} sat out {} steps, back: {}; seat {dead} removed at {} steps",
+            self.steps, self.sim_time, self.skipped[a], self.returned[a], self.removed[d]
+        );
+        if self.skipped[a] == 0 {
+            return Err(format!("{line}: seat {away} was never skipped"));
+        }
+        if !self.returned[a] {
+            return Err(format!("{line}: seat {away} never played again"));
+        }
+        if self.removed[d] == 0 {
+            return Err(format!("{line}: seat {dead} was never removed"));
+        }
+        for (seat, verdict) in self.verdicts.iter().enumerate() {
+            if seat != d && !verdict.as_ref().is_some_and(|v| v.is_verified()) {
+                return Err(format!("{line}: seat {seat}'s audit: {verdict:?}"));
+            }
+        }
+        Ok(line)
+    }
+}
+
 /// Bytes handed to the network, by kind of message (echoes and resends included).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {

@@ -198,37 +198,15 @@ fn away_seat_is_skipped_and_plays_again_and_dead_seat_is_removed() {
         let trace = sim::replay_seed() == Some(seed);
         let report = sim::play::<GreedQuest>(&config, 4, faults, seed, cfg, trace)
             .unwrap_or_else(|e| panic!("{e}"));
-        check_away(seed, &report);
+        match report.away_story(1, 3) {
+            Ok(line) => println!("{line}"),
+            Err(e) => panic!("{e}"),
+        }
     }
     println!(
         "{AWAY_GAMES} GreedQuest tables with a seat away and one removed, in {:?}",
         t.elapsed()
     );
-}
-
-/// Seat 1 was skipped and played again, seat 3 was removed, every other audit verified.
-fn check_away(seed: u64, report: &Report) {
-    println!(
-        "seed {seed}: {} steps in {} simulated ms; seat 1 sat out {} steps, back: {}; seat 3 removed at {} steps",
-        report.steps, report.sim_time, report.skipped[1], report.returned[1], report.removed[3]
-    );
-    assert!(
-        report.skipped[1] > 0,
-        "seed {seed}: seat 1 was never skipped"
-    );
-    assert!(report.returned[1], "seed {seed}: seat 1 never played again");
-    assert!(
-        report.removed[3] > 0,
-        "seed {seed}: seat 3 was never removed"
-    );
-    for (seat, verdict) in report.verdicts.iter().enumerate() {
-        if seat != 3 {
-            assert!(
-                verdict.as_ref().is_some_and(|v| v.is_verified()),
-                "seed {seed}: seat {seat}'s audit: {verdict:?}"
-            );
-        }
-    }
 }
 
 const AWAY_GAMES: u64 = 4;

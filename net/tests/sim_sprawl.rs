@@ -53,26 +53,9 @@ fn away_seat_is_skipped_and_plays_again_and_dead_seat_is_removed() {
         let report = game(seed, &memo, false).unwrap_or_else(|e| {
             panic!("{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test sim_sprawl replay -- --nocapture")
         });
-        println!(
-            "seed {seed}: {} steps in {} simulated ms; seat 1 sat out {} steps, back: {}; seat 3 removed at {} steps",
-            report.steps, report.sim_time, report.skipped[1], report.returned[1], report.removed[3]
-        );
-        assert!(
-            report.skipped[1] > 0,
-            "seed {seed}: seat 1 was never skipped"
-        );
-        assert!(report.returned[1], "seed {seed}: seat 1 never played again");
-        assert!(
-            report.removed[3] > 0,
-            "seed {seed}: seat 3 was never removed"
-        );
-        for (seat, verdict) in report.verdicts.iter().enumerate() {
-            if seat != 3 {
-                assert!(
-                    verdict.as_ref().is_some_and(|v| v.is_verified()),
-                    "seed {seed}: seat {seat}'s audit: {verdict:?}"
-                );
-            }
+        match report.away_story(1, 3) {
+            Ok(line) => println!("{line}"),
+            Err(e) => panic!("{e}"),
         }
     }
     println!(
