@@ -3,81 +3,17 @@
 //! on a seat. DESIGN.md: "when the table agrees, the away seat is skipped (plays nothing, as
 //! a player who sits out) or removed".
 
-use hoard_rules::greedquest::{
-    Card, Config, Event, Facing, GreedQuest, Input, Position, Private, Public, Stage,
-};
+use hoard_rules::greedquest::{Card, Config, Facing, GreedQuest, Input, Position, Stage};
 use hoard_rules::{Game, Pending, Play, RuleError, Seal, Seat, Step, public_hash, rng};
+
+mod greedquest_support;
+
+/// The players, by seat, as the narration names them.
+const NAMES: [&str; 4] = ["A", "B", "C", "D"];
 
 use Card::*;
 use Facing::{In, Out};
-
-/// A table under test, every private side present (as at the audit, which replays a
-/// sat-out step with every hand shown).
-struct Table {
-    p: Public,
-    privates: Vec<Option<Private>>,
-    log: Vec<Event>,
-}
-
-impl Table {
-    fn new(position: Position) -> Self {
-        let (p, privates) = position.build().expect("a valid position");
-        Table {
-            p,
-            privates,
-            log: vec![],
-        }
-    }
-
-    fn step(&mut self, inputs: &[(Seat, Input)]) -> Result<(), RuleError> {
-        let mut inputs: Vec<(Seat, Play<Input>)> =
-            inputs.iter().map(|(s, i)| (*s, Play::Open(*i))).collect();
-        inputs.sort_by_key(|(s, _)| *s);
-        let events = GreedQuest::apply(&mut self.p, &mut self.privates, &Step::Inputs(inputs))?;
-        self.log.extend(events);
-        for private in self.privates.iter().flatten() {
-            private
-                .check_against(&self.p)
-                .expect("every card accounted for");
-        }
-        Ok(())
-    }
-
-    fn give(&mut self, inputs: &[(Seat, Input)]) {
-        self.step(inputs).expect("a legal step");
-    }
-
-    fn lay(&mut self, cards: &[(Seat, Card)]) {
-        let inputs: Vec<(Seat, Input)> = cards.iter().map(|(s, c)| (*s, Input::Card(*c))).collect();
-        self.give(&inputs);
-    }
-
-    fn room(&self, seat: Seat) -> u8 {
-        self.p.seats[usize::from(seat)].room
-    }
-
-    fn pending(&self) -> Pending {
-        GreedQuest::pending(&self.p)
-    }
-
-    fn private(&self, seat: Seat) -> &Private {
-        self.privates[usize::from(seat)]
-            .as_ref()
-            .expect("private side")
-    }
-
-    fn said(&self, text: &str) -> bool {
-        let names = ["A", "B", "C", "D"];
-        let name = |s: Seat| names[usize::from(s)].to_string();
-        self.log
-            .iter()
-            .any(|e| GreedQuest::narrate(e, &name).contains(text))
-    }
-}
-
-fn with(card: Card) -> [Card; 5] {
-    [card, Go1, Go2, Go3, Go4]
-}
+use greedquest_support::{Table, with};
 
 #[test]
 fn an_away_seat_lays_no_card_and_the_turn_goes_on_without_it() {
@@ -87,7 +23,7 @@ fn an_away_seat_lays_no_card_and_the_turn_goes_on_without_it() {
         .hand(0, &with(Go8))
         .hand(1, &with(Go6))
         .hand(2, &with(Go5));
-    let mut t = Table::new(pos);
+    let mut t = Table::new(pos, &NAMES);
     let hand = t.private(0).hand;
     t.give(&[
         (0, Input::SitOut),
@@ -106,7 +42,7 @@ fn an_away_seat_lays_no_card_and_the_turn_goes_on_without_it() {
 fn a_player_cannot_sit_out_by_choice_and_no_bot_or_button_offers_it() {
     // Only the table's vote goes on without a seat: a signed SitOut from the seat itself is
     // refused on receipt, like any move that is not allowed.
-    let t = Table::new(Position::new(Config::new(3)));
+    let t = Table::new(Position::new(Config::new(3)), &NAMES);
     for input in [Input::SitOut, Input::Leave] {
         assert!(matches!(
             GreedQuest::check_input(&t.p, 0, &input),
@@ -143,7 +79,7 @@ fn an_away_duelist_plays_nothing_and_loses_the_duel() {
         .hand(0, &with(EvenChance))
         .hand(1, &[Go8, Go7, Go1, Go2, Go3])
         .hand(2, &[Go8, Go3, Go1, Go2, Go4]);
-    let mut t = Table::new(pos);
+    let mut t = Table::new(pos, &NAMES);
     t.lay(&[(0, EvenChance), (1, Go8), (2, Go8)]);
     assert_eq!(
         t.pending(),
@@ -167,7 +103,7 @@ fn an_away_duelist_plays_nothing_and_loses_the_duel() {
         .hand(0, &with(EvenChance))
         .hand(1, &[Go8, Go7, Go1, Go2, Go3])
         .hand(2, &[Go8, Go3, Go1, Go2, Go4]);
-    let mut t = Table::new(pos);
+    let mut t = Table::new(pos, &NAMES);
     t.lay(&[(0, EvenChance), (1, Go8), (2, Go8)]);
     t.give(&[(1, Input::SitOut), (2, Input::SitOut)]);
     assert_eq!(t.pending(), Pending::Turn { seat: 0 });
@@ -184,7 +120,7 @@ fn an_away_chooser_moves_nobody() {
         .hand(0, &with(EvenChance))
         .hand(1, &[Go8, Go7, Go1, Go2, Go3])
         .hand(2, &[Go8, Go3, Go1, Go2, Go4]);
-    let mut t = Table::new(pos);
+    let mut t = Table::new(pos, &NAMES);
     t.lay(&[(0, EvenChance), (1, Go8), (2, Go8)]);
     t.lay(&[(1, Go7), (2, Go3)]);
     assert_eq!(t.pending(), Pending::Turn { seat: 1 });
@@ -206,7 +142,7 @@ fn an_away_chooser_moves_nobody() {
         .hand(0, &with(Tracking))
         .hand(1, &with(Go6))
         .hand(2, &with(Go6));
-    let mut t = Table::new(pos);
+    let mut t = Table::new(pos, &NAMES);
     t.lay(&[(0, Tracking), (1, Go6), (2, Go6)]);
     assert_eq!(t.pending(), Pending::Turn { seat: 0 });
     t.give(&[(0, Input::SitOut)]);
@@ -225,7 +161,7 @@ fn an_away_go_wild_is_discarded_without_effect() {
         .hand(0, &with(Wild))
         .hand(1, &with(Go6))
         .hand(2, &with(Go3));
-    let mut t = Table::new(pos);
+    let mut t = Table::new(pos, &NAMES);
     t.lay(&[(0, Wild), (1, Go6), (2, Go3)]);
     assert_eq!(t.pending(), Pending::Turn { seat: 0 });
     t.give(&[(0, Input::SitOut)]);
@@ -242,7 +178,7 @@ fn an_away_seat_keeps_its_room_11_card() {
         .hand(0, &with(Go6))
         .deck_top(0, &[Meek, Go8, Curse])
         .hand(1, &with(Go7));
-    let mut away = Table::new(pos.clone());
+    let mut away = Table::new(pos.clone(), &NAMES);
     away.lay(&[(0, Go6), (1, Go7)]);
     assert_eq!(
         away.pending(),
@@ -251,7 +187,7 @@ fn an_away_seat_keeps_its_room_11_card() {
             seal: Seal::UntilAudit
         }
     );
-    let mut kept = Table::new(pos);
+    let mut kept = Table::new(pos, &NAMES);
     kept.lay(&[(0, Go6), (1, Go7)]);
     away.give(&[(0, Input::SitOut)]);
     kept.give(&[(0, Input::KeepDrawn)]);
@@ -268,7 +204,7 @@ fn an_away_seat_in_room_9_lays_nothing_from_its_draw_pile() {
         .hand(0, &with(Go1))
         .deck_top(0, &[Go7, SeeYa])
         .hand(1, &with(Go5));
-    let mut t = Table::new(pos);
+    let mut t = Table::new(pos, &NAMES);
     t.give(&[(0, Input::SitOut), (1, Input::Card(Go5))]);
     assert_eq!(t.room(0), 9);
     assert_eq!(t.private(0).top(), Some(Go7), "the draw pile is untouched");
@@ -283,7 +219,7 @@ fn a_removed_seat_leaves_the_race_and_is_never_asked_again() {
         .room(0, 6, Out)
         .room(1, 8, Out)
         .room(2, 2, Out);
-    let mut t = Table::new(pos);
+    let mut t = Table::new(pos, &NAMES);
     let lay = |t: &Table, seat: Seat| {
         let hand = &t.private(seat).hand;
         Input::Card(hand.cards().next().expect("a card"))
@@ -321,7 +257,7 @@ fn a_removed_seat_leaves_the_race_and_is_never_asked_again() {
 #[test]
 fn the_last_seat_still_in_wins_when_every_other_leaves() {
     // The others forfeited: the one still in the race wins at once.
-    let mut t = Table::new(Position::new(Config::new(3)).hand(1, &with(Go6)));
+    let mut t = Table::new(Position::new(Config::new(3)).hand(1, &with(Go6)), &NAMES);
     t.give(&[(0, Input::Leave), (1, Input::Card(Go6)), (2, Input::Leave)]);
     assert_eq!(
         t.pending(),

@@ -3,100 +3,15 @@
 //! the sentence it checks.
 
 use hoard_rules::greedquest::{
-    Attrition, Card, Config, Event, Facing, GreedQuest, Input, Length, Position, Private, Public,
-    Stage,
+    Attrition, Card, Config, Facing, GreedQuest, Input, Length, Position, Private,
 };
-use hoard_rules::{Game, Pending, Play, RuleError, Seal, Seat, Step, public_hash};
+use hoard_rules::{Game, Pending, Play, RuleError, Seal, Step, public_hash};
+
+mod greedquest_support;
 
 use Card::*;
 use Facing::{In, Out};
-
-/// A table under test, with every private side and the log so far.
-struct Table {
-    p: Public,
-    privates: Vec<Option<Private>>,
-    log: Vec<Event>,
-    names: Vec<&'static str>,
-}
-
-impl Table {
-    fn new(position: Position, names: &[&'static str]) -> Self {
-        let (p, privates) = position.build().expect("a valid position");
-        Table {
-            p,
-            privates,
-            log: vec![],
-            names: names.to_vec(),
-        }
-    }
-
-    fn step(&mut self, inputs: &[(Seat, Input)]) -> Result<(), RuleError> {
-        let mut inputs: Vec<(Seat, Play<Input>)> =
-            inputs.iter().map(|(s, i)| (*s, Play::Open(*i))).collect();
-        inputs.sort_by_key(|(s, _)| *s);
-        let events = GreedQuest::apply(&mut self.p, &mut self.privates, &Step::Inputs(inputs))?;
-        self.log.extend(events);
-        for private in self.privates.iter().flatten() {
-            private
-                .check_against(&self.p)
-                .expect("every card accounted for");
-        }
-        Ok(())
-    }
-
-    /// Every listed seat lays its card.
-    fn lay(&mut self, cards: &[(Seat, Card)]) {
-        let inputs: Vec<(Seat, Input)> = cards.iter().map(|(s, c)| (*s, Input::Card(*c))).collect();
-        self.step(&inputs).expect("a legal play");
-    }
-
-    fn give(&mut self, inputs: &[(Seat, Input)]) {
-        self.step(inputs).expect("a legal input");
-    }
-
-    fn room(&self, seat: Seat) -> u8 {
-        self.p.seats[usize::from(seat)].room
-    }
-
-    fn pending(&self) -> Pending {
-        GreedQuest::pending(&self.p)
-    }
-
-    fn hand(&self, seat: Seat) -> &hoard_rules::greedquest::Pile {
-        &self.privates[usize::from(seat)]
-            .as_ref()
-            .expect("private side")
-            .hand
-    }
-
-    fn lines(&self) -> Vec<String> {
-        let name = |s: Seat| {
-            self.names
-                .get(usize::from(s))
-                .copied()
-                .unwrap_or("?")
-                .to_string()
-        };
-        self.log
-            .iter()
-            .map(|e| GreedQuest::narrate(e, &name))
-            .collect()
-    }
-
-    fn said(&self, text: &str) -> bool {
-        self.lines().iter().any(|l| l.contains(text))
-    }
-
-    /// A turn is under way again, waiting for cards.
-    fn next_turn(&self) -> bool {
-        matches!(self.p.stage, Stage::Play { .. })
-    }
-}
-
-/// A hand holding `card` and four low Go! cards.
-fn with(card: Card) -> [Card; 5] {
-    [card, Go1, Go2, Go3, Go4]
-}
+use greedquest_support::{Table, with};
 
 fn basic(seats: u8) -> Config {
     Config::new(seats)
