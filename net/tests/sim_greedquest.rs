@@ -1,6 +1,6 @@
-//! The fault simulator playing full GreedQuest games: 2,000 seeded games of 3–6 seats in the
+//! The fault simulator playing full GreedQuest games: 1,600 seeded games of 3–6 seats in the
 //! default test run, every one under a random mix of delays, loss, reordering, duplication,
-//! partitions and crash-restarts; every device must end on the same log and state with a
+//! partitions, crash-restarts and blackouts; every device must end on the same log and state with a
 //! verified audit. A failure prints its seed; `HOARD_SIM_SEED=<seed>` replays exactly that
 //! game with a trace. `cargo test -p hoard-net --release --test sim_greedquest -- --ignored`
 //! runs the long version (10,000 games).
@@ -17,7 +17,7 @@ use std::time::Instant;
 /// Seeds of the default run are split into slices so the test harness can run them side
 /// by side.
 const SLICES: u64 = 8;
-const DEFAULT_GAMES: u64 = 2_000;
+const DEFAULT_GAMES: u64 = 1_600;
 const LONG_GAMES: u64 = 10_000;
 
 fn config(r: &mut ChaCha8Rng) -> Config {
