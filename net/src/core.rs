@@ -12,6 +12,7 @@
 //!   core.handle_timeout(now)                       when poll_timeout's time has come
 //!   core.submit(now, input) / core.vote(..)        this seat's move / an away vote
 //!   core.go_on_without(..) / wait_for(..)          a vote at every step, until it moves
+//!   core.agree_to_end(now)                         "end the game here", for this step
 //!   core.poll_persist()   -> Persist               write (durably if asked), BEFORE ...
 //!   core.poll_transmit()  -> Transmit              ... sending these
 //!   core.poll_timeout()   -> Option<Time>          when to call handle_timeout
@@ -35,6 +36,17 @@
 //! does not deliver is shown as away; when every other seat votes to skip (or remove) it,
 //! the step goes on without it and the log records that. A seat so skipped sits out the
 //! beacon draws after it without a vote, until it plays an input step again.
+//!
+//! Ending by agreement: any seat may sign "I agree to end the game here" ([`Body::End`])
+//! at the step the table is at. It holds for that step only. When every seat still in the
+//! game (an away seat must agree too, unless the table votes to remove it) has signed
+//! it for the same step on the same log, that step is recorded as
+//! [`StepRecord::Ended`] instead of being played, the game is over with no winner, and the
+//! reveal and the audit run as after any end. A step cannot both end and be played: a seat
+//! that signed the agreement does not complete the step the ordinary way until another
+//! seat shows it has (a message on the next step of that log, or a head); a seat that has
+//! completed it never signs the agreement for it, so that agreement can no longer be
+//! whole, and it tells the proposers so with a head.
 
 use crate::audit::{self, AuditInput, Fault, SitOut, Verdict};
 use crate::beacon::{self, Chain};
@@ -46,7 +58,7 @@ use crate::wire::{
     Accept, AuditOpening, Basis, Body, Hash, Hello, Kind, Link, MAX_INPUT, Reveal, SeatKey,
     SignatureMemo, Signed, VoteAction, Wire, verify_until_bad,
 };
-use hoard_rules::{Game, Pending, Play, Seal, Seat, Step, public_hash};
+use hoard_rules::{Game, Outcome, Pending, Play, Seal, Seat, Step, public_hash};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
@@ -310,6 +322,10 @@ pub enum Event<E> {
     Skipped { step: u32, seat: Seat },
     /// The table removed a seat from this step on.
     Removed { step: u32, seat: Seat },
+    /// A seat agreed to end the game at this step.
+    EndProposed { step: u32, seat: Seat },
+    /// Every seat still in the game agreed: the game ended at this step, unplayed.
+    Ended { step: u32 },
     /// This device had gone ahead on a step the table had meanwhile voted to skip it in;
     /// it went back to that step and caught up with the table.
     Rewound { step: u32 },
@@ -352,7 +368,8 @@ struct Held {
 /// The state of the game itself, rebuilt from the log whenever needed.
 struct GameState<G: Game> {
     public: G::Public,
-    /// `G::pending(&public)`, kept because it is asked for on every message.
+    /// `G::pending(&public)`, kept because it is asked for on every message; `Over` once
+    /// the table agreed to end the game.
     pending: Pending,
     /// Indexed by seat; only this device's own seat is `Some`.
     privates: Vec<Option<G::Private>>,
@@ -388,6 +405,8 @@ struct View<G: Game> {
     /// target -> voter -> action
     votes: BTreeMap<Seat, BTreeMap<Seat, VoteAction>>,
     reveals: BTreeMap<Seat, Reveal>,
+    /// Seats that agreed to end the game at this step.
+    ends: BTreeSet<Seat>,
 }
 
 impl<G: Game> View<G> {
@@ -404,6 +423,7 @@ impl<G: Game> View<G> {
             links: BTreeMap::new(),
             votes: BTreeMap::new(),
             reveals: BTreeMap::new(),
+            ends: BTreeSet::new(),
         }
     }
 }
@@ -1128,6 +1148,60 @@ impl<G: Game> Core<G> {
         }
     }
 
+    /// This seat's agreement to end the game at the current step. It holds for this step
+    /// only; the game ends here when every seat still in it has agreed.
+    pub fn agree_to_end(&mut self, now: Time) -> Result<()> {
+        if let Some(f) = &self.halted {
+            return Err(NetError::Halted(f.what.clone()));
+        }
+        let Some(gs) = &self.game else {
+            return Err(NetError::CannotEnd("the game has not begun".into()));
+        };
+        if matches!(gs.pending, Pending::Over(_)) {
+            return Err(NetError::CannotEnd("the game is already over".into()));
+        }
+        if gs.removed.contains_key(&self.me) {
+            return Err(NetError::CannotEnd(
+                "the table removed you from this game".into(),
+            ));
+        }
+        let n = gs.records.len() as u32;
+        let basis = gs.bases[n as usize];
+        if !self.slots.contains_key(&(self.me, n, Kind::End, basis.log)) {
+            self.sign_and_send(n, basis, Body::End);
+        }
+        self.advance(now);
+        Ok(())
+    }
+
+    /// The seats that agreed to end the game at the current step (none once it is over).
+    pub fn end_proposals(&self) -> Vec<Seat> {
+        let Some(gs) = &self.game else {
+            return Vec::new();
+        };
+        if matches!(gs.pending, Pending::Over(_)) {
+            return Vec::new();
+        }
+        let n = gs.records.len() as u32;
+        let log = gs.bases[n as usize].log;
+        let seats: BTreeSet<Seat> = self
+            .signed_at(n)
+            .filter(|s| s.kind() == Kind::End && s.basis.log == log)
+            .filter(|s| !gs.removed.contains_key(&s.seat))
+            .map(|s| s.seat)
+            .collect();
+        seats.into_iter().collect()
+    }
+
+    /// The step at which the table agreed to end the game, if it did.
+    pub fn ended_by_agreement(&self) -> Option<u32> {
+        let records = self.records();
+        match records.last() {
+            Some(StepRecord::Ended { .. }) => Some(records.len() as u32 - 1),
+            _ => None,
+        }
+    }
+
     /// Whether `seat`'s player made a move (an input or a commitment) after step `since`,
     /// among the messages held.
     fn moved_after(&self, seat: Seat, since: u32) -> bool {
@@ -1592,6 +1666,13 @@ impl<G: Game> Core<G> {
                 });
                 self.vote_arrived(s.step, s.basis);
             }
+            Body::End => {
+                self.events.push_back(Event::EndProposed {
+                    step: s.step,
+                    seat: s.seat,
+                });
+                self.end_arrived(s.step, s.basis);
+            }
             _ => {}
         }
         self.check_basis(s.seat, s.step, s.kind(), s.basis);
@@ -1733,6 +1814,8 @@ impl<G: Game> Core<G> {
                 .any(|(seat, p)| skips.contains(seat) && *p != PlayRecord::SatOut),
             // A chance step records its contributors.
             StepRecord::Chance { from, .. } => skips.iter().any(|s| from.contains(s)),
+            // Nobody played it: there is no move to skip.
+            StepRecord::Ended { .. } => false,
         };
         if overridden {
             self.rewind(step);
@@ -1748,6 +1831,28 @@ impl<G: Game> Core<G> {
     fn vote_failed(&self, n: u32, skips: &BTreeSet<Seat>) -> bool {
         self.signed_at(n)
             .any(|s| matches!(s.body, Body::Vote { target, .. } if !skips.contains(&target)))
+    }
+
+    /// An agreement to end the game at a step we completed the ordinary way (it cannot be
+    /// whole: this seat did not sign it): tell its signer how the step ended, so that it
+    /// stops holding the step.
+    fn end_arrived(&mut self, step: u32, basis: Basis) {
+        let Some(gs) = &self.game else { return };
+        let done = gs.records.len() as u32;
+        if step >= done
+            || gs.bases[step as usize] != basis
+            || matches!(gs.records[step as usize], StepRecord::Ended { .. })
+            || self.table_is_past(step + 1)
+        {
+            return;
+        }
+        self.send_head(step + 1);
+    }
+
+    /// Whether another seat agreed to end the game at step `n`, which then went on.
+    fn end_failed(&self, n: u32) -> bool {
+        self.signed_at(n)
+            .any(|s| s.seat != self.me && s.kind() == Kind::End)
     }
 
     /// The signed messages held for step `n` (on any log).
@@ -1771,7 +1876,10 @@ impl<G: Game> Core<G> {
         let mut public = G::setup(&self.config).ok()?;
         let mut none: Vec<Option<G::Private>> = Vec::new();
         for (i, record) in gs.records.iter().enumerate().take(n as usize) {
-            let step = self.step_of(i as u32, record, &public, false);
+            // An ended game's last record plays nothing.
+            let Some(step) = self.step_of(i as u32, record, &public, false) else {
+                break;
+            };
             G::apply(&mut public, &mut none, &step).ok()?;
         }
         Some(public)
@@ -2210,6 +2318,9 @@ impl<G: Game> Core<G> {
                         Body::Reveal(r) if matches!(pending, Pending::Over(_)) => {
                             view.reveals.entry(s.seat).or_insert_with(|| r.clone());
                         }
+                        Body::End if !matches!(pending, Pending::Over(_)) => {
+                            view.ends.insert(s.seat);
+                        }
                         _ => {}
                     }
                 }
@@ -2371,6 +2482,18 @@ impl<G: Game> Core<G> {
 
         if let Pending::Over(_) = pending {
             return self.over(n, basis, view, &removed, &removals);
+        }
+        // Every seat still in the game agreed to end it here: nothing else of this step
+        // counts (no seat that agreed has completed it otherwise). A seat the table votes
+        // to remove at this step need not agree; it is removed with the game's end.
+        let staying: Vec<Seat> = all
+            .iter()
+            .copied()
+            .filter(|s| !removed.contains(s) && !removals.contains(s))
+            .collect();
+        if !staying.is_empty() && staying.iter().all(|s| view.ends.contains(s)) {
+            self.end_here(now, n, staying, &removals);
+            return Ok(Progress::Again);
         }
 
         let awaited: Vec<Seat> = match &pending {
@@ -2644,8 +2767,22 @@ impl<G: Game> Core<G> {
                     .any(|(v, a)| *v != me && *a == VoteAction::Keep)
             })
             .collect();
+        let next_log = log::extend(&basis.log, &record);
+        // I agreed to end the game here: this step ends that way if the others agree too,
+        // so I go on with it only once another seat shows it went on.
+        if view.ends.contains(&me)
+            && !self
+                .signed_at(n + 1)
+                .any(|s| s.basis.log == next_log && s.seat != me)
+        {
+            let undecided = staying
+                .iter()
+                .copied()
+                .filter(|s| !view.ends.contains(s))
+                .collect();
+            return Ok(Progress::Waiting(undecided));
+        }
         if !held.is_empty() {
-            let next_log = log::extend(&basis.log, &record);
             let shown = self
                 .signed_at(n + 1)
                 .any(|s| s.basis.log == next_log && !my_votes.contains(&s.seat));
@@ -2685,7 +2822,7 @@ impl<G: Game> Core<G> {
                 .iter()
                 .filter_map(|s| self.chain_link_seen(n, *s).map(|x| (*s, x)))
                 .collect(),
-            StepRecord::Inputs(_) => Vec::new(),
+            StepRecord::Inputs(_) | StepRecord::Ended { .. } => Vec::new(),
         };
         let start = &self.start;
         let Some(gs) = &mut self.game else {
@@ -2736,11 +2873,34 @@ impl<G: Game> Core<G> {
         // A vote that did not pass raced this step: tell everyone how it ended here. Not at
         // a step the table has left: a device catching up would sign one for every step it
         // learns, and the table knows how they ended.
-        if self.vote_failed(n, skips) && !self.table_is_past(n + 1) {
+        // So too an agreement to end the game here that not every seat signed.
+        if (self.vote_failed(n, skips) || self.end_failed(n)) && !self.table_is_past(n + 1) {
             self.send_head(n + 1);
         }
         self.recheck_divergence(n + 1);
         Ok(())
+    }
+
+    /// Ends the game at step `n` by the agreement of the seats `by`, removing `removals`:
+    /// the step is recorded, nothing is played, and the game is over (no winner: it was
+    /// not played out).
+    fn end_here(&mut self, now: Time, n: u32, by: Vec<Seat>, removals: &BTreeSet<Seat>) {
+        let Some(gs) = &mut self.game else { return };
+        for seat in removals {
+            gs.removed.entry(*seat).or_insert(n);
+            self.events.push_back(Event::Removed {
+                step: n,
+                seat: *seat,
+            });
+        }
+        let record = StepRecord::Ended { by };
+        let basis = log::next_basis(&gs.bases[n as usize], &record, public_hash(&gs.public));
+        gs.records.push(record);
+        gs.bases.push(basis);
+        gs.pending = Pending::Over(Outcome::default());
+        self.events.push_back(Event::Ended { step: n });
+        self.quiet_since = self.quiet_since.max(now);
+        self.recheck_divergence(n + 1);
     }
 
     /// The number of draws made before step `n` (on our log).
@@ -2857,15 +3017,17 @@ impl<G: Game> Core<G> {
     }
 
     /// The engine's view of a recorded step. With `own` the owner's sealed choices are
-    /// passed open (to move its own private side), as they were live.
+    /// passed open (to move its own private side), as they were live. `None` for the end
+    /// the table agreed on, which the engine never sees.
     fn step_of(
         &self,
         n: u32,
         record: &StepRecord,
         public: &G::Public,
         own: bool,
-    ) -> Step<G::Input> {
-        match record {
+    ) -> Option<Step<G::Input>> {
+        Some(match record {
+            StepRecord::Ended { .. } => return None,
             StepRecord::Chance { draw, .. } => Step::Chance(*draw),
             StepRecord::Inputs(plays) => Step::Inputs(
                 plays
@@ -2894,7 +3056,7 @@ impl<G: Game> Core<G> {
                     })
                     .collect(),
             ),
-        }
+        })
     }
 
     /// Goes back to just before step `n` and replays the log up to it: the table voted to
@@ -2935,7 +3097,17 @@ impl<G: Game> Core<G> {
         for (i, record) in records.into_iter().enumerate() {
             let i = i as u32;
             let Some(gs) = &self.game else { return };
-            let step = self.step_of(i, &record, &gs.public, true);
+            let Some(step) = self.step_of(i, &record, &gs.public, true) else {
+                // The end the table agreed on: the game is over after it.
+                if let Some(gs) = &mut self.game {
+                    let basis =
+                        log::next_basis(&gs.bases[i as usize], &record, public_hash(&gs.public));
+                    gs.records.push(record);
+                    gs.bases.push(basis);
+                    gs.pending = Pending::Over(Outcome::default());
+                }
+                break;
+            };
             if let StepRecord::Chance { from, .. } = &record {
                 for s in from {
                     if let Some(x) = self.chain_link_seen(i, *s) {
@@ -2983,6 +3155,8 @@ fn sitting_out(records: &[StepRecord], removed: &BTreeSet<Seat>, seats: usize) -
                     }
                 }
             }
+            // The last record of a game that is over: no draw comes after it.
+            StepRecord::Ended { .. } => return out,
             // Every seat has a part in a draw: it gave a link or it did not.
             StepRecord::Chance { from, .. } => {
                 out.extend(

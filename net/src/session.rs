@@ -11,8 +11,8 @@ use crate::audit::{SitOut, Verdict};
 use crate::core::{Core, CoreConfig, Event as CoreEvent, Time};
 use crate::error::{NetError, Result};
 use crate::handle::{
-    AnyInput, AnyState, AuditVerdict, AwayVote, AwayVoteView, GameView, SeatView, SessionId,
-    entropy,
+    AnyInput, AnyState, AuditVerdict, AwayVote, AwayVoteView, EndView, GameView, SeatView,
+    SessionId, entropy,
 };
 use crate::identity::{PublicKey, SecretKey, Start};
 use crate::store::SeatStore;
@@ -206,6 +206,8 @@ pub trait Table: Send {
     fn next_timeout(&self) -> Option<Time>;
     fn play(&mut self, now: Time, input: AnyInput) -> Result<()>;
     fn vote(&mut self, now: Time, seat: Seat, vote: AwayVote) -> Result<()>;
+    /// This device's player agrees to end the game here, or keeps playing.
+    fn end_game(&mut self, now: Time, agree: bool) -> Result<()>;
     fn set_autoplay(&mut self, on: bool);
     /// Persists, routes and lets bots move until nothing is left in flight.
     fn pump(&mut self, now: Time) -> Pumped;
@@ -286,6 +288,8 @@ pub struct Session<G: Game> {
     /// Away seats the player chose to wait for (a choice to go on without one is the
     /// core's, which ends it when the seat's player is back).
     waiting: BTreeSet<Seat>,
+    /// The step at which the player chose to keep playing rather than end the game.
+    declined: Option<u32>,
     autoplay: bool,
     log: Vec<String>,
     narrated: usize,
@@ -391,6 +395,7 @@ impl<G: Game> Session<G> {
             mine,
             connected: BTreeSet::new(),
             waiting: BTreeSet::new(),
+            declined: None,
             autoplay,
             log: Vec::new(),
             narrated: 0,
@@ -445,6 +450,12 @@ impl<G: Game> Session<G> {
                 self.log
                     .push(format!("The table removed {} from the game (step {step}).", self.name(seat)));
             }
+            CoreEvent::EndProposed { seat, .. } if seat != self.locals[self.mine].seat => {
+                out.notices.push(format!("{} wants to end the game here", self.name(seat)))
+            }
+            CoreEvent::Ended { step } => {
+                self.log.push(format!("Everyone agreed to end the game here (step {step})."));
+            }
             CoreEvent::Diverged(d) => out.errors.push(format!(
                 "{}'s table differs from ours at step {} (theirs {}, ours {}): the game cannot be trusted",
                 self.name(d.seat),
@@ -461,6 +472,7 @@ impl<G: Game> Session<G> {
             | CoreEvent::Committed { .. }
             | CoreEvent::Voted { .. }
             | CoreEvent::Rewound { .. }
+            | CoreEvent::EndProposed { .. }
             | CoreEvent::DropLink { .. } => {}
         }
     }
@@ -555,6 +567,34 @@ impl<G: Game> Session<G> {
 
     fn bot_moves(&mut self, now: Time) -> bool {
         let mut moved = false;
+        // A bot agrees to end the game as soon as a person at the table asks: bots never
+        // hold a table of people to a game they want to stop. (Before it moves: the step
+        // may then end unplayed.)
+        for local in &mut self.locals {
+            let bot = self
+                .meta
+                .seats
+                .get(local.seat as usize)
+                .is_some_and(|s| s.bot);
+            if !bot || local.broken.is_some() {
+                continue;
+            }
+            let proposals = local.core.end_proposals();
+            let asked = proposals
+                .iter()
+                .any(|s| self.meta.seats.get(*s as usize).is_some_and(|m| !m.bot));
+            if asked && !proposals.contains(&local.seat) {
+                match local.core.agree_to_end(now) {
+                    Ok(()) => moved = true,
+                    Err(e) => {
+                        tracing::warn!("the bot at seat {} could not agree to end: {e}", local.seat)
+                    }
+                }
+            }
+        }
+        if moved {
+            return true;
+        }
         for local in &mut self.locals {
             if !local.bot || local.broken.is_some() || !local.core.my_move() {
                 continue;
@@ -732,6 +772,20 @@ impl<G: Game> Session<G> {
         Ok(())
     }
 
+    /// This device's player agrees to end the game at the current step (the bots it runs
+    /// then agree too, at their next chance), or chooses to keep playing: nothing is
+    /// signed, the offer is only no longer shown at this step.
+    pub fn end_game(&mut self, now: Time, agree: bool) -> Result<()> {
+        let core = &mut self.locals[self.mine].core;
+        if agree {
+            self.declined = None;
+            core.agree_to_end(now)
+        } else {
+            self.declined = Some(core.step());
+            Ok(())
+        }
+    }
+
     pub fn set_autoplay(&mut self, on: bool) {
         self.autoplay = on;
         let mine = self.mine;
@@ -821,6 +875,9 @@ impl<G: TableGame> Table for Session<G> {
     fn vote(&mut self, now: Time, seat: Seat, vote: AwayVote) -> Result<()> {
         Session::vote(self, now, seat, vote)
     }
+    fn end_game(&mut self, now: Time, agree: bool) -> Result<()> {
+        Session::end_game(self, now, agree)
+    }
     fn set_autoplay(&mut self, on: bool) {
         Session::set_autoplay(self, on)
     }
@@ -899,6 +956,12 @@ impl<G: TableGame> Table for Session<G> {
             })
         });
         let my_turn = core.my_move() && !self.autoplay;
+        let agreed = core.end_proposals();
+        let end = EndView {
+            mine: agreed.contains(&core.my_seat()),
+            declined: self.declined == Some(core.step()),
+            agreed,
+        };
         let view = GameView {
             session: core.session(),
             me: Some(core.my_seat()),
@@ -910,6 +973,8 @@ impl<G: TableGame> Table for Session<G> {
             votes,
             audit,
             outcome,
+            end,
+            ended_by_agreement: core.ended_by_agreement().is_some(),
             step: core.step(),
             state_hash: core.state_hash(),
             halted,

@@ -830,7 +830,7 @@ impl<G: Game> Sim<G> {
                     .iter()
                     .filter(|(_, p)| matches!(p, PlayRecord::Opened { .. }))
                     .count() as u32,
-                StepRecord::Chance { .. } => 0,
+                StepRecord::Chance { .. } | StepRecord::Ended { .. } => 0,
             })
             .sum();
         let sealed_steps = first

@@ -107,6 +107,10 @@ pub enum Body {
     Head,
     /// The audit's reveal, at the step where the game is over.
     Reveal(Reveal),
+    /// "I agree to end the game here": signed for one step of an unfinished game, it holds
+    /// for that step only. When every seat still in the game has signed it for the same
+    /// step on the same log, the game ends there (see [`crate::log::StepRecord::Ended`]).
+    End,
 }
 
 /// What kind of body a message carries; with seat and step (and a vote's target) it names
@@ -121,6 +125,7 @@ pub enum Kind {
     Vote(Seat),
     Head,
     Reveal,
+    End,
 }
 
 impl Kind {
@@ -141,6 +146,7 @@ impl Body {
             Body::Vote { target, .. } => Kind::Vote(*target),
             Body::Head => Kind::Head,
             Body::Reveal(_) => Kind::Reveal,
+            Body::End => Kind::End,
         }
     }
 }
