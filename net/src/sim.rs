@@ -42,6 +42,10 @@ pub struct Faults {
     /// How many times every device crashes at the same moment (a power cut, a router
     /// reboot that kills every app): each comes back after its own while, from its store.
     pub blackouts: u32,
+    /// Per mille of steps at which each seat's player, on reaching it, also agrees to end
+    /// the game there (the bots still play on): the game ends by agreement at a step where
+    /// every seat so agreed, and the agreements that fall short race the step's moves.
+    pub agree: u32,
 }
 
 impl Faults {
@@ -58,6 +62,7 @@ impl Faults {
             lose_unsent: 0,
             dead_seat: None,
             blackouts: 0,
+            agree: 0,
         }
     }
 
@@ -76,6 +81,7 @@ impl Faults {
             dead_seat: None,
             // Drawn last, so the faults drawn before it are the same as before it existed.
             blackouts: rng.next_u32().is_multiple_of(4) as u32,
+            agree: 0,
         }
     }
 }
@@ -104,6 +110,8 @@ pub struct Report {
     pub divergences: usize,
     /// Bytes sent by kind of message, when [`Sim::tally`] was asked for.
     pub tally: Option<Tally>,
+    /// The step at which the table agreed to end the game, if it did.
+    pub ended_by_agreement: Option<u32>,
 }
 
 /// Bytes handed to the network, by kind of message (echoes and resends included).
@@ -244,6 +252,8 @@ struct Node<G: Game> {
     flushed: u64,
     /// The latest drive of which some send has been delivered.
     delivered: u64,
+    /// The last step at which the player chose whether to agree to end the game.
+    end_decided: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -259,6 +269,10 @@ enum Ev {
         generation: u64,
     },
     Think {
+        node: Seat,
+    },
+    /// The player agrees to end the game at the step its device is at.
+    Agree {
         node: Seat,
     },
     Crash {
@@ -372,6 +386,7 @@ impl<G: Game> Sim<G> {
                 written: 0,
                 flushed: 0,
                 delivered: 0,
+                end_decided: None,
             });
         }
         // Schedule the world's faults up front, from the seed.
@@ -581,6 +596,20 @@ impl<G: Game> Sim<G> {
                 },
             );
         }
+        // A step reached for the first time: the player may agree to end the game here.
+        let reached = self.nodes[idx].core.as_ref().and_then(|c| {
+            let open = c.began() && !matches!(c.pending(), Some(hoard_rules::Pending::Over(_)));
+            open.then(|| c.step())
+        });
+        if let Some(step) = reached
+            && self.nodes[idx].end_decided.is_none_or(|d| d < step)
+        {
+            self.nodes[idx].end_decided = Some(step);
+            if self.roll(self.faults.agree) {
+                let at = now.plus(1 + self.net.next_u64() % 40);
+                self.push(at, Ev::Agree { node: i });
+            }
+        }
         let node = &mut self.nodes[idx];
         if node.think_at.is_none() && node.core.as_ref().is_some_and(|c| c.my_move()) {
             let at = now.plus(1 + node.bot.next_u64() % 40);
@@ -687,6 +716,15 @@ impl<G: Game> Sim<G> {
                 if let Err(e) = core.submit(now, input) {
                     self.fail(format!("seat {node}'s bot move was refused: {e}"));
                 }
+                self.drive(node);
+            }
+            Ev::Agree { node } => {
+                let Some(core) = self.nodes[node as usize].core.as_mut() else {
+                    return;
+                };
+                // The table may have moved on (or ended) since: the agreement is then for
+                // the step the device is at now, or refused, as a late tap would be.
+                let _ = core.agree_to_end(now);
                 self.drive(node);
             }
             Ev::Crash { node, down_for } => {
@@ -863,6 +901,7 @@ impl<G: Game> Sim<G> {
                 .collect(),
             divergences: self.divergences,
             tally: self.tally.clone(),
+            ended_by_agreement: first.ended_by_agreement(),
         })
     }
 }
