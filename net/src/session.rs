@@ -450,7 +450,11 @@ impl<G: Game> Session<G> {
                 self.log
                     .push(format!("The table removed {} from the game (step {step}).", self.name(seat)));
             }
-            CoreEvent::EndProposed { seat, .. } if seat != self.locals[self.mine].seat => {
+            // A person's proposal; bots only ever agree to one.
+            CoreEvent::EndProposed { seat, .. }
+                if seat != self.locals[self.mine].seat
+                    && self.meta.seats.get(seat as usize).is_some_and(|s| !s.bot) =>
+            {
                 out.notices.push(format!("{} wants to end the game here", self.name(seat)))
             }
             CoreEvent::Ended { step } => {
@@ -1156,6 +1160,49 @@ mod tests {
         let table = Session::<GreedQuest>::resume(dir.clone(), m, &ann, &[ben], true, Time(3_000))
             .expect("the saved game resumes");
         assert_eq!((table.step(), table.core().state_hash()), (step, hash));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Issue 14: a person at a table with a bot asks to end the game; the bot agrees at once,
+    /// the game ends there with no winner and is verified, and the screen is told so.
+    /// "Keep playing" signs nothing: the offer is only no longer shown at that step.
+    #[test]
+    fn a_bot_agrees_to_end_the_game_as_soon_as_its_person_asks() {
+        let dir = std::env::temp_dir().join(format!("hoard-session-end-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (ann, ben) = (key(1), key(2));
+        let mut table = Session::<GreedQuest>::create(
+            dir.clone(),
+            with_bot(&ann, &ben),
+            &ann,
+            std::slice::from_ref(&ben),
+            false,
+            Time(0),
+        )
+        .expect("session");
+        let _ = table.pump(Time(0));
+        assert!(table.core().my_move(), "the table waits for Ann's card");
+        let step = table.step();
+
+        table.end_game(Time(1), false).expect("keep playing");
+        let view = table.view(Time(1)).expect("a view");
+        assert!(view.end.declined && view.end.agreed.is_empty());
+
+        table.end_game(Time(2), true).expect("agree");
+        let _ = table.pump(Time(2));
+        assert_eq!(table.core().ended_by_agreement(), Some(step));
+        assert!(table.finished());
+        let view = table.view(Time(3)).expect("a view");
+        assert!(view.ended_by_agreement);
+        assert_eq!(view.outcome, Some(hoard_rules::Outcome::default()));
+        assert_eq!(view.audit, Some(AuditVerdict::Verified));
+        assert!(
+            view.log
+                .last()
+                .is_some_and(|l| l.contains("Everyone agreed to end the game")),
+            "{:?}",
+            view.log.last()
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 
