@@ -43,10 +43,10 @@
 //! it for the same step on the same log, that step is recorded as
 //! [`StepRecord::Ended`] instead of being played, the game is over with no winner, and the
 //! reveal and the audit run as after any end. A step cannot both end and be played: a seat
-//! that signed the agreement does not complete the step the ordinary way until another
-//! seat shows it has (a message on the next step of that log, or a head); a seat that has
-//! completed it never signs the agreement for it, so that agreement can no longer be
-//! whole, and it tells the proposers so with a head.
+//! that signed the agreement does not complete the step the ordinary way until a seat that
+//! did not sign it shows it has (a message on the next step of that log, or a head); a
+//! seat that has completed it never signs the agreement for it, so that agreement can no
+//! longer be whole, and it tells the proposers so with a head.
 
 use crate::audit::{self, AuditInput, Fault, SitOut, Verdict};
 use crate::beacon::{self, Chain};
@@ -550,7 +550,10 @@ pub struct Core<G: Game> {
     extra: IdMap<(Seat, u32), Extra>,
     /// Peers known to hold every commitment of the current sealed step (step, log, bits).
     confirmed: (u32, Hash, u16),
-    heads_sent: BTreeSet<u32>,
+    /// Heads this seat signed, by step and log: a step completed again on another log
+    /// (after a rewind, or a restart that lost what the first completion was made of) is
+    /// told again.
+    heads_sent: BTreeSet<(u32, Hash)>,
     diverged: BTreeSet<(Seat, u32)>,
     divergences: Vec<Divergence>,
     proofs: Vec<Proof>,
@@ -1645,7 +1648,7 @@ impl<G: Game> Core<G> {
             }
             // Sent before a restart: not signed again.
             Body::Head if s.seat == self.me => {
-                self.heads_sent.insert(s.step);
+                self.heads_sent.insert((s.step, s.basis.log));
             }
             Body::Commit(_)
                 if self.game.as_ref().is_some_and(|g| {
@@ -1887,11 +1890,12 @@ impl<G: Game> Core<G> {
 
     fn send_head(&mut self, step: u32) {
         let Some(gs) = &self.game else { return };
-        if self.heads_sent.contains(&step) || step as usize >= gs.bases.len() {
+        let Some(basis) = gs.bases.get(step as usize).copied() else {
+            return;
+        };
+        if !self.heads_sent.insert((step, basis.log)) {
             return;
         }
-        let basis = gs.bases[step as usize];
-        self.heads_sent.insert(step);
         self.sign_and_send(step, basis, Body::Head);
     }
 
@@ -2092,14 +2096,19 @@ impl<G: Game> Core<G> {
         let answered = &mut self.answered[peer as usize];
         for (step, ids) in self.by_step.range(from..) {
             let gap = *step == hello.step;
-            if !gap && authors == 0 {
+            // A peer behind us may be holding its step for a vote or an agreement to end
+            // that did not pass, waiting for word that the step was played: our own
+            // messages of the next step (a head, at least). History goes once per step, so
+            // if that word was lost it would otherwise never come again.
+            let next = *step == hello.step + 1 && hello.step < at;
+            if !gap && !next && authors == 0 {
                 break;
             }
             for (id, author) in ids {
                 let wanted = if gap {
                     !have.contains(id)
                 } else {
-                    authors & (1 << author) != 0
+                    authors & (1 << author) != 0 || next && *author == self.me
                 };
                 if !wanted || answered.sent.insert(*id, ()).is_some() {
                     continue;
@@ -2732,6 +2741,25 @@ impl<G: Game> Core<G> {
             Pending::Over(_) => return Ok(Progress::Waiting(BTreeSet::new())),
         };
 
+        let next_log = log::extend(&basis.log, &record);
+        // I agreed to end the game here: this step ends that way if the others agree too,
+        // so I go on with it only once a seat that did not agree shows it went on. (Not one
+        // that agreed: it too may go on only so shown, so a seat that agreed and also went
+        // on unshown cannot take anyone with it.) Nor do I keep a move the others vote to
+        // skip while I hold the step: that veto would leave a table whose every other seat
+        // agreed unable to remove a seat gone for good, and so never able to end.
+        if view.ends.contains(&me)
+            && !self
+                .signed_at(n + 1)
+                .any(|s| s.basis.log == next_log && !view.ends.contains(&s.seat))
+        {
+            let undecided = staying
+                .iter()
+                .copied()
+                .filter(|s| !view.ends.contains(s))
+                .collect();
+            return Ok(Progress::Waiting(undecided));
+        }
         // Others voted to skip a seat whose move is in, and I did not: say that I keep its
         // move. My vote slot for that seat is then taken, so the skip can no longer pass,
         // and the voters can go on (they may all be holding the step for votes of their own).
@@ -2767,21 +2795,6 @@ impl<G: Game> Core<G> {
                     .any(|(v, a)| *v != me && *a == VoteAction::Keep)
             })
             .collect();
-        let next_log = log::extend(&basis.log, &record);
-        // I agreed to end the game here: this step ends that way if the others agree too,
-        // so I go on with it only once another seat shows it went on.
-        if view.ends.contains(&me)
-            && !self
-                .signed_at(n + 1)
-                .any(|s| s.basis.log == next_log && s.seat != me)
-        {
-            let undecided = staying
-                .iter()
-                .copied()
-                .filter(|s| !view.ends.contains(s))
-                .collect();
-            return Ok(Progress::Waiting(undecided));
-        }
         if !held.is_empty() {
             let shown = self
                 .signed_at(n + 1)
@@ -3082,7 +3095,7 @@ impl<G: Game> Core<G> {
             .filter(|(at, _)| *at < n)
             .cloned()
             .collect();
-        self.heads_sent.retain(|s| *s <= n);
+        self.heads_sent.retain(|(s, _)| *s <= n);
         self.view = None;
         self.game = None;
         self.begin(self.quiet_since);
