@@ -596,6 +596,17 @@ impl<G: Game> Sim<G> {
                 },
             );
         }
+        // The dead seat is still away at a later step (a vote that raced its last move
+        // failed, and no new "away" comes while it stays away): vote again at this step.
+        if let Some(dead) = self.faults.dead_seat
+            && dead != i
+            && self.nodes[idx].core.as_ref().is_some_and(|c| {
+                let status = c.seat_status(dead);
+                status.away && status.owed && !status.removed
+            })
+        {
+            self.vote_remove(i, dead);
+        }
         // A step reached for the first time: the player may agree to end the game here.
         let reached = self.nodes[idx].core.as_ref().and_then(|c| {
             let open = c.began() && !matches!(c.pending(), Some(hoard_rules::Pending::Over(_)));

@@ -114,7 +114,7 @@ fn every_device_crashing_at_once_comes_back_to_the_same_verified_game() {
 fn agreements_to_end_racing_the_moves_under_every_fault_end_alike_on_every_device() {
     let run = |seed: u64| {
         let mut r = ChaCha8Rng::seed_from_u64(seed);
-        let seats = 3 + (r.next_u32() % 2) as u8;
+        let seats = 3 + (r.next_u32() % 4) as u8;
         let mut faults = if seed % 4 == 0 {
             Faults::none()
         } else {
@@ -137,8 +137,8 @@ fn agreements_to_end_racing_the_moves_under_every_fault_end_alike_on_every_devic
         .unwrap_or_else(|e| panic!("{e}\nreplay: HOARD_SIM_SEED={seed}"))
     };
     let mut ended = 0;
-    let seeds = 120;
-    for seed in 0..seeds {
+    let seeds = 150;
+    for seed in sim::replay_seed().map_or(0..seeds, |s| s..s + 1) {
         let report = run(seed);
         assert!(report.verdicts.iter().flatten().all(|v| v.is_verified()));
         if let Some(step) = report.ended_by_agreement {
