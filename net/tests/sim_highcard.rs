@@ -115,14 +115,14 @@ fn agreements_to_end_racing_the_moves_under_every_fault_end_alike_on_every_devic
     let run = |seed: u64| {
         let mut r = ChaCha8Rng::seed_from_u64(seed);
         let seats = 3 + (r.next_u32() % 4) as u8;
-        let mut faults = if seed % 4 == 0 {
+        let mut faults = if seed.is_multiple_of(4) {
             Faults::none()
         } else {
             Faults::random(&mut r)
         };
         faults.agree = 300 + (r.next_u32() % 500);
         // Now and then a seat dies for good: the others must remove it to end the game.
-        if seed % 3 == 0 {
+        if seed.is_multiple_of(3) {
             faults.dead_seat = Some((r.next_u32() % seats as u32) as u8);
         }
         let trace = sim::replay_seed() == Some(seed);
