@@ -489,6 +489,11 @@ fn the_bar_has_room_for_leave_end_game_and_log_on_a_phone() {
         rects.push(rect);
     }
     assert!(!rects[0].intersects(rects[1]) && !rects[1].intersects(rects[2]));
+    let title = h.get_by_label("GreedQuest").rect();
+    assert!(
+        !title.intersects(rects[0]) && !title.intersects(rects[1]),
+        "the title {title:?} runs into the buttons {rects:?}"
+    );
     h.get_by_label("End game").click();
     h.run();
     assert!(

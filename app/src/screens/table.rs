@@ -65,7 +65,6 @@ pub fn show(
                 GameIntent::Leave
             });
         }
-        ui.heading(title);
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             if widgets::button(ui, "Log").clicked() {
                 intents.push(GameIntent::Log);
@@ -77,6 +76,10 @@ pub fn show(
             {
                 intents.push(GameIntent::AskToEnd);
             }
+            // The title takes what room the buttons leave (on a phone, "Greed…").
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                ui.add(egui::Label::new(RichText::new(title).heading()).truncate());
+            });
         });
     });
 
