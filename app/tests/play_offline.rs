@@ -57,15 +57,14 @@ fn a_game_against_two_bots_ended_by_agreement_shows_a_verified_end_screen() {
     play_until(&mut h, "my next card", |h| has(h, "Play"));
 
     // Thinking better of it first changes nothing.
-    click(&mut h, "End game");
-    wait_until(&mut h, "the question", |h| has(h, "End the game here?"));
+    open_end_question(&mut h);
     h.check_accessibility();
     click(&mut h, "Keep playing");
     wait_until(&mut h, "the table again", |h| {
         !has(h, "End the game here?") && has(h, "Play")
     });
 
-    click(&mut h, "End game");
+    open_end_question(&mut h);
     click(&mut h, "Ask to end the game");
     wait_until(&mut h, "the end screen", |h| has(h, "Back to home"));
     assert!(has(&h, "The game ended by agreement."));

@@ -119,7 +119,7 @@ fn a_guest_asked_to_end_the_game_first_plays_on_then_agrees_and_both_see_it_veri
         h.query_by_label_contains("Turn 1").is_some() || my_card(h)
     });
 
-    click(&mut host, "End game");
+    open_end_question(&mut host);
     click(&mut host, "Ask to end the game");
     wait_until(&mut guest, "the question", |h| {
         h.query_all_by_label_contains("Mia wants to end the game here")
@@ -138,7 +138,7 @@ fn a_guest_asked_to_end_the_game_first_plays_on_then_agrees_and_both_see_it_veri
     assert!(!has(&host, "Back to home") && !has(&guest, "Back to home"));
 
     play_both_until(&mut host, &mut guest, "a card to choose", my_card);
-    click(&mut host, "End game");
+    open_end_question(&mut host);
     click(&mut host, "Ask to end the game");
     wait_until(&mut guest, "the question again", |h| {
         h.query_all_by_label_contains("Mia wants to end the game here")
