@@ -63,6 +63,8 @@ pub struct HoardApp {
     games: Vec<Box<dyn GameUi>>,
     rules_open: Option<usize>,
     confirm_leave: bool,
+    /// "End game" was pressed: ask before proposing it to the table.
+    confirm_end: bool,
     /// Sitting at a table (hosting, joining, or in a game): only then do lobby and game
     /// views from the network take over the screen.
     seated: bool,
@@ -108,6 +110,7 @@ impl HoardApp {
             games: games::all(),
             rules_open: None,
             confirm_leave: false,
+            confirm_end: false,
             seated: false,
             left: None,
             applied_theme: None,
@@ -378,6 +381,8 @@ impl HoardApp {
                 GameIntent::Log => self.page = Page::Log,
                 GameIntent::Vote { seat, vote } => self.send(Command::Vote { seat, vote }),
                 GameIntent::Back => self.send(Command::Back),
+                GameIntent::AskToEnd => self.confirm_end = true,
+                GameIntent::End { agree } => self.send(Command::EndGame { agree }),
                 GameIntent::Table(TableIntent::Play(input)) => self.send(Command::Play { input }),
             }
         }
@@ -410,6 +415,42 @@ impl HoardApp {
             }
             Some(false) => self.confirm_leave = false,
             None if modal.should_close() => self.confirm_leave = false,
+            None => {}
+        }
+    }
+
+    fn confirm_end_ui(&mut self, ctx: &egui::Context) {
+        // A game that ended (or was left) meanwhile has nothing to ask about.
+        if self.model.game.as_ref().is_none_or(|g| g.outcome.is_some()) {
+            self.confirm_end = false;
+        }
+        if !self.confirm_end {
+            return;
+        }
+        let modal = egui::Modal::new(egui::Id::unique("confirm-end")).show(ctx, |ui| {
+            ui.set_max_width(320.0);
+            ui.heading("End the game here?");
+            ui.label(
+                "Everyone at the table is asked. If all agree, the game ends now with no \
+                 winner, and every device checks it for fair play. If anyone plays on, it \
+                 goes on.",
+            );
+            let mut choice = None;
+            if widgets::wide(ui, "Keep playing").clicked() {
+                choice = Some(false);
+            }
+            if widgets::wide(ui, "Ask to end the game").clicked() {
+                choice = Some(true);
+            }
+            choice
+        });
+        match modal.inner {
+            Some(true) => {
+                self.confirm_end = false;
+                self.send(Command::EndGame { agree: true });
+            }
+            Some(false) => self.confirm_end = false,
+            None if modal.should_close() => self.confirm_end = false,
             None => {}
         }
     }
@@ -491,6 +532,7 @@ impl eframe::App for HoardApp {
             });
         });
         self.confirm_leave_ui(&ctx);
+        self.confirm_end_ui(&ctx);
     }
 }
 

@@ -9,7 +9,8 @@ use egui_kittest::kittest::{By, Queryable};
 use hoard_app::games::greedquest::GreedQuestUi;
 use hoard_app::games::{GameUi, TableFrame, TableIntent};
 use hoard_app::net::{
-    AnyInput, AnyState, AuditVerdict, AwayVote, AwayVoteView, GameView, SeatView, SessionId,
+    AnyInput, AnyState, AuditVerdict, AwayVote, AwayVoteView, EndView, GameView, SeatView,
+    SessionId,
 };
 use hoard_app::screens::table::{self, GameIntent};
 use hoard_rules::greedquest::{
@@ -65,6 +66,8 @@ fn view(public: &Public, privates: &[Option<Private>]) -> GameView {
         skipped_me: false,
         audit: None,
         outcome: None,
+        end: EndView::default(),
+        ended_by_agreement: false,
         step: 1,
         state_hash: [0; 32],
         halted: None,
@@ -468,4 +471,118 @@ fn a_seat_the_table_removed_is_shown_out_of_the_race() {
     h.run();
     assert!(h.query_by_label("left the game").is_some());
     assert!(h.query_by_label_contains("away").is_none());
+}
+
+/// Whether the screen said this about ending the game.
+fn said_end(h: &Harness<'_, Screen>, agree: bool) -> bool {
+    h.state()
+        .said
+        .iter()
+        .any(|i| matches!(i, GameIntent::End { agree: a } if *a == agree))
+}
+
+/// "Ann and Bo want to end the game here: End / Keep playing" (issue 14): the players who
+/// asked are named, and this player answers with one tap either way.
+#[test]
+fn others_asking_to_end_the_game_are_named_and_the_player_agrees_or_plays_on() {
+    let (public, privates) = Position::new(short(3))
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut v = view(&public, &privates);
+    v.end = EndView {
+        agreed: vec![1, 2],
+        mine: false,
+        declined: false,
+    };
+    let mut h = screen(v.clone());
+    h.run();
+    assert!(
+        h.query_by_label_contains("Bot 1 and Bot 2 want to end the game here")
+            .is_some()
+    );
+    h.get_by_label("End").click();
+    h.run();
+    assert!(said_end(&h, true));
+    h.get_by_label("Keep playing").click();
+    h.run();
+    assert!(said_end(&h, false));
+
+    // Once this player has agreed, the screen says whom the table waits for instead.
+    v.end = EndView {
+        agreed: vec![0, 2],
+        mine: true,
+        declined: false,
+    };
+    let mut h = screen(v.clone());
+    h.run();
+    assert!(
+        h.query_by_label_contains("You asked to end the game here. Waiting for Bot 1 to agree")
+            .is_some()
+    );
+    assert!(h.query_by_label("Keep playing").is_none());
+    // Having chosen to play on, the question is not asked again at this step.
+    v.end = EndView {
+        agreed: vec![1],
+        mine: false,
+        declined: true,
+    };
+    let mut h = screen(v);
+    h.run();
+    assert!(h.query_by_label_contains("want to end the game").is_none());
+    assert!(h.query_by_label_contains("wants to end the game").is_none());
+}
+
+/// On a phone held upright the bar keeps every button on screen: leave, end the game, log.
+#[test]
+fn the_bar_has_room_for_leave_end_game_and_log_on_a_phone() {
+    let (public, privates) = Position::new(short(3))
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut h = screen(view(&public, &privates));
+    h.run();
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(360.0, 780.0));
+    let mut rects = Vec::new();
+    for label in ["< Leave", "End game", "Log"] {
+        let rect = h.get_by_label(label).rect();
+        assert!(
+            screen.contains_rect(rect),
+            "{label} is off screen at {rect:?}"
+        );
+        rects.push(rect);
+    }
+    assert!(!rects[0].intersects(rects[1]) && !rects[1].intersects(rects[2]));
+    let title = h.get_by_label("GreedQuest").rect();
+    assert!(
+        !title.intersects(rects[0]) && !title.intersects(rects[1]),
+        "the title {title:?} runs into the buttons {rects:?}"
+    );
+    h.get_by_label("End game").click();
+    h.run();
+    assert!(
+        h.state()
+            .said
+            .iter()
+            .any(|i| matches!(i, GameIntent::AskToEnd))
+    );
+}
+
+/// The end of a game the table agreed to stop says so, with no winner, and the audit's word.
+#[test]
+fn a_game_ended_by_agreement_says_so_on_the_end_screen() {
+    let (public, privates) = Position::new(short(3))
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut v = view(&public, &privates);
+    v.outcome = Some(Outcome::default());
+    v.ended_by_agreement = true;
+    v.audit = Some(AuditVerdict::Verified);
+    let mut h = screen(v);
+    h.run();
+    assert!(h.query_by_label("The game ended by agreement.").is_some());
+    assert!(
+        h.query_by_label_contains("Verified: every hidden card")
+            .is_some()
+    );
+    assert!(h.query_by_label("Nobody won.").is_none());
+    assert!(h.query_by_label("End game").is_none(), "over is over");
 }

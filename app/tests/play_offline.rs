@@ -1,5 +1,6 @@
 //! The whole way through the real screens, offline, by their labels: a first run, hosting,
-//! two bots, GreedQuest to the end, and the end screen with the audit's verdict.
+//! two bots, GreedQuest to the end (played out, or ended by agreement), and the end screen
+//! with the audit's verdict.
 
 mod support;
 
@@ -42,6 +43,48 @@ fn a_new_player_hosts_plays_greedquest_against_two_bots_and_sees_the_verified_en
 
     click(&mut h, "Back to home");
     wait_until(&mut h, "Home", |h| has(h, "Play against bots"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 14: "A game ended by agreement in an app test, with its end screen." A few turns in,
+/// the player asks to end the game; the bots agree at once, the game ends there with no
+/// winner, every device's audit verifies it, and the log records the agreement.
+#[test]
+fn a_game_against_two_bots_ended_by_agreement_shows_a_verified_end_screen() {
+    let dir = scratch("agree");
+    let mut h = app(dir.clone(), [360.0, 780.0], true);
+    one_turn_against_two_bots(&mut h);
+    play_until(&mut h, "my next card", |h| has(h, "Play"));
+
+    // Thinking better of it first changes nothing.
+    open_end_question(&mut h);
+    h.check_accessibility();
+    click(&mut h, "Keep playing");
+    wait_until(&mut h, "the table again", |h| {
+        !has(h, "End the game here?") && has(h, "Play")
+    });
+
+    open_end_question(&mut h);
+    click(&mut h, "Ask to end the game");
+    wait_until(&mut h, "the end screen", |h| has(h, "Back to home"));
+    assert!(has(&h, "The game ended by agreement."));
+    wait_until(&mut h, "the audit's verdict", |h| {
+        h.query_by_label_contains("Verified").is_some()
+            || h.query_by_label_contains("Not verified").is_some()
+    });
+    assert!(
+        h.query_by_label_contains("Verified: every hidden card")
+            .is_some(),
+        "the audit verifies a game ended by agreement"
+    );
+    assert!(h.query_by_label_contains("won!").is_none(), "nobody won");
+    h.check_accessibility();
+
+    click(&mut h, "Log");
+    wait_until(&mut h, "the log", |h| {
+        h.query_by_label_contains("Everyone agreed to end the game here")
+            .is_some()
+    });
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1,6 +1,7 @@
 //! Two copies of the app on this machine's network, each with its own data folder: one
 //! hosts, the other joins with the host's join code typed into the Join field, and they
-//! play GreedQuest together through the real screens to the verified end.
+//! play GreedQuest together through the real screens to the verified end, or end it early
+//! by agreement.
 
 mod support;
 
@@ -9,9 +10,11 @@ use hoard_app::NetworkChoice;
 use std::time::{Duration, Instant};
 use support::*;
 
-#[test]
-fn a_guest_joins_by_code_and_both_play_greedquest_to_a_verified_end() {
-    let (dir_a, dir_b) = (scratch("host"), scratch("guest"));
+type App = egui_kittest::Harness<'static, hoard_app::HoardApp>;
+
+/// Mia hosts on a phone, Ana joins by code on a laptop, and the game begins.
+fn seated_pair(dir_a: &std::path::Path, dir_b: &std::path::Path) -> (App, App) {
+    let (dir_a, dir_b) = (dir_a.to_path_buf(), dir_b.to_path_buf());
     let mut host = app_on(dir_a.clone(), [360.0, 780.0], true, NetworkChoice::Wifi);
     let mut guest = app_on(dir_b.clone(), [1280.0, 800.0], false, NetworkChoice::Wifi);
     create_profile(&mut host, "Mia", "Blue");
@@ -59,6 +62,13 @@ fn a_guest_joins_by_code_and_both_play_greedquest_to_a_verified_end() {
         std::thread::sleep(Duration::from_millis(10));
     }
     click(&mut host, "Start the game");
+    (host, guest)
+}
+
+#[test]
+fn a_guest_joins_by_code_and_both_play_greedquest_to_a_verified_end() {
+    let (dir_a, dir_b) = (scratch("host"), scratch("guest"));
+    let (mut host, mut guest) = seated_pair(&dir_a, &dir_b);
 
     // Both play whatever they are asked until both see the end.
     let deadline = Instant::now() + Duration::from_secs(300);
@@ -76,6 +86,71 @@ fn a_guest_joins_by_code_and_both_play_greedquest_to_a_verified_end() {
         wait_until(h, "the audit's verdict", |h| {
             h.query_by_label_contains("Verified: every hidden card")
                 .is_some()
+        });
+    }
+    let _ = std::fs::remove_dir_all(&dir_a);
+    let _ = std::fs::remove_dir_all(&dir_b);
+}
+
+/// Plays (both devices, whatever they are asked) until `done` holds for both.
+fn play_both_until(host: &mut App, guest: &mut App, what: &str, done: impl Fn(&App) -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !(done(host) && done(guest)) {
+        assert!(Instant::now() < deadline, "timed out playing until {what}");
+        let a = play_once(host);
+        let b = play_once(guest);
+        if !a && !b {
+            host.step();
+            guest.step();
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+}
+
+/// Issue 14 between two people: Mia asks to end the game; Ana is asked ("Mia wants to end
+/// the game here"), plays on instead, and the game goes on. Asked again later, Ana agrees,
+/// and both screens say the game ended by agreement and was verified.
+#[test]
+fn a_guest_asked_to_end_the_game_first_plays_on_then_agrees_and_both_see_it_verified() {
+    let (dir_a, dir_b) = (scratch("host-end"), scratch("guest-end"));
+    let (mut host, mut guest) = seated_pair(&dir_a, &dir_b);
+    let my_card = |h: &App| has(h, "Play");
+    play_both_until(&mut host, &mut guest, "the first cards", |h| {
+        h.query_by_label_contains("Turn 1").is_some() || my_card(h)
+    });
+
+    open_end_question(&mut host);
+    click(&mut host, "Ask to end the game");
+    wait_until(&mut guest, "the question", |h| {
+        h.query_all_by_label_contains("Mia wants to end the game here")
+            .next()
+            .is_some()
+    });
+    wait_until(&mut host, "the wait", |h| {
+        h.query_by_label_contains("Waiting for Ana to agree")
+            .is_some()
+    });
+    click(&mut guest, "Keep playing");
+    // The game goes on: a turn later, neither device has ended it.
+    play_both_until(&mut host, &mut guest, "the next turn", |h| {
+        h.query_by_label_contains("Turn 2").is_some()
+    });
+    assert!(!has(&host, "Back to home") && !has(&guest, "Back to home"));
+
+    play_both_until(&mut host, &mut guest, "a card to choose", my_card);
+    open_end_question(&mut host);
+    click(&mut host, "Ask to end the game");
+    wait_until(&mut guest, "the question again", |h| {
+        h.query_all_by_label_contains("Mia wants to end the game here")
+            .next()
+            .is_some()
+    });
+    click(&mut guest, "End");
+    for h in [&mut host, &mut guest] {
+        wait_until(h, "the end by agreement, verified", |h| {
+            has(h, "The game ended by agreement.")
+                && h.query_by_label_contains("Verified: every hidden card")
+                    .is_some()
         });
     }
     let _ = std::fs::remove_dir_all(&dir_a);

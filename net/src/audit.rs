@@ -161,6 +161,16 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
     for (n, record) in input.records.iter().enumerate() {
         let n = n as u32;
         let step = match record {
+            // The table agreed to end the game here: nothing was played, and nothing can
+            // follow.
+            StepRecord::Ended { .. } if n as usize + 1 == input.records.len() => break,
+            StepRecord::Ended { .. } => {
+                return Err(fault(
+                    None,
+                    Some(n),
+                    format!("the log goes on after the table agreed to end the game at step {n}"),
+                ));
+            }
             StepRecord::Chance { draw, .. } => Step::Chance(*draw),
             StepRecord::Inputs(plays) => {
                 let mut out = Vec::with_capacity(plays.len());

@@ -13,6 +13,7 @@
 //!   core.submit(now, input) / core.vote(..)        this seat's move / an away vote
 //!   core.go_on_without(..) / wait_for(..)          a vote at every step, until it moves
 //!   core.back(now)                                 this seat's player is back after a skip
+//!   core.agree_to_end(now)                         "end the game here", for this step
 //!   core.poll_persist()   -> Persist               write (durably if asked), BEFORE ...
 //!   core.poll_transmit()  -> Transmit              ... sending these
 //!   core.poll_timeout()   -> Option<Time>          when to call handle_timeout
@@ -38,6 +39,17 @@
 //! beacon draws after it without a vote, until it plays an input step again. Its player,
 //! back, says so ([`Body::Back`], signed on restart or by [`Core::back`]): that ends the
 //! others' standing choices to go on without it, so its next turn waits for it.
+//!
+//! Ending by agreement: any seat may sign "I agree to end the game here" ([`Body::End`])
+//! at the step the table is at. It holds for that step only. When every seat still in the
+//! game (an away seat must agree too, unless the table votes to remove it) has signed
+//! it for the same step on the same log, that step is recorded as
+//! [`StepRecord::Ended`] instead of being played, the game is over with no winner, and the
+//! reveal and the audit run as after any end. A step cannot both end and be played: a seat
+//! that signed the agreement does not complete the step the ordinary way until a seat that
+//! did not sign it shows it has (a message on the next step of that log, or a head); a
+//! seat that has completed it never signs the agreement for it, so that agreement can no
+//! longer be whole, and it tells the proposers so with a head.
 
 use crate::audit::{self, Absence, AuditInput, Fault, SitOut, Verdict};
 use crate::beacon::{self, Chain};
@@ -49,7 +61,7 @@ use crate::wire::{
     Accept, AuditOpening, Basis, Body, Hash, Hello, Kind, Link, MAX_INPUT, Reveal, SeatKey,
     SignatureMemo, Signed, VoteAction, Wire, verify_until_bad,
 };
-use hoard_rules::{Game, Pending, Play, Seal, Seat, Step, public_hash};
+use hoard_rules::{Game, Outcome, Pending, Play, Seal, Seat, Step, public_hash};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
@@ -313,6 +325,10 @@ pub enum Event<E> {
     Skipped { step: u32, seat: Seat },
     /// The table removed a seat from this step on.
     Removed { step: u32, seat: Seat },
+    /// A seat agreed to end the game at this step.
+    EndProposed { step: u32, seat: Seat },
+    /// Every seat still in the game agreed: the game ended at this step, unplayed.
+    Ended { step: u32 },
     /// This device had gone ahead on a step the table had meanwhile voted to skip it in;
     /// it went back to that step and caught up with the table.
     Rewound { step: u32 },
@@ -355,7 +371,8 @@ struct Held {
 /// The state of the game itself, rebuilt from the log whenever needed.
 struct GameState<G: Game> {
     public: G::Public,
-    /// `G::pending(&public)`, kept because it is asked for on every message.
+    /// `G::pending(&public)`, kept because it is asked for on every message; `Over` once
+    /// the table agreed to end the game.
     pending: Pending,
     /// Indexed by seat; only this device's own seat is `Some`.
     privates: Vec<Option<G::Private>>,
@@ -391,6 +408,8 @@ struct View<G: Game> {
     /// target -> voter -> action
     votes: BTreeMap<Seat, BTreeMap<Seat, VoteAction>>,
     reveals: BTreeMap<Seat, Reveal>,
+    /// Seats that agreed to end the game at this step.
+    ends: BTreeSet<Seat>,
 }
 
 impl<G: Game> View<G> {
@@ -407,6 +426,7 @@ impl<G: Game> View<G> {
             links: BTreeMap::new(),
             votes: BTreeMap::new(),
             reveals: BTreeMap::new(),
+            ends: BTreeSet::new(),
         }
     }
 }
@@ -553,7 +573,10 @@ pub struct Core<G: Game> {
     extra: IdMap<(Seat, u32), Extra>,
     /// Peers known to hold every commitment of the current sealed step (step, log, bits).
     confirmed: (u32, Hash, u16),
-    heads_sent: BTreeSet<u32>,
+    /// Heads this seat signed, by step and log: a step completed again on another log
+    /// (after a rewind, or a restart that lost what the first completion was made of) is
+    /// told again.
+    heads_sent: BTreeSet<(u32, Hash)>,
     diverged: BTreeSet<(Seat, u32)>,
     divergences: Vec<Divergence>,
     proofs: Vec<Proof>,
@@ -1156,6 +1179,60 @@ impl<G: Game> Core<G> {
         }
     }
 
+    /// This seat's agreement to end the game at the current step. It holds for this step
+    /// only; the game ends here when every seat still in it has agreed.
+    pub fn agree_to_end(&mut self, now: Time) -> Result<()> {
+        if let Some(f) = &self.halted {
+            return Err(NetError::Halted(f.what.clone()));
+        }
+        let Some(gs) = &self.game else {
+            return Err(NetError::CannotEnd("the game has not begun".into()));
+        };
+        if matches!(gs.pending, Pending::Over(_)) {
+            return Err(NetError::CannotEnd("the game is already over".into()));
+        }
+        if gs.removed.contains_key(&self.me) {
+            return Err(NetError::CannotEnd(
+                "the table removed you from this game".into(),
+            ));
+        }
+        let n = gs.records.len() as u32;
+        let basis = gs.bases[n as usize];
+        if !self.slots.contains_key(&(self.me, n, Kind::End, basis.log)) {
+            self.sign_and_send(n, basis, Body::End);
+        }
+        self.advance(now);
+        Ok(())
+    }
+
+    /// The seats that agreed to end the game at the current step (none once it is over).
+    pub fn end_proposals(&self) -> Vec<Seat> {
+        let Some(gs) = &self.game else {
+            return Vec::new();
+        };
+        if matches!(gs.pending, Pending::Over(_)) {
+            return Vec::new();
+        }
+        let n = gs.records.len() as u32;
+        let log = gs.bases[n as usize].log;
+        let seats: BTreeSet<Seat> = self
+            .signed_at(n)
+            .filter(|s| s.kind() == Kind::End && s.basis.log == log)
+            .filter(|s| !gs.removed.contains_key(&s.seat))
+            .map(|s| s.seat)
+            .collect();
+        seats.into_iter().collect()
+    }
+
+    /// The step at which the table agreed to end the game, if it did.
+    pub fn ended_by_agreement(&self) -> Option<u32> {
+        let records = self.records();
+        match records.last() {
+            Some(StepRecord::Ended { .. }) => Some(records.len() as u32 - 1),
+            _ => None,
+        }
+    }
+
     /// Whether `seat`'s player made a move (an input or a commitment) or said it is back
     /// after step `since`, among the messages held.
     fn moved_after(&self, seat: Seat, since: u32) -> bool {
@@ -1211,7 +1288,7 @@ impl<G: Game> Core<G> {
                     .iter()
                     .find(|(seat, _)| *seat == self.me)
                     .map(|(_, part)| (i as u32, part.clone())),
-                StepRecord::Chance { .. } => None,
+                StepRecord::Chance { .. } | StepRecord::Ended { .. } => None,
             })
     }
 
@@ -1699,7 +1776,7 @@ impl<G: Game> Core<G> {
             }
             // Sent before a restart: not signed again.
             Body::Head if s.seat == self.me => {
-                self.heads_sent.insert(s.step);
+                self.heads_sent.insert((s.step, s.basis.log));
             }
             Body::Commit(_)
                 if self.game.as_ref().is_some_and(|g| {
@@ -1719,6 +1796,13 @@ impl<G: Game> Core<G> {
                     action: *action,
                 });
                 self.vote_arrived(s.step, s.basis);
+            }
+            Body::End => {
+                self.events.push_back(Event::EndProposed {
+                    step: s.step,
+                    seat: s.seat,
+                });
+                self.end_arrived(s.step, s.basis);
             }
             _ => {}
         }
@@ -1872,6 +1956,8 @@ impl<G: Game> Core<G> {
                 .any(|(seat, p)| skips.contains(seat) && Absence::of(p).is_none()),
             // A chance step records its contributors.
             StepRecord::Chance { from, .. } => skips.iter().any(|s| from.contains(s)),
+            // Nobody played it: there is no move to skip.
+            StepRecord::Ended { .. } => false,
         };
         if overridden {
             self.rewind(step);
@@ -1887,6 +1973,28 @@ impl<G: Game> Core<G> {
     fn vote_failed(&self, n: u32, skips: &BTreeSet<Seat>) -> bool {
         self.signed_at(n)
             .any(|s| matches!(s.body, Body::Vote { target, .. } if !skips.contains(&target)))
+    }
+
+    /// An agreement to end the game at a step we completed the ordinary way (it cannot be
+    /// whole: this seat did not sign it): tell its signer how the step ended, so that it
+    /// stops holding the step.
+    fn end_arrived(&mut self, step: u32, basis: Basis) {
+        let Some(gs) = &self.game else { return };
+        let done = gs.records.len() as u32;
+        if step >= done
+            || gs.bases[step as usize] != basis
+            || matches!(gs.records[step as usize], StepRecord::Ended { .. })
+            || self.table_is_past(step + 1)
+        {
+            return;
+        }
+        self.send_head(step + 1);
+    }
+
+    /// Whether another seat agreed to end the game at step `n`, which then went on.
+    fn end_failed(&self, n: u32) -> bool {
+        self.signed_at(n)
+            .any(|s| s.seat != self.me && s.kind() == Kind::End)
     }
 
     /// The signed messages held for step `n` (on any log).
@@ -1910,7 +2018,10 @@ impl<G: Game> Core<G> {
         let mut public = G::setup(&self.config).ok()?;
         let mut none: Vec<Option<G::Private>> = Vec::new();
         for (i, record) in gs.records.iter().enumerate().take(n as usize) {
-            let step = self.step_of(i as u32, record, &public, false);
+            // An ended game's last record plays nothing.
+            let Some(step) = self.step_of(i as u32, record, &public, false) else {
+                break;
+            };
             G::apply(&mut public, &mut none, &step).ok()?;
         }
         Some(public)
@@ -1918,11 +2029,12 @@ impl<G: Game> Core<G> {
 
     fn send_head(&mut self, step: u32) {
         let Some(gs) = &self.game else { return };
-        if self.heads_sent.contains(&step) || step as usize >= gs.bases.len() {
+        let Some(basis) = gs.bases.get(step as usize).copied() else {
+            return;
+        };
+        if !self.heads_sent.insert((step, basis.log)) {
             return;
         }
-        let basis = gs.bases[step as usize];
-        self.heads_sent.insert(step);
         self.sign_and_send(step, basis, Body::Head);
     }
 
@@ -2123,14 +2235,19 @@ impl<G: Game> Core<G> {
         let answered = &mut self.answered[peer as usize];
         for (step, ids) in self.by_step.range(from..) {
             let gap = *step == hello.step;
-            if !gap && authors == 0 {
+            // A peer behind us may be holding its step for a vote or an agreement to end
+            // that did not pass, waiting for word that the step was played: our own
+            // messages of the next step (a head, at least). History goes once per step, so
+            // if that word was lost it would otherwise never come again.
+            let next = *step == hello.step + 1 && hello.step < at;
+            if !gap && !next && authors == 0 {
                 break;
             }
             for (id, author) in ids {
                 let wanted = if gap {
                     !have.contains(id)
                 } else {
-                    authors & (1 << author) != 0
+                    authors & (1 << author) != 0 || next && *author == self.me
                 };
                 if !wanted || answered.sent.insert(*id, ()).is_some() {
                     continue;
@@ -2350,6 +2467,9 @@ impl<G: Game> Core<G> {
                         Body::Reveal(r) if matches!(pending, Pending::Over(_)) => {
                             view.reveals.entry(s.seat).or_insert_with(|| r.clone());
                         }
+                        Body::End if !matches!(pending, Pending::Over(_)) => {
+                            view.ends.insert(s.seat);
+                        }
                         _ => {}
                     }
                 }
@@ -2511,6 +2631,18 @@ impl<G: Game> Core<G> {
 
         if let Pending::Over(_) = pending {
             return self.over(n, basis, view, &removed, &removals);
+        }
+        // Every seat still in the game agreed to end it here: nothing else of this step
+        // counts (no seat that agreed has completed it otherwise). A seat the table votes
+        // to remove at this step need not agree; it is removed with the game's end.
+        let staying: Vec<Seat> = all
+            .iter()
+            .copied()
+            .filter(|s| !removed.contains(s) && !removals.contains(s))
+            .collect();
+        if !staying.is_empty() && staying.iter().all(|s| view.ends.contains(s)) {
+            self.end_here(now, n, staying, &removals);
+            return Ok(Progress::Again);
         }
 
         let awaited: Vec<Seat> = match &pending {
@@ -2760,6 +2892,25 @@ impl<G: Game> Core<G> {
             Pending::Over(_) => return Ok(Progress::Waiting(BTreeSet::new())),
         };
 
+        let next_log = log::extend(&basis.log, &record);
+        // I agreed to end the game here: this step ends that way if the others agree too,
+        // so I go on with it only once a seat that did not agree shows it went on. (Not one
+        // that agreed: it too may go on only so shown, so a seat that agreed and also went
+        // on unshown cannot take anyone with it.) Nor do I keep a move the others vote to
+        // skip while I hold the step: that veto would leave a table whose every other seat
+        // agreed unable to remove a seat gone for good, and so never able to end.
+        if view.ends.contains(&me)
+            && !self
+                .signed_at(n + 1)
+                .any(|s| s.basis.log == next_log && !view.ends.contains(&s.seat))
+        {
+            let undecided = staying
+                .iter()
+                .copied()
+                .filter(|s| !view.ends.contains(s))
+                .collect();
+            return Ok(Progress::Waiting(undecided));
+        }
         // Others voted to skip a seat whose move is in, and I did not: say that I keep its
         // move. My vote slot for that seat is then taken, so the skip can no longer pass,
         // and the voters can go on (they may all be holding the step for votes of their own).
@@ -2803,7 +2954,6 @@ impl<G: Game> Core<G> {
             })
             .collect();
         if !held.is_empty() {
-            let next_log = log::extend(&basis.log, &record);
             let shown = self
                 .signed_at(n + 1)
                 .any(|s| s.basis.log == next_log && !my_votes.contains(&s.seat));
@@ -2843,7 +2993,7 @@ impl<G: Game> Core<G> {
                 .iter()
                 .filter_map(|s| self.chain_link_seen(n, *s).map(|x| (*s, x)))
                 .collect(),
-            StepRecord::Inputs(_) => Vec::new(),
+            StepRecord::Inputs(_) | StepRecord::Ended { .. } => Vec::new(),
         };
         let start = &self.start;
         let Some(gs) = &mut self.game else {
@@ -2894,11 +3044,34 @@ impl<G: Game> Core<G> {
         // A vote that did not pass raced this step: tell everyone how it ended here. Not at
         // a step the table has left: a device catching up would sign one for every step it
         // learns, and the table knows how they ended.
-        if self.vote_failed(n, skips) && !self.table_is_past(n + 1) {
+        // So too an agreement to end the game here that not every seat signed.
+        if (self.vote_failed(n, skips) || self.end_failed(n)) && !self.table_is_past(n + 1) {
             self.send_head(n + 1);
         }
         self.recheck_divergence(n + 1);
         Ok(())
+    }
+
+    /// Ends the game at step `n` by the agreement of the seats `by`, removing `removals`:
+    /// the step is recorded, nothing is played, and the game is over (no winner: it was
+    /// not played out).
+    fn end_here(&mut self, now: Time, n: u32, by: Vec<Seat>, removals: &BTreeSet<Seat>) {
+        let Some(gs) = &mut self.game else { return };
+        for seat in removals {
+            gs.removed.entry(*seat).or_insert(n);
+            self.events.push_back(Event::Removed {
+                step: n,
+                seat: *seat,
+            });
+        }
+        let record = StepRecord::Ended { by };
+        let basis = log::next_basis(&gs.bases[n as usize], &record, public_hash(&gs.public));
+        gs.records.push(record);
+        gs.bases.push(basis);
+        gs.pending = Pending::Over(Outcome::default());
+        self.events.push_back(Event::Ended { step: n });
+        self.quiet_since = self.quiet_since.max(now);
+        self.recheck_divergence(n + 1);
     }
 
     /// The number of draws made before step `n` (on our log).
@@ -3015,15 +3188,17 @@ impl<G: Game> Core<G> {
     }
 
     /// The engine's view of a recorded step. With `own` the owner's sealed choices are
-    /// passed open (to move its own private side), as they were live.
+    /// passed open (to move its own private side), as they were live. `None` for the end
+    /// the table agreed on, which the engine never sees.
     fn step_of(
         &self,
         n: u32,
         record: &StepRecord,
         public: &G::Public,
         own: bool,
-    ) -> Step<G::Input> {
-        match record {
+    ) -> Option<Step<G::Input>> {
+        Some(match record {
+            StepRecord::Ended { .. } => return None,
             StepRecord::Chance { draw, .. } => Step::Chance(*draw),
             StepRecord::Inputs(plays) => Step::Inputs(
                 plays
@@ -3050,7 +3225,7 @@ impl<G: Game> Core<G> {
                     })
                     .collect(),
             ),
-        }
+        })
     }
 
     /// Goes back to just before step `n` and replays the log up to it: the table voted to
@@ -3076,7 +3251,7 @@ impl<G: Game> Core<G> {
             .filter(|(at, _)| *at < n)
             .cloned()
             .collect();
-        self.heads_sent.retain(|s| *s <= n);
+        self.heads_sent.retain(|(s, _)| *s <= n);
         self.view = None;
         self.game = None;
         self.begin(self.quiet_since);
@@ -3091,7 +3266,17 @@ impl<G: Game> Core<G> {
         for (i, record) in records.into_iter().enumerate() {
             let i = i as u32;
             let Some(gs) = &self.game else { return };
-            let step = self.step_of(i, &record, &gs.public, true);
+            let Some(step) = self.step_of(i, &record, &gs.public, true) else {
+                // The end the table agreed on: the game is over after it.
+                if let Some(gs) = &mut self.game {
+                    let basis =
+                        log::next_basis(&gs.bases[i as usize], &record, public_hash(&gs.public));
+                    gs.records.push(record);
+                    gs.bases.push(basis);
+                    gs.pending = Pending::Over(Outcome::default());
+                }
+                break;
+            };
             if let StepRecord::Chance { from, .. } = &record {
                 for s in from {
                     if let Some(x) = self.chain_link_seen(i, *s) {
@@ -3139,6 +3324,8 @@ fn sitting_out(records: &[StepRecord], removed: &BTreeSet<Seat>, seats: usize) -
                     }
                 }
             }
+            // The last record of a game that is over: no draw comes after it.
+            StepRecord::Ended { .. } => return out,
             // Every seat has a part in a draw: it gave a link or it did not.
             StepRecord::Chance { from, .. } => {
                 out.extend(

@@ -638,6 +638,14 @@ impl Device {
                 table.back(now);
                 self.last_view = None;
             }
+            Command::EndGame { agree } => {
+                let now = self.now();
+                let Role::Playing(table) = &mut self.role else {
+                    return Err(NetError::CannotEnd("no game is being played".into()));
+                };
+                table.end_game(now, agree)?;
+                self.last_view = None;
+            }
             Command::Resume { session } => self.resume(session)?,
             Command::Forget { session } => self.forget(session)?,
             Command::LeaveTable => {

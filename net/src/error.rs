@@ -48,6 +48,8 @@ pub enum NetError {
     Halted(String),
     #[error("that vote is not possible: {0}")]
     BadVote(String),
+    #[error("the game cannot be ended now: {0}")]
+    CannotEnd(String),
     #[error("the saved game is damaged: {0}")]
     Corrupt(String),
     #[error("that game is being played here: leave it first")]

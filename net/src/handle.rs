@@ -173,6 +173,12 @@ pub enum Command {
     /// My player is back after the table skipped my turns: my next turns wait for me again
     /// (shown when [`GameView::skipped_me`]).
     Back,
+    /// Agree to end the game at the step the table is at (`agree`), or keep playing: the
+    /// offer others made is then no longer shown at this step (nothing is signed; the
+    /// offer lapses by itself when the step is played).
+    EndGame {
+        agree: bool,
+    },
     /// Reopen an unfinished game from disk.
     Resume {
         session: SessionId,
@@ -252,6 +258,17 @@ pub struct AwayVoteView {
     pub my_vote: Option<AwayVote>,
 }
 
+/// The table's agreement to end the game at the step it is at.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EndView {
+    /// The seats that agreed to end the game here.
+    pub agreed: Vec<Seat>,
+    /// This device's player is among them.
+    pub mine: bool,
+    /// This device's player chose to keep playing at this step.
+    pub declined: bool,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum AuditVerdict {
     /// Every hidden play of every seat was checked and was legal.
@@ -282,6 +299,10 @@ pub struct GameView {
     pub skipped_me: bool,
     pub audit: Option<AuditVerdict>,
     pub outcome: Option<Outcome>,
+    /// Agreements to end the game at this step.
+    pub end: EndView,
+    /// The game is over because the table agreed to end it (not played out).
+    pub ended_by_agreement: bool,
     /// Completed steps.
     pub step: u32,
     /// The public state's hash after the last step (the same on every device).

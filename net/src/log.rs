@@ -29,6 +29,10 @@ pub enum StepRecord {
     Chance { draw: Hash, from: Vec<Seat> },
     /// Every awaited seat's part, in ascending seat order.
     Inputs(Vec<(Seat, PlayRecord)>),
+    /// The table agreed to end the game here: every seat still in the game signed
+    /// [`crate::wire::Body::End`] for this step. Nothing is played; the game is over after
+    /// it, and it is always the last record.
+    Ended { by: Vec<Seat> },
 }
 
 /// The log hash before the first step.

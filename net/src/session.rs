@@ -11,8 +11,8 @@ use crate::audit::{Absence, SitOut, Verdict};
 use crate::core::{Core, CoreConfig, Event as CoreEvent, Time};
 use crate::error::{NetError, Result};
 use crate::handle::{
-    AnyInput, AnyState, AuditVerdict, AwayVote, AwayVoteView, GameView, SeatView, SessionId,
-    entropy,
+    AnyInput, AnyState, AuditVerdict, AwayVote, AwayVoteView, EndView, GameView, SeatView,
+    SessionId, entropy,
 };
 use crate::identity::{PublicKey, SecretKey, Start};
 use crate::store::SeatStore;
@@ -219,6 +219,8 @@ pub trait Table: Send {
     fn vote(&mut self, now: Time, seat: Seat, vote: AwayVote) -> Result<()>;
     /// This device's player is back after the table skipped its seat.
     fn back(&mut self, now: Time);
+    /// This device's player agrees to end the game here, or keeps playing.
+    fn end_game(&mut self, now: Time, agree: bool) -> Result<()>;
     fn set_autoplay(&mut self, on: bool);
     /// Persists, routes and lets bots move until nothing is left in flight.
     fn pump(&mut self, now: Time) -> Pumped;
@@ -299,6 +301,8 @@ pub struct Session<G: Game> {
     /// Away seats the player chose to wait for (a choice to go on without one is the
     /// core's, which ends it when the seat's player is back).
     waiting: BTreeSet<Seat>,
+    /// The step at which the player chose to keep playing rather than end the game.
+    declined: Option<u32>,
     autoplay: bool,
     log: Vec<String>,
     narrated: usize,
@@ -404,6 +408,7 @@ impl<G: Game> Session<G> {
             mine,
             connected: BTreeSet::new(),
             waiting: BTreeSet::new(),
+            declined: None,
             autoplay,
             log: Vec::new(),
             narrated: 0,
@@ -458,6 +463,16 @@ impl<G: Game> Session<G> {
                 self.log
                     .push(format!("The table removed {} from the game (step {step}).", self.name(seat)));
             }
+            // A person's proposal; bots only ever agree to one.
+            CoreEvent::EndProposed { seat, .. }
+                if seat != self.locals[self.mine].seat
+                    && self.meta.seats.get(seat as usize).is_some_and(|s| !s.bot) =>
+            {
+                out.notices.push(format!("{} wants to end the game here", self.name(seat)))
+            }
+            CoreEvent::Ended { step } => {
+                self.log.push(format!("Everyone agreed to end the game here (step {step})."));
+            }
             CoreEvent::Diverged(d) => out.errors.push(format!(
                 "{}'s table differs from ours at step {} (theirs {}, ours {}): the game cannot be trusted",
                 self.name(d.seat),
@@ -474,6 +489,7 @@ impl<G: Game> Session<G> {
             | CoreEvent::Committed { .. }
             | CoreEvent::Voted { .. }
             | CoreEvent::Rewound { .. }
+            | CoreEvent::EndProposed { .. }
             | CoreEvent::DropLink { .. } => {}
         }
     }
@@ -568,6 +584,34 @@ impl<G: Game> Session<G> {
 
     fn bot_moves(&mut self, now: Time) -> bool {
         let mut moved = false;
+        // A bot agrees to end the game as soon as a person at the table asks: bots never
+        // hold a table of people to a game they want to stop. (Before it moves: the step
+        // may then end unplayed.)
+        for local in &mut self.locals {
+            let bot = self
+                .meta
+                .seats
+                .get(local.seat as usize)
+                .is_some_and(|s| s.bot);
+            if !bot || local.broken.is_some() {
+                continue;
+            }
+            let proposals = local.core.end_proposals();
+            let asked = proposals
+                .iter()
+                .any(|s| self.meta.seats.get(*s as usize).is_some_and(|m| !m.bot));
+            if asked && !proposals.contains(&local.seat) {
+                match local.core.agree_to_end(now) {
+                    Ok(()) => moved = true,
+                    Err(e) => {
+                        tracing::warn!("the bot at seat {} could not agree to end: {e}", local.seat)
+                    }
+                }
+            }
+        }
+        if moved {
+            return true;
+        }
         for local in &mut self.locals {
             if !local.bot || local.broken.is_some() || !local.core.my_move() {
                 continue;
@@ -752,6 +796,20 @@ impl<G: Game> Session<G> {
         self.locals[mine].core.back(now);
     }
 
+    /// This device's player agrees to end the game at the current step (the bots it runs
+    /// then agree too, at their next chance), or chooses to keep playing: nothing is
+    /// signed, the offer is only no longer shown at this step.
+    pub fn end_game(&mut self, now: Time, agree: bool) -> Result<()> {
+        let core = &mut self.locals[self.mine].core;
+        if agree {
+            self.declined = None;
+            core.agree_to_end(now)
+        } else {
+            self.declined = Some(core.step());
+            Ok(())
+        }
+    }
+
     pub fn set_autoplay(&mut self, on: bool) {
         self.autoplay = on;
         let mine = self.mine;
@@ -844,6 +902,10 @@ impl<G: TableGame> Table for Session<G> {
     fn back(&mut self, now: Time) {
         Session::back(self, now)
     }
+
+    fn end_game(&mut self, now: Time, agree: bool) -> Result<()> {
+        Session::end_game(self, now, agree)
+    }
     fn set_autoplay(&mut self, on: bool) {
         Session::set_autoplay(self, on)
     }
@@ -922,6 +984,12 @@ impl<G: TableGame> Table for Session<G> {
             })
         });
         let my_turn = core.my_move() && !self.autoplay;
+        let agreed = core.end_proposals();
+        let end = EndView {
+            mine: agreed.contains(&core.my_seat()),
+            declined: self.declined == Some(core.step()),
+            agreed,
+        };
         let view = GameView {
             session: core.session(),
             me: Some(core.my_seat()),
@@ -934,6 +1002,8 @@ impl<G: TableGame> Table for Session<G> {
             skipped_me: core.sat_out().is_some(),
             audit,
             outcome,
+            end,
+            ended_by_agreement: core.ended_by_agreement().is_some(),
             step: core.step(),
             state_hash: core.state_hash(),
             halted,
@@ -1115,6 +1185,49 @@ mod tests {
         let table = Session::<GreedQuest>::resume(dir.clone(), m, &ann, &[ben], true, Time(3_000))
             .expect("the saved game resumes");
         assert_eq!((table.step(), table.core().state_hash()), (step, hash));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Issue 14: a person at a table with a bot asks to end the game; the bot agrees at once,
+    /// the game ends there with no winner and is verified, and the screen is told so.
+    /// "Keep playing" signs nothing: the offer is only no longer shown at that step.
+    #[test]
+    fn a_bot_agrees_to_end_the_game_as_soon_as_its_person_asks() {
+        let dir = std::env::temp_dir().join(format!("hoard-session-end-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (ann, ben) = (key(1), key(2));
+        let mut table = Session::<GreedQuest>::create(
+            dir.clone(),
+            with_bot(&ann, &ben),
+            &ann,
+            std::slice::from_ref(&ben),
+            false,
+            Time(0),
+        )
+        .expect("session");
+        let _ = table.pump(Time(0));
+        assert!(table.core().my_move(), "the table waits for Ann's card");
+        let step = table.step();
+
+        table.end_game(Time(1), false).expect("keep playing");
+        let view = table.view(Time(1)).expect("a view");
+        assert!(view.end.declined && view.end.agreed.is_empty());
+
+        table.end_game(Time(2), true).expect("agree");
+        let _ = table.pump(Time(2));
+        assert_eq!(table.core().ended_by_agreement(), Some(step));
+        assert!(table.finished());
+        let view = table.view(Time(3)).expect("a view");
+        assert!(view.ended_by_agreement);
+        assert_eq!(view.outcome, Some(hoard_rules::Outcome::default()));
+        assert_eq!(view.audit, Some(AuditVerdict::Verified));
+        assert!(
+            view.log
+                .last()
+                .is_some_and(|l| l.contains("Everyone agreed to end the game")),
+            "{:?}",
+            view.log.last()
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

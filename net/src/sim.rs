@@ -51,6 +51,10 @@ pub struct Faults {
     /// When the away seat goes quiet, and for how long, ms.
     pub away_at: u64,
     pub away_for: u64,
+    /// Per mille of steps at which each seat's player, on reaching it, also agrees to end
+    /// the game there (the bots still play on): the game ends by agreement at a step where
+    /// every seat so agreed, and the agreements that fall short race the step's moves.
+    pub agree: u32,
 }
 
 impl Faults {
@@ -71,6 +75,7 @@ impl Faults {
             away_seat: None,
             away_at: 0,
             away_for: 0,
+            agree: 0,
         }
     }
 
@@ -93,6 +98,7 @@ impl Faults {
             away_seat: None,
             away_at: 0,
             away_for: 0,
+            agree: 0,
         }
     }
 }
@@ -127,6 +133,8 @@ pub struct Report {
     pub removed: Vec<u32>,
     /// By seat: whether it made a move after the table had skipped it.
     pub returned: Vec<bool>,
+    /// The step at which the table agreed to end the game, if it did.
+    pub ended_by_agreement: Option<u32>,
 }
 
 impl Report {
@@ -296,6 +304,8 @@ struct Node<G: Game> {
     flushed: u64,
     /// The latest drive of which some send has been delivered.
     delivered: u64,
+    /// The last step at which the player chose whether to agree to end the game.
+    end_decided: Option<u32>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -311,6 +321,10 @@ enum Ev {
         generation: u64,
     },
     Think {
+        node: Seat,
+    },
+    /// The player agrees to end the game at the step its device is at.
+    Agree {
         node: Seat,
     },
     Crash {
@@ -424,6 +438,7 @@ impl<G: Game> Sim<G> {
                 written: 0,
                 flushed: 0,
                 delivered: 0,
+                end_decided: None,
             });
         }
         // Schedule the world's faults up front, from the seed.
@@ -654,6 +669,31 @@ impl<G: Game> Sim<G> {
                 },
             );
         }
+        // The dead seat is still away at a later step (a vote that raced its last move
+        // failed, and no new "away" comes while it stays away): vote again at this step.
+        if let Some(dead) = self.faults.dead_seat
+            && dead != i
+            && self.nodes[idx].core.as_ref().is_some_and(|c| {
+                let status = c.seat_status(dead);
+                status.away && status.owed && !status.removed
+            })
+        {
+            self.vote_remove(i, dead);
+        }
+        // A step reached for the first time: the player may agree to end the game here.
+        let reached = self.nodes[idx].core.as_ref().and_then(|c| {
+            let open = c.began() && !matches!(c.pending(), Some(hoard_rules::Pending::Over(_)));
+            open.then(|| c.step())
+        });
+        if let Some(step) = reached
+            && self.nodes[idx].end_decided.is_none_or(|d| d < step)
+        {
+            self.nodes[idx].end_decided = Some(step);
+            if self.roll(self.faults.agree) {
+                let at = now.plus(1 + self.net.next_u64() % 40);
+                self.push(at, Ev::Agree { node: i });
+            }
+        }
         let node = &mut self.nodes[idx];
         if node.think_at.is_none() && node.core.as_ref().is_some_and(|c| c.my_move()) {
             let at = now.plus(1 + node.bot.next_u64() % 40);
@@ -763,6 +803,15 @@ impl<G: Game> Sim<G> {
                 if let Err(e) = core.submit(now, input) {
                     self.fail(format!("seat {node}'s bot move was refused: {e}"));
                 }
+                self.drive(node);
+            }
+            Ev::Agree { node } => {
+                let Some(core) = self.nodes[node as usize].core.as_mut() else {
+                    return;
+                };
+                // The table may have moved on (or ended) since: the agreement is then for
+                // the step the device is at now, or refused, as a late tap would be.
+                let _ = core.agree_to_end(now);
                 self.drive(node);
             }
             Ev::Crash { node, down_for } => {
@@ -911,7 +960,7 @@ impl<G: Game> Sim<G> {
                     .iter()
                     .filter(|(_, p)| matches!(p, PlayRecord::Opened { .. }))
                     .count() as u32,
-                StepRecord::Chance { .. } => 0,
+                StepRecord::Chance { .. } | StepRecord::Ended { .. } => 0,
             })
             .sum();
         let seats = self.nodes.len();
@@ -964,6 +1013,7 @@ impl<G: Game> Sim<G> {
             skipped,
             removed,
             returned,
+            ended_by_agreement: first.ended_by_agreement(),
         })
     }
 }

@@ -120,6 +120,10 @@ pub enum Body {
     /// it, as a move does; without it, where a step waits on this seat alone, the standing
     /// votes are in the moment the step opens, before the player could move.
     Back,
+    /// "I agree to end the game here": signed for one step of an unfinished game, it holds
+    /// for that step only. When every seat still in the game has signed it for the same
+    /// step on the same log, the game ends there (see [`crate::log::StepRecord::Ended`]).
+    End,
 }
 
 /// What kind of body a message carries; with seat and step (and a vote's target) it names
@@ -135,6 +139,7 @@ pub enum Kind {
     Head,
     Reveal,
     Back,
+    End,
 }
 
 impl Kind {
@@ -162,6 +167,7 @@ impl Body {
             Body::Head => Kind::Head,
             Body::Reveal(_) => Kind::Reveal,
             Body::Back => Kind::Back,
+            Body::End => Kind::End,
         }
     }
 }

@@ -380,6 +380,8 @@ fn first_illegal_step(t: &Table) -> u32 {
     ];
     for (n, record) in t.devices[0].records().iter().enumerate() {
         let step = match record {
+            // No game here is ended by agreement; such an end plays nothing anyway.
+            StepRecord::Ended { .. } => break,
             StepRecord::Chance { draw, .. } => Step::Chance(*draw),
             StepRecord::Inputs(plays) => Step::Inputs(
                 plays

@@ -1,5 +1,6 @@
-//! The game screen around any game's table: the bar (leave, log), notices, votes on seats
-//! that are away, and once the game is over, the end screen with the audit's verdict.
+//! The game screen around any game's table: the bar (leave, end, log), notices, votes on
+//! seats that are away, the table's agreement to end the game, and once the game is over,
+//! the end screen with the audit's verdict.
 
 use crate::games::{GameUi, TableFrame, TableIntent};
 use crate::net::{AuditVerdict, AwayVote, GameView};
@@ -19,8 +20,24 @@ pub enum GameIntent {
     },
     /// "I'm back": the player returns after the table skipped their turns.
     Back,
+    /// "End game" pressed: the app asks before proposing it.
+    AskToEnd,
+    /// Agree to end the game here, or keep playing (others asked).
+    End {
+        agree: bool,
+    },
     /// From the end screen: back to Home (nothing to ask, the game is over).
     Done,
+}
+
+/// "Ann", "Ann and Bo", "Ann, Bo and Cy".
+fn names(view: &GameView, seats: &[Seat]) -> String {
+    let names: Vec<String> = seats.iter().map(|s| seat_name(view, *s)).collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 fn seat_name(view: &GameView, seat: Seat) -> String {
@@ -50,11 +67,21 @@ pub fn show(
                 GameIntent::Leave
             });
         }
-        ui.heading(title);
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             if widgets::button(ui, "Log").clicked() {
                 intents.push(GameIntent::Log);
             }
+            if !over
+                && view.halted.is_none()
+                && !view.end.mine
+                && widgets::button(ui, "End game").clicked()
+            {
+                intents.push(GameIntent::AskToEnd);
+            }
+            // The title takes what room the buttons leave (on a phone, "Greed…").
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                ui.add(egui::Label::new(RichText::new(title).heading()).truncate());
+            });
         });
     });
 
@@ -105,6 +132,49 @@ pub fn show(
         });
     }
 
+    // The table's agreement to end the game here.
+    if view.outcome.is_none() && !view.end.agreed.is_empty() {
+        let me = view.me.unwrap_or(Seat::MAX);
+        let others: Vec<Seat> = view
+            .end
+            .agreed
+            .iter()
+            .copied()
+            .filter(|s| *s != me)
+            .collect();
+        if view.end.mine {
+            let waiting: Vec<Seat> = (0..view.seats.len() as Seat)
+                .filter(|s| !view.end.agreed.contains(s))
+                .collect();
+            widgets::banner(
+                ui,
+                &format!(
+                    "You asked to end the game here. Waiting for {} to agree; if anyone plays on instead, the game goes on.",
+                    names(view, &waiting)
+                ),
+                palette.muted,
+            );
+        } else if !view.end.declined {
+            let want = if others.len() == 1 { "wants" } else { "want" };
+            widgets::banner(
+                ui,
+                &format!(
+                    "{} {want} to end the game here. It ends if everyone agrees, with no winner.",
+                    names(view, &others)
+                ),
+                palette.warn,
+            );
+            ui.horizontal_wrapped(|ui| {
+                if widgets::button(ui, "End").clicked() {
+                    intents.push(GameIntent::End { agree: true });
+                }
+                if widgets::button(ui, "Keep playing").clicked() {
+                    intents.push(GameIntent::End { agree: false });
+                }
+            });
+        }
+    }
+
     if view.outcome.is_some() {
         if end_screen(ui, view, game.map(|g| &**g)) {
             intents.push(GameIntent::Done);
@@ -136,6 +206,7 @@ fn end_screen(ui: &mut egui::Ui, view: &GameView, game: Option<&dyn GameUi>) -> 
         let names: Vec<String> = outcome.winners.iter().map(|s| seat_name(view, *s)).collect();
         let i_won = view.me.is_some_and(|m| outcome.winners.contains(&m));
         let headline = match names.len() {
+            0 if view.ended_by_agreement => "The game ended by agreement.".to_string(),
             0 => "Nobody won.".to_string(),
             1 if i_won => "You won!".to_string(),
             1 => format!("{} won!", names[0]),
@@ -143,6 +214,9 @@ fn end_screen(ui: &mut egui::Ui, view: &GameView, game: Option<&dyn GameUi>) -> 
         };
         ui.vertical_centered(|ui| {
             ui.label(RichText::new(headline).size(32.0).strong().color(palette.accent));
+            if view.ended_by_agreement {
+                ui.label("Everyone at the table agreed to stop here, so nobody won.");
+            }
         });
         ui.add_space(6.0);
         for (i, seat) in view.seats.iter().enumerate() {

@@ -301,3 +301,19 @@ pub fn click_card_and_play(h: &mut Harness<'_, HoardApp>) {
     }
     click(h, "Play");
 }
+
+/// Taps "End game" until its question shows: a tap can land just as a notice above the table
+/// comes or goes and moves the bar.
+pub fn open_end_question(h: &mut Harness<'_, HoardApp>) {
+    for _ in 0..5 {
+        click(h, "End game");
+        for _ in 0..10 {
+            if has(h, "End the game here?") {
+                return;
+            }
+            h.step();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    panic!("End game never asked its question");
+}

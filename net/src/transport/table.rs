@@ -8,7 +8,10 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The version of Hoard's wire protocol; devices on another version cannot share a table.
-pub const PROTOCOL_VERSION: u32 = 5;
+///
+/// 5: a seat the table skipped says it is back (`Body::Back`).
+/// 6: a table can end a game by agreement (`Body::End`, `StepRecord::Ended`).
+pub const PROTOCOL_VERSION: u32 = 6;
 
 /// Marks a Hoard table card (and its layout version) in mDNS user data.
 const MAGIC: &str = "hoard1";

@@ -46,6 +46,10 @@ pub trait Device {
         action: hoard_net::VoteAction,
     ) -> Result<(), NetError>;
     fn wait_for(&mut self, target: Seat);
+    /// This seat agrees to end the game at the step the table is at.
+    fn agree_to_end(&mut self, now: Time) -> Result<(), NetError>;
+    /// The step at which the table agreed to end the game, if it did.
+    fn ended_by_agreement(&self) -> Option<u32>;
     /// This seat's standing choice to skip or remove `target` until it is back.
     fn go_on_without(
         &mut self,
@@ -183,6 +187,12 @@ impl<G: Game> Device for Bot<G> {
     }
     fn wait_for(&mut self, target: Seat) {
         self.core.wait_for(target)
+    }
+    fn agree_to_end(&mut self, now: Time) -> Result<(), NetError> {
+        self.core.agree_to_end(now)
+    }
+    fn ended_by_agreement(&self) -> Option<u32> {
+        self.core.ended_by_agreement()
     }
     fn go_on_without(
         &mut self,

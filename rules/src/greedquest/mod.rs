@@ -54,7 +54,7 @@
 //!   pile, its hand is never played there, so its cycling cards die one by one until the
 //!   only one left is one that always has effect; if that is Dragon ATTACK!!, it cancels
 //!   every card every turn and nobody can move again. The engine keeps the rule as printed;
-//!   a table that meets the lock has to agree to stop.
+//!   a table that meets the lock ends the game by agreement (the protocol's, not a rule).
 //! - Uniqueness Is Where You Find It: every card that is not a Go! (Go WILD! is a Go!) dies
 //!   once played, in a duel too.
 //! - Resurrection happens at the end of the turn a seat first reaches Room 12, before the
