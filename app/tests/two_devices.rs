@@ -112,13 +112,7 @@ fn play_both_until(host: &mut App, guest: &mut App, what: &str, done: impl Fn(&A
 /// Issue 14 between two people: Mia asks to end the game; Ana is asked ("Mia wants to end
 /// the game here"), plays on instead, and the game goes on. Asked again later, Ana agrees,
 /// and both screens say the game ended by agreement and was verified.
-///
-/// Ignored in the default run: about one run in six the end is not reached within 20 s (no
-/// message is refused, no fault or divergence is raised; both screens show the step still
-/// waiting for cards, and the bar without "End game"). Until that is understood, run it with
-/// `cargo test -p hoard-app --test two_devices -- --ignored`.
 #[test]
-#[ignore]
 fn a_guest_asked_to_end_the_game_first_plays_on_then_agrees_and_both_see_it_verified() {
     let (dir_a, dir_b) = (scratch("host-end"), scratch("guest-end"));
     let (mut host, mut guest) = seated_pair(&dir_a, &dir_b);
@@ -153,7 +147,23 @@ fn a_guest_asked_to_end_the_game_first_plays_on_then_agrees_and_both_see_it_veri
             .next()
             .is_some()
     });
-    click(&mut guest, "End");
+    // A tap can land while a notice above the table moves the buttons (as open_end_question
+    // knows): tap End again until the guest's agreement shows, or the game has ended.
+    for _ in 0..5 {
+        click(&mut guest, "End");
+        let agreed = |h: &App| {
+            h.query_by_label_contains("You asked to end the game here")
+                .is_some()
+                || has(h, "The game ended by agreement.")
+        };
+        for _ in 0..40 {
+            guest.step();
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        if agreed(&guest) {
+            break;
+        }
+    }
     for h in [&mut host, &mut guest] {
         wait_until(h, "the end by agreement, verified", |h| {
             has(h, "The game ended by agreement.")
