@@ -5,14 +5,9 @@
 
 mod sprawl_support;
 
-use hoard_rules::sprawl::{Config, Dir, Event, Input, Phase, Public, Sprawl};
+use hoard_rules::sprawl::{Config, Event, Input, Phase, Public, Sprawl};
 use hoard_rules::{Game, Pending, Play, RuleError, Seat, Step, rng};
 use sprawl_support::*;
-
-fn answer(p: &mut Public, answers: &[(u8, Input)]) -> Vec<Event> {
-    let step = Step::Inputs(answers.iter().map(|&(s, i)| (s, Play::Open(i))).collect());
-    Sprawl::apply(p, &mut [], &step).unwrap()
-}
 
 /// Three seats, each with a tower to grow from (seat 1's has one piece of each size);
 /// seat 0 to move.
@@ -21,19 +16,6 @@ fn three_towers() -> Public {
     tower(&mut p, "A1", 0, &[3]);
     tower(&mut p, "C3", 1, &[3, 2, 1]);
     tower(&mut p, "E6", 2, &[3]);
-    p
-}
-
-/// Seat 0 (tower A3 of 3 and 2, a 2 at B3 pointing east) targets D3; seat 1's lone 3 at
-/// D5 could branch to D4 and point north at D3 (as in the Counting Coup tests).
-fn coup_table() -> Public {
-    let mut config = Config::new(3);
-    config.counting_coup = true;
-    let mut p = arranged(config);
-    tower(&mut p, "A3", 0, &[3, 2]);
-    lay(&mut p, 0, "A3", "B3", Dir::East, 2);
-    tower(&mut p, "D5", 1, &[3]);
-    tower(&mut p, "A6", 2, &[1]);
     p
 }
 

@@ -7,25 +7,7 @@ use hoard_rules::sprawl::{Card, Config, Dir, Event, Input, Public, SporeMade, Sp
 use hoard_rules::{Game, Pending, Play, Seal, Step, rng};
 use sprawl_support::*;
 
-fn answer(p: &mut Public, answers: &[(u8, Input)]) -> Vec<Event> {
-    let step = Step::Inputs(answers.iter().map(|&(s, i)| (s, Play::Open(i))).collect());
-    Sprawl::apply(p, &mut [], &step).unwrap()
-}
-
 // ---- Counting Coup ----------------------------------------------------------------------
-
-/// Seat 0 (tower A3 of 3 and 2, a 2 at B3 pointing east) targets D3; seat 1's lone 3 at
-/// D5 could branch to D4 and point north at D3; seat 2's 1 at A6 is far away.
-fn coup_table() -> Public {
-    let mut config = Config::new(3);
-    config.counting_coup = true;
-    let mut p = arranged(config);
-    tower(&mut p, "A3", 0, &[3, 2]);
-    lay(&mut p, 0, "A3", "B3", Dir::East, 2);
-    tower(&mut p, "D5", 1, &[3]);
-    tower(&mut p, "A6", 2, &[1]);
-    p
-}
 
 #[test]
 fn coup_an_opponent_who_could_neutralize_a_spore_may_ask_are_you_sure() {

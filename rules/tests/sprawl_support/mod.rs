@@ -2,7 +2,7 @@
 //! table builder that plays scripted moves.
 #![allow(dead_code)]
 
-use hoard_rules::sprawl::{Config, Dir, Input, Public, Sprawl, Square, Strength, choose};
+use hoard_rules::sprawl::{Config, Dir, Event, Input, Public, Sprawl, Square, Strength, choose};
 use hoard_rules::{Game, Outcome, Pending, Play, Seat, Step, rng};
 
 /// A beacon draw for tests: fixed by the game's seed and the draw's number.
@@ -193,4 +193,23 @@ pub fn try_move(
 pub fn legal_for(p: &mut Public, seat: Seat) -> Vec<Input> {
     turn_of(p, seat);
     Sprawl::legal_inputs(p, None, seat)
+}
+
+/// Answers a step that waits on several seats at once (an "Are you sure?" offer).
+pub fn answer(p: &mut Public, answers: &[(u8, Input)]) -> Vec<Event> {
+    let step = Step::Inputs(answers.iter().map(|&(s, i)| (s, Play::Open(i))).collect());
+    Sprawl::apply(p, &mut [], &step).unwrap()
+}
+
+/// Seat 0 (tower A3 of 3 and 2, a 2 at B3 pointing east) targets D3; seat 1's lone 3 at
+/// D5 could branch to D4 and point north at D3; seat 2's 1 at A6 is far away.
+pub fn coup_table() -> Public {
+    let mut config = Config::new(3);
+    config.counting_coup = true;
+    let mut p = arranged(config);
+    tower(&mut p, "A3", 0, &[3, 2]);
+    lay(&mut p, 0, "A3", "B3", Dir::East, 2);
+    tower(&mut p, "D5", 1, &[3]);
+    tower(&mut p, "A6", 2, &[1]);
+    p
 }
