@@ -180,16 +180,9 @@ fn away_seat_is_skipped_and_plays_again_and_dead_seat_is_removed() {
         } else {
             Length::Short
         };
-        let faults = Faults {
-            away_seat: Some(1),
-            away_at: AWAY_AT,
-            away_for: AWAY_FOR,
-            dead_seat: Some(3),
-            dead_at: Some(DEAD_AT),
-            ..Faults::none()
-        };
+        let faults = sim::away_story();
         let cfg = CoreConfig {
-            away_after: AWAY_AFTER,
+            away_after: sim::AWAY_STORY_AFTER,
             resync_after: 1_000,
             chain_len: 64,
             memo: Some(memo.clone()),
@@ -198,7 +191,7 @@ fn away_seat_is_skipped_and_plays_again_and_dead_seat_is_removed() {
         let trace = sim::replay_seed() == Some(seed);
         let report = sim::play::<GreedQuest>(&config, 4, faults, seed, cfg, trace)
             .unwrap_or_else(|e| panic!("{e}"));
-        match report.away_story(1, 3) {
+        match report.away_story() {
             Ok(line) => println!("{line}"),
             Err(e) => panic!("{e}"),
         }
@@ -210,10 +203,3 @@ fn away_seat_is_skipped_and_plays_again_and_dead_seat_is_removed() {
 }
 
 const AWAY_GAMES: u64 = 4;
-/// The dead seat dies early; the quiet seat goes after the table removed it (a seat away
-/// cannot vote, and the table goes on without a seat only when every other seat still in
-/// agrees), and comes back while the game is still on.
-const DEAD_AT: u64 = 100;
-const AWAY_AT: u64 = 500;
-const AWAY_FOR: u64 = 400;
-const AWAY_AFTER: u64 = 200;

@@ -4,34 +4,20 @@
 
 use hoard_net::CoreConfig;
 use hoard_net::session::TableGame;
-use hoard_net::sim::{self, Faults, Report};
+use hoard_net::sim::{self, Report};
 use hoard_net::wire::SignatureMemo;
 use hoard_rules::sprawl::{Config, Sprawl};
 use std::time::Instant;
 
 const AWAY_GAMES: u64 = 4;
-/// The dead seat dies early; the quiet seat goes after the table removed it (a seat away
-/// cannot vote, and the table goes on without a seat only when every other seat still in
-/// agrees), and comes back while the game is still on.
-const DEAD_AT: u64 = 100;
-const AWAY_AT: u64 = 500;
-const AWAY_FOR: u64 = 400;
-const AWAY_AFTER: u64 = 200;
 
 fn game(seed: u64, memo: &SignatureMemo, trace: bool) -> Result<Report, String> {
     let mut config = Config::new(4);
     // Every other table asks "Are you sure?": an away seat must answer that too.
     config.counting_coup = seed % 2 == 1;
-    let faults = Faults {
-        away_seat: Some(1),
-        away_at: AWAY_AT,
-        away_for: AWAY_FOR,
-        dead_seat: Some(3),
-        dead_at: Some(DEAD_AT),
-        ..Faults::none()
-    };
+    let faults = sim::away_story();
     let cfg = CoreConfig {
-        away_after: AWAY_AFTER,
+        away_after: sim::AWAY_STORY_AFTER,
         resync_after: 1_000,
         chain_len: 64,
         memo: Some(memo.clone()),
@@ -53,7 +39,7 @@ fn away_seat_is_skipped_and_plays_again_and_dead_seat_is_removed() {
         let report = game(seed, &memo, false).unwrap_or_else(|e| {
             panic!("{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test sim_sprawl replay -- --nocapture")
         });
-        match report.away_story(1, 3) {
+        match report.away_story() {
             Ok(line) => println!("{line}"),
             Err(e) => panic!("{e}"),
         }
