@@ -66,26 +66,37 @@ fn count(parts: &[PlayRecord], kind: &PlayRecord) -> usize {
 }
 
 /// The whole story at one table: skip, return, remove, the end, the audit.
+/// Every seat's device but `but`'s, by index.
+fn others(but: Seat) -> impl Iterator<Item = usize> {
+    (0..SEATS).filter(move |i| *i as Seat != but)
+}
+
+/// Waits until every other seat shows `seat` as away, then has each of them choose to go
+/// on without it (`action`); the step the table was at then.
+fn vote_when_away(t: &mut Table, seat: Seat, action: VoteAction) -> usize {
+    assert!(
+        t.run_until(100_000, 100, |t| others(seat)
+            .all(|i| t.devices[i].is_away(seat))),
+        "seat {seat} was never shown as away"
+    );
+    let at = t.devices[0].step() as usize;
+    for i in others(seat) {
+        t.devices[i]
+            .go_on_without(t.now, seat, action)
+            .unwrap_or_else(|e| panic!("the choice to go on without seat {seat} was refused: {e}"));
+    }
+    at
+}
+
 fn skip_return_remove<G: TableGame>(config: &G::Config, nonce: u8) {
     let mut t = table::<G>(config, nonce);
-    let others = |but: Seat| (0..SEATS).filter(move |i| *i as Seat != but);
 
     // A few steps in, the table waits on the quiet seat's player, who has gone quiet.
     assert!(t.run_until(200_000, 10, |t| {
         t.devices[0].step() > 8 && waits_on(t.devices[0].pending(), QUIET)
     }));
     t.devices[QUIET as usize].set_plays(false);
-    assert!(
-        t.run_until(100_000, 100, |t| others(QUIET)
-            .all(|i| t.devices[i].is_away(QUIET))),
-        "the quiet seat was never shown as away"
-    );
-    let first = t.devices[0].step() as usize;
-    for i in others(QUIET) {
-        t.devices[i]
-            .go_on_without(t.now, QUIET, VoteAction::Skip)
-            .expect("the vote to skip is taken, not refused");
-    }
+    let first = vote_when_away(&mut t, QUIET, VoteAction::Skip);
     // The table goes on, past the step it was stuck at, and past more that wait on the seat.
     assert!(
         t.run_until(400_000, 10, |t| {
@@ -135,15 +146,7 @@ fn skip_return_remove<G: TableGame>(config: &G::Config, nonce: u8) {
         "the game ended before the table waited on seat {GONE} again"
     );
     t.devices[GONE as usize].set_down(true);
-    assert!(t.run_until(100_000, 100, |t| {
-        others(GONE).all(|i| t.devices[i].is_away(GONE))
-    }));
-    let removed_at = t.devices[0].step() as usize;
-    for i in others(GONE) {
-        t.devices[i]
-            .go_on_without(t.now, GONE, VoteAction::Remove)
-            .expect("the vote to remove is taken, not refused");
-    }
+    let removed_at = vote_when_away(&mut t, GONE, VoteAction::Remove);
     assert!(
         t.run_until(2_000_000, 100, |t| others(GONE)
             .all(|i| t.devices[i].verdict().is_some())),
@@ -217,7 +220,6 @@ enum Return {
 /// other seat still holds its standing choice to skip (nobody presses "Wait").
 fn skipped_sprawl_seat_returns(how: Return, nonce: u8) {
     let mut t = table::<Sprawl>(&sprawl::Config::new(SEATS as u8), nonce);
-    let others = |but: Seat| (0..SEATS).filter(move |i| *i as Seat != but);
     let quiet = QUIET as usize;
     assert!(t.run_until(200_000, 10, |t| {
         t.devices[0].step() > 8 && waits_on(t.devices[0].pending(), QUIET)
@@ -226,15 +228,7 @@ fn skipped_sprawl_seat_returns(how: Return, nonce: u8) {
         Return::SaysSo => t.devices[quiet].set_plays(false),
         Return::Restarts => t.devices[quiet].set_down(true),
     }
-    assert!(t.run_until(100_000, 100, |t| {
-        others(QUIET).all(|i| t.devices[i].is_away(QUIET))
-    }));
-    let first = t.devices[0].step() as usize;
-    for i in others(QUIET) {
-        t.devices[i]
-            .go_on_without(t.now, QUIET, VoteAction::Skip)
-            .expect("the vote to skip is taken");
-    }
+    let first = vote_when_away(&mut t, QUIET, VoteAction::Skip);
     assert!(
         t.run_until(400_000, 10, |t| count(
             &parts(&t.devices[0].records(), QUIET, first),
