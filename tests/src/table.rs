@@ -339,6 +339,20 @@ impl LoopTable {
     pub fn all_at(&self, devices: &[usize], step: u32) -> bool {
         devices.iter().all(|d| self.step(*d) >= step)
     }
+
+    /// Panics unless every device that reported ended verified, on the same step and state.
+    pub fn assert_all_verified_alike(&self) {
+        let first = self.last[0].clone().expect("device 0 reported");
+        for s in self.last.iter().flatten() {
+            assert_eq!(s.verified, Some(true), "device {} audit", s.device);
+            assert_eq!(
+                (s.step, s.state),
+                (first.step, first.state),
+                "device {} differs",
+                s.device
+            );
+        }
+    }
 }
 
 /// What one device's task needs to sit down at the table.

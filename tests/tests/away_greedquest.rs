@@ -60,19 +60,10 @@ fn greedquest_goes_on_without_a_device_that_left_and_takes_it_back_when_it_retur
                 .all(|s| s.as_ref().is_some_and(|s| s.verified.is_some()))
         });
         assert!(played, "the returning seat never played again");
-        let first = table.last[0].clone().expect("status");
-        for s in table.last.iter().flatten() {
-            assert_eq!(s.verified, Some(true), "device {} audit", s.device);
-            assert_eq!(
-                (s.step, s.state),
-                (first.step, first.state),
-                "device {} differs",
-                s.device
-            );
-        }
+        table.assert_all_verified_alike();
         println!(
             "left at step {left_at}, back at {back_at}, game over at {}",
-            first.step
+            table.step(0)
         );
     });
 }

@@ -53,15 +53,6 @@ fn a_seat_away_for_dozens_of_skipped_steps_catches_up_and_plays_on() {
                 .iter()
                 .all(|s| s.as_ref().is_some_and(|s| s.verified.is_some()))
         });
-        let first = table.last[0].clone().expect("status");
-        for s in table.last.iter().flatten() {
-            assert_eq!(s.verified, Some(true), "device {} audit", s.device);
-            assert_eq!(
-                (s.step, s.state),
-                (first.step, first.state),
-                "device {} differs",
-                s.device
-            );
-        }
+        table.assert_all_verified_alike();
     });
 }
