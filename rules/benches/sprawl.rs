@@ -43,6 +43,7 @@ fn play(config: &Config, seed: u64, bots: &[Strength]) -> Vec<Step<Input>> {
                     })
                     .collect(),
             ),
+            other => panic!("Sprawl has no shared deck, yet waits for {other:?}"),
         };
         Sprawl::apply(&mut p, &mut [], &step).expect("bots play legal moves");
         steps.push(step);

@@ -1,6 +1,7 @@
 //! The one interface every game implements, after OpenSpiel's `State`, adapted to
 //! hidden information with no referee.
 
+use crate::deck::{CardId, CardMove, Handle};
 use serde::{Serialize, de::DeserializeOwned};
 use std::fmt::Debug;
 
@@ -17,9 +18,25 @@ pub enum Pending {
     /// A shared random number from the beacon: a 32-byte draw that no seat could
     /// predict or steer. The game expands it with [`crate::rng`].
     Chance,
+    /// A shared hidden deck made from `cards` (faces every device knows: a game's whole
+    /// list of cards at set-up, a discard pile when the deck runs out) and shuffled so that
+    /// no one, no seat, knows its order. Completed with [`Step::Shuffled`]; the new deck's
+    /// cards are named by [`Handle`]s of the deck's next generation (see
+    /// [`crate::deck::HiddenDeck`]).
+    Shuffle { deck: DeckId, cards: Vec<CardId> },
+    /// Hidden cards go to `to`, and only `to` learns their faces (through
+    /// [`Game::learn`], after [`Step::Dealt`] is applied). Each card is one no seat has
+    /// held yet: still in its deck, or put back into it.
+    Deal { to: Seat, cards: Vec<Handle> },
+    /// Hidden cards no seat holds are turned face up for all (a card laid beside a house,
+    /// a market row). Completed with [`Step::Revealed`], their faces in the same order.
+    Reveal { cards: Vec<Handle> },
     /// The game is over.
     Over(Outcome),
 }
+
+/// A shared hidden deck, as the game numbers its decks (0, 1, ...).
+pub type DeckId = u8;
 
 /// How the inputs of a [`Pending::Together`] step are shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -32,6 +49,13 @@ pub enum Seal {
     /// its owner's private state (GreedQuest's Room 11 keep-or-discard). The public
     /// state advances without seeing it.
     UntilAudit,
+    /// A window in which the seats may answer a play out of turn (an Ace against a shop,
+    /// a card "played at any time"): sealed until all as [`Seal::UntilAll`], and every
+    /// seat may answer nothing with [`Game::pass`]. A device never lets a seat's
+    /// commitment leave before the table's reaction window has run, and passes for its
+    /// player when it ends, so how fast a seat answers says nothing of its hand. A chain
+    /// of answers (an answer to an answer) is a chain of such steps.
+    Reaction,
 }
 
 /// How a game ended.
@@ -61,6 +85,13 @@ pub enum Step<I> {
     /// Every awaited seat's input, in ascending seat order, exactly the seats
     /// [`Game::pending`] named.
     Inputs(Vec<(Seat, Play<I>)>),
+    /// A [`Pending::Shuffle`] is done: the new deck lies face down, its order unknown.
+    Shuffled,
+    /// The cards of a [`Pending::Deal`] are in their seat's hand. The faces go only to
+    /// that seat's private side, through [`Game::learn`].
+    Dealt,
+    /// The faces of a [`Pending::Reveal`]'s cards, in its order.
+    Revealed(Vec<CardId>),
 }
 
 impl<I> Step<I> {
@@ -163,6 +194,28 @@ pub trait Game: 'static {
 
     /// One line of the game log in plain words; `name` gives a seat's player name.
     fn narrate(event: &Self::Event, name: &dyn Fn(Seat) -> String) -> String;
+
+    /// What `input` does with hidden cards of a shared deck that `seat` holds: each card it
+    /// shows to all (with the face the input claims for it) and each it passes to another
+    /// seat. The protocol proves every claimed face and carries every passed card so that
+    /// only its receiver can read it. Games without shared decks have none.
+    fn card_moves(public: &Self::Public, seat: Seat, input: &Self::Input) -> Vec<CardMove> {
+        let _ = (public, seat, input);
+        Vec::new()
+    }
+
+    /// A seat's private side learns the face of a hidden card it now holds (dealt or passed
+    /// to it), just after the step that gave it the card is applied.
+    fn learn(private: &mut Self::Private, card: Handle, face: CardId) {
+        let _ = (private, card, face);
+    }
+
+    /// The input that answers nothing at a [`Seal::Reaction`] step: what a device sends for
+    /// its player when the reaction window ends. `None` where `seat` has no part in one.
+    fn pass(public: &Self::Public, seat: Seat) -> Option<Self::Input> {
+        let _ = (public, seat);
+        None
+    }
 }
 
 /// The hash every device publishes after each step: BLAKE3 of the postcard bytes.

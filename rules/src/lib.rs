@@ -7,10 +7,13 @@
 //! device; what only one seat knows (a hand, a deck order) is that seat's `Private`
 //! state, held by its owner and rebuilt by everyone at the audit.
 
+pub mod counter;
+pub mod deck;
 mod game;
 pub mod greedquest;
 pub mod play;
 pub mod rng;
 pub mod sprawl;
 
-pub use game::{Game, Outcome, Pending, Play, RuleError, Seal, Seat, Step, public_hash};
+pub use deck::{CardId, CardMove, Handle};
+pub use game::{DeckId, Game, Outcome, Pending, Play, RuleError, Seal, Seat, Step, public_hash};

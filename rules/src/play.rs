@@ -3,6 +3,7 @@
 //! replays recorded steps as a device holding only some private sides would. Tests,
 //! benchmarks and the headless app use it; the protocol plays the same steps over the wire.
 
+use crate::deck::{CardMove, Dealer, Handle};
 use crate::{Game, Outcome, Pending, Play, RuleError, Seal, Seat, Step, rng};
 use rand_chacha::ChaCha8Rng;
 
@@ -17,6 +18,8 @@ pub struct Played<G: Game> {
     pub events: usize,
     /// `None` if the step limit came first.
     pub outcome: Option<Outcome>,
+    /// Every face of the game's shared decks, as they were shuffled.
+    pub dealer: Dealer,
 }
 
 // By hand: a derive would ask the game's unit struct itself to be Clone and Debug.
@@ -28,6 +31,7 @@ impl<G: Game> Clone for Played<G> {
             steps: self.steps.clone(),
             events: self.events,
             outcome: self.outcome.clone(),
+            dealer: self.dealer.clone(),
         }
     }
 }
@@ -113,6 +117,7 @@ pub fn play_out_with<G: Game>(
         .map(|seat| rng::from_seed(seed, &format!("seat {seat} policy")))
         .collect();
     let mut draws = 0u64;
+    let mut dealer = Dealer::new();
     let mut steps = Vec::new();
     let mut events = 0usize;
     for _ in 0..max_steps {
@@ -139,8 +144,21 @@ pub fn play_out_with<G: Game>(
                     steps,
                     events,
                     outcome: Some(outcome),
+                    dealer,
                 });
             }
+            Pending::Shuffle { deck, cards } => {
+                draws += 1;
+                dealer.shuffle(deck, &cards, &local_draw(seed, draws - 1));
+                Step::Shuffled
+            }
+            Pending::Deal { .. } => Step::Dealt,
+            Pending::Reveal { cards } => Step::Revealed(
+                cards
+                    .iter()
+                    .map(|c| dealer.face(c).ok_or_else(|| no_such_card(c)))
+                    .collect::<Result<_, _>>()?,
+            ),
             Pending::Chance => {
                 draws += 1;
                 Step::Chance(local_draw(seed, draws - 1))
@@ -150,7 +168,10 @@ pub fn play_out_with<G: Game>(
                 Step::Inputs(seats.iter().map(|s| ask(*s)).collect::<Result<_, _>>()?)
             }
         };
+        check_shown::<G>(&public, &step, &dealer)?;
+        let handed = handed::<G>(&public, &step);
         let happened = G::apply(&mut public, &mut privates, &step)?;
+        learn::<G>(&mut privates, &handed, &dealer);
         events += happened.len();
         observe(&public, &step, &happened);
         steps.push(step);
@@ -165,7 +186,71 @@ pub fn play_out_with<G: Game>(
         steps,
         events,
         outcome,
+        dealer,
     })
+}
+
+fn no_such_card(card: &Handle) -> RuleError {
+    RuleError::WrongStep {
+        expected: format!("a card of a deck that was made, not {card:?}"),
+    }
+}
+
+/// Who learns which card's face from `step`, taken at `public` (the table before it): the
+/// receiver of every card a [`Pending::Deal`] deals or an input passes.
+pub fn handed<G: Game>(public: &G::Public, step: &Step<G::Input>) -> Vec<(Seat, Handle)> {
+    match (G::pending(public), step) {
+        (Pending::Deal { to, cards }, Step::Dealt) => cards.into_iter().map(|c| (to, c)).collect(),
+        (_, Step::Inputs(plays)) => plays
+            .iter()
+            .flat_map(|(seat, play)| match play {
+                Play::Open(input) => G::card_moves(public, *seat, input),
+                Play::Closed => Vec::new(),
+            })
+            .filter_map(|m| match m {
+                CardMove::Pass { card, to } => Some((to, card)),
+                CardMove::Show { .. } => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Every face a step's inputs claim for the cards they show is the face `dealer` knows;
+/// otherwise the seat that claimed it is named.
+fn check_shown<G: Game>(
+    public: &G::Public,
+    step: &Step<G::Input>,
+    dealer: &Dealer,
+) -> Result<(), RuleError> {
+    let Step::Inputs(plays) = step else {
+        return Ok(());
+    };
+    for (seat, play) in plays {
+        let Play::Open(input) = play else { continue };
+        for m in G::card_moves(public, *seat, input) {
+            if let CardMove::Show { card, face } = m
+                && dealer.face(&card) != Some(face)
+            {
+                return Err(RuleError::PrivateMismatch {
+                    seat: *seat,
+                    why: format!("it showed {card:?} as card {face}, which it is not"),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Gives each private side present the faces `handed` says its seat now holds.
+fn learn<G: Game>(privates: &mut [Option<G::Private>], handed: &[(Seat, Handle)], dealer: &Dealer) {
+    for (seat, card) in handed {
+        if let (Some(Some(private)), Some(face)) =
+            (privates.get_mut(usize::from(*seat)), dealer.face(card))
+        {
+            G::learn(private, *card, face);
+        }
+    }
 }
 
 /// `step` as a device holding only the private sides `privates` receives it: every
@@ -199,17 +284,22 @@ pub fn as_received<G: Game>(
 }
 
 /// Replays recorded steps from the start, with the private sides given (indexed by seat,
-/// `None` where absent), as a device holding those would. Calls `observe` after each step.
+/// `None` where absent), as a device holding those would: each learns the faces of the
+/// shared-deck cards dealt or passed to it from `dealer`. Calls `observe` after each step.
 pub fn replay<G: Game>(
     config: &G::Config,
     mut privates: Vec<Option<G::Private>>,
     steps: &[Step<G::Input>],
+    dealer: &Dealer,
     observe: &mut ReplayObserver<'_, G>,
 ) -> Result<Replayed<G>, RuleError> {
     let mut public = G::setup(config)?;
     for step in steps {
         let received = as_received::<G>(&public, &privates, step);
+        check_shown::<G>(&public, &received, dealer)?;
+        let handed = handed::<G>(&public, &received);
         let events = G::apply(&mut public, &mut privates, &received)?;
+        learn::<G>(&mut privates, &handed, dealer);
         observe(&public, &privates, &events);
     }
     Ok((public, privates))

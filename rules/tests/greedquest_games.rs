@@ -104,6 +104,7 @@ fn thousands_of_bot_games_end_replay_identically_and_account_for_every_card() {
             &config,
             privates(&config, &secrets, None),
             &played.steps,
+            &played.dealer,
             &mut |public, privates, _| {
                 assert_eq!(
                     public_hash(public),
@@ -128,6 +129,7 @@ fn thousands_of_bot_games_end_replay_identically_and_account_for_every_card() {
             &config,
             privates(&config, &secrets, Some(mine)),
             &played.steps,
+            &played.dealer,
             &mut |public, _, _| {
                 assert_eq!(
                     public_hash(public),

@@ -110,6 +110,7 @@ fn play_on(p: &mut Public, seed: u8) {
                 continue;
             }
             Pending::Over(_) => return,
+            other => panic!("Sprawl has no shared deck, yet waits for {other:?}"),
         };
         for s in &seats {
             assert!(!p.left.contains(s), "removed seat {s} was asked to move");

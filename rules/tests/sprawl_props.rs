@@ -94,6 +94,7 @@ proptest! {
                         .map(|&s| (s, Play::Open(choose(&p, s, Strength::Random, &mut bots).unwrap())))
                         .collect(),
                 ),
+                other => panic!("Sprawl has no shared deck, yet waits for {other:?}"),
             };
             Sprawl::apply(&mut p, &mut [], &step).unwrap();
             assert_pieces_kept(&p);
@@ -207,6 +208,7 @@ fn the_generic_driver_plays_sprawl_and_a_device_without_private_sides_replays_it
             &config,
             vec![None; usize::from(config.seats)],
             &played.steps,
+            &played.dealer,
             &mut |p, _, _| hashes.push(public_hash(p)),
         )
         .unwrap();

@@ -289,7 +289,8 @@ fn validate(p: &Public, privates: &[Option<Private>], step: &Step<Input>) -> Res
     let inputs = match (p.stage, step) {
         (Stage::Over, _) => return Err(RuleError::GameOver),
         (Stage::Deal, Step::Chance(_)) => return Ok(()),
-        (_, Step::Chance(_)) | (Stage::Deal, Step::Inputs(_)) => {
+        (Stage::Deal, _)
+        | (_, Step::Chance(_) | Step::Shuffled | Step::Dealt | Step::Revealed(_)) => {
             return Err(RuleError::WrongStep {
                 expected: waiting_for(p),
             });
@@ -372,6 +373,8 @@ pub(crate) fn apply(
     let mut t = Table::new(p, privates, &mut events);
     match step {
         Step::Chance(draw) => deal(&mut t, draw),
+        // `validate` let through only the step the stage waits for.
+        Step::Shuffled | Step::Dealt | Step::Revealed(_) => {}
         Step::Inputs(inputs) => {
             for (seat, play) in inputs {
                 if *play == Play::Open(Input::Leave) && !t.p.left.contains(*seat) {

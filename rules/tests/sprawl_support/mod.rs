@@ -58,6 +58,7 @@ pub fn play(config: &Config, seed: u64, bots: &[Strength], limit: usize) -> Play
                     })
                     .collect(),
             ),
+            other => panic!("Sprawl has no shared deck, yet waits for {other:?}"),
         };
         Sprawl::apply(&mut p, &mut [], &step).expect("bots play legal moves");
         steps.push(step);

@@ -1,0 +1,718 @@
+//! Counter: a short card game on one shared hidden deck, made to put every part of the
+//! mental deck to work at a real table (and small enough to learn in a minute).
+//!
+//! # The rules
+//!
+//! - **The deck** is 24 cards, the numbers 1 to 6, four of each, shuffled so that nobody
+//!   knows its order. Each player is dealt 3 cards; nobody else sees them. Then a player is
+//!   picked at random to go first, and play goes round in seat order.
+//! - **A turn** is one of:
+//!   - *Play* a card face up. Every other player holding a card may *counter* it with a
+//!     card of the same number, all answering at once and in secret (a reaction window).
+//!     If nobody counters, the play stands and scores its number. If some do, the first
+//!     of them after the player in turn order counters it: the counter is laid on the play,
+//!     and everyone but that player may counter the counter, and so on. The last card laid
+//!     stands: a play that stands scores its number, a counter that stands scores 1. Every
+//!     card laid goes to the discard pile; a counter that came too late (someone before it
+//!     in turn order countered first) goes back to its player's hand, seen by all.
+//!   - *Give* a card face down to another player (only the two of you know what it is),
+//!     then draw two.
+//!   - *Draw* one card.
+//!   - *Wait* out the turn.
+//!
+//!   A player holds at most 5 cards: with 5, they cannot give or draw.
+//! - **Drawing** takes the top of the deck. When it runs out the discard pile is shuffled
+//!   into a new hidden deck (its cards were all seen, so everyone knows what is in it, but
+//!   not its order).
+//! - **The end:** the first player to reach the target (10) wins at once. Otherwise the
+//!   game ends after its number of turns (30) and the highest score wins, ties shared.
+//!
+//! # For the protocol
+//!
+//! Everything the mental deck offers appears: a deck made and shuffled at set-up and made
+//! again from the discards, deals to one seat, cards shown from hand (plays, counters), a
+//! card passed privately (Give), and reaction windows chained answer on answer. Windows are
+//! skipped only on public facts: nobody else holds a card, or all four copies of the number
+//! are already face up.
+//!
+//! A seat the table goes on without answers nothing in a window and waits out its turn.
+
+mod bot;
+
+use crate::deck::{CardMove, HiddenDeck};
+use crate::{CardId, Game, Handle, Outcome, Pending, Play, RuleError, Seal, Seat, Step, rng};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The game.
+pub struct Counter;
+
+/// The only deck.
+pub const DECK: crate::DeckId = 0;
+/// Cards in the deck: the numbers 1 to [`NUMBERS`], [`COPIES`] of each.
+pub const CARDS: u16 = NUMBERS * COPIES;
+pub const NUMBERS: u16 = 6;
+pub const COPIES: u16 = 4;
+/// Cards dealt to each player at the start.
+pub const HAND: usize = 3;
+/// The most cards a player may hold.
+pub const HAND_LIMIT: usize = 5;
+
+/// The number printed on a card.
+pub fn number(card: CardId) -> u8 {
+    (card / COPIES + 1) as u8
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    pub seats: u8,
+    /// The score that wins at once.
+    pub target: i32,
+    /// Turns in the whole game (all players together).
+    pub turns: u16,
+}
+
+impl Config {
+    pub fn new(seats: u8) -> Config {
+        Config {
+            seats,
+            target: 10,
+            turns: 30,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    /// The deck is to be made.
+    Shuffle,
+    /// `seat` is to be dealt its first hand.
+    Dealing {
+        seat: Seat,
+    },
+    /// The first player is to be drawn.
+    First,
+    Turn {
+        seat: Seat,
+    },
+    /// The cards laid in this exchange, the play first, each with its player; `seats` may
+    /// answer the last.
+    Window {
+        laid: Vec<(Seat, CardId)>,
+        seats: Vec<Seat>,
+    },
+    /// `seat` draws `count` more cards, then the turn passes.
+    Draw {
+        seat: Seat,
+        count: u8,
+    },
+    Over(Outcome),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Public {
+    pub config: Config,
+    pub deck: HiddenDeck,
+    /// The cards each seat holds, face down.
+    pub hands: Vec<Vec<Handle>>,
+    /// Face up, the newest last.
+    pub discard: Vec<CardId>,
+    pub scores: Vec<i32>,
+    /// Turns begun so far.
+    pub turns: u16,
+    pub phase: Phase,
+}
+
+/// What one seat knows: the faces of the cards it holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Private {
+    pub seat: Seat,
+    pub faces: BTreeMap<Handle, CardId>,
+}
+
+impl Private {
+    /// The face of a card this seat holds.
+    pub fn face(&self, card: &Handle) -> Option<CardId> {
+        self.faces.get(card).copied()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Input {
+    /// Lay a card from hand face up.
+    Play { card: Handle, face: CardId },
+    /// Give a card face down to another seat, then draw two.
+    Give { card: Handle, to: Seat },
+    /// Draw one card.
+    Draw,
+    /// Nothing to do this turn (no card to play, none to draw), or sat out.
+    Wait,
+    /// In a window: counter the last card laid with one of the same number.
+    Counter { card: Handle, face: CardId },
+    /// In a window: let it stand.
+    Allow,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    Shuffled {
+        cards: u16,
+    },
+    Dealt {
+        seat: Seat,
+        cards: u8,
+    },
+    First {
+        seat: Seat,
+    },
+    Played {
+        seat: Seat,
+        face: CardId,
+    },
+    Countered {
+        seat: Seat,
+        face: CardId,
+    },
+    /// A counter came too late and went back to its hand, seen.
+    TooLate {
+        seat: Seat,
+        face: CardId,
+    },
+    Stands {
+        seat: Seat,
+        face: CardId,
+        points: i32,
+    },
+    Gave {
+        from: Seat,
+        to: Seat,
+    },
+    Waited {
+        seat: Seat,
+    },
+    Won {
+        winners: Vec<Seat>,
+    },
+}
+
+fn illegal(seat: Seat, why: impl Into<String>) -> RuleError {
+    RuleError::Illegal {
+        seat,
+        why: why.into(),
+    }
+}
+
+fn next_seat(public: &Public, seat: Seat) -> Seat {
+    (seat + 1) % public.config.seats
+}
+
+/// Copies of `number` face up: on the discard pile or laid in the exchange.
+fn seen(public: &Public, laid: &[(Seat, CardId)], n: u8) -> usize {
+    let pile = public.discard.iter().filter(|c| number(**c) == n).count();
+    pile + laid.iter().filter(|(_, c)| number(*c) == n).count()
+}
+
+/// Who may answer the last card laid: everyone but its player holding a card, unless every
+/// copy of its number is already face up.
+fn answerers(public: &Public, laid: &[(Seat, CardId)]) -> Vec<Seat> {
+    let Some(&(last, face)) = laid.last() else {
+        return Vec::new();
+    };
+    if seen(public, laid, number(face)) >= usize::from(COPIES) {
+        return Vec::new();
+    }
+    (0..public.config.seats)
+        .filter(|s| *s != last && !public.hands[usize::from(*s)].is_empty())
+        .collect()
+}
+
+impl Counter {
+    /// Ends the turn of `seat`: the game if a score reached the target or the turns ran
+    /// out, else the next seat's turn.
+    fn end_turn(public: &mut Public, seat: Seat, events: &mut Vec<Event>) {
+        let cfg = &public.config;
+        let reached: Vec<Seat> = (0..cfg.seats)
+            .filter(|s| public.scores[usize::from(*s)] >= cfg.target)
+            .collect();
+        let winners = if !reached.is_empty() {
+            reached
+        } else if public.turns >= cfg.turns {
+            let best = public.scores.iter().copied().max().unwrap_or(0);
+            (0..cfg.seats)
+                .filter(|s| public.scores[usize::from(*s)] == best)
+                .collect()
+        } else {
+            public.turns += 1;
+            public.phase = Phase::Turn {
+                seat: next_seat(public, seat),
+            };
+            return;
+        };
+        events.push(Event::Won {
+            winners: winners.clone(),
+        });
+        public.phase = Phase::Over(Outcome {
+            winners,
+            scores: public.scores.clone(),
+        });
+    }
+
+    /// `seat` is to draw `count`: a draw with no card anywhere to draw ends the turn.
+    fn draw(public: &mut Public, seat: Seat, count: u8, events: &mut Vec<Event>) {
+        let room = HAND_LIMIT.saturating_sub(public.hands[usize::from(seat)].len());
+        let count = count.min(room as u8);
+        if count == 0 || (public.deck.left() == 0 && public.discard.is_empty()) {
+            Self::end_turn(public, seat, events);
+        } else {
+            public.phase = Phase::Draw { seat, count };
+        }
+    }
+
+    /// The window closed with no answer: the last card laid stands.
+    fn settle(public: &mut Public, laid: &[(Seat, CardId)], events: &mut Vec<Event>) {
+        let Some(&(seat, face)) = laid.last() else {
+            return;
+        };
+        let points = if laid.len() == 1 {
+            i32::from(number(face))
+        } else {
+            1
+        };
+        public.scores[usize::from(seat)] += points;
+        events.push(Event::Stands { seat, face, points });
+        public.discard.extend(laid.iter().map(|(_, c)| *c));
+        let player = laid[0].0;
+        Self::end_turn(public, player, events);
+    }
+
+    /// Takes `card` from `seat`'s hand (and private side, where present).
+    fn take_from_hand(
+        public: &mut Public,
+        privates: &mut [Option<Private>],
+        seat: Seat,
+        card: &Handle,
+    ) {
+        public.hands[usize::from(seat)].retain(|h| h != card);
+        if let Some(Some(p)) = privates.get_mut(usize::from(seat)) {
+            p.faces.remove(card);
+        }
+    }
+
+    /// A shown card's claimed face against what its holder's private side knows.
+    fn check_face(
+        privates: &[Option<Private>],
+        seat: Seat,
+        card: &Handle,
+        face: CardId,
+    ) -> Result<(), RuleError> {
+        match privates.get(usize::from(seat)) {
+            Some(Some(p)) if p.face(card) != Some(face) => Err(RuleError::PrivateMismatch {
+                seat,
+                why: format!("it showed a card as {} that it does not hold as such", face),
+            }),
+            _ => Ok(()),
+        }
+    }
+}
+
+impl Game for Counter {
+    const NAME: &'static str = "counter";
+    type Config = Config;
+    type Public = Public;
+    type Private = Private;
+    type Input = Input;
+    type Event = Event;
+
+    fn seat_range() -> std::ops::RangeInclusive<u8> {
+        2..=6
+    }
+
+    fn setup(config: &Config) -> Result<Public, RuleError> {
+        if !Self::seat_range().contains(&config.seats) {
+            return Err(RuleError::BadConfig(format!(
+                "Counter is for 2 to 6 players, not {}",
+                config.seats
+            )));
+        }
+        if config.target < 1 || config.turns < 1 {
+            return Err(RuleError::BadConfig(
+                "the target and the number of turns must be at least 1".into(),
+            ));
+        }
+        let seats = usize::from(config.seats);
+        Ok(Public {
+            config: config.clone(),
+            deck: HiddenDeck::new(DECK),
+            hands: vec![Vec::new(); seats],
+            discard: Vec::new(),
+            scores: vec![0; seats],
+            turns: 0,
+            phase: Phase::Shuffle,
+        })
+    }
+
+    fn private(_config: &Config, seat: Seat, _secret: [u8; 32]) -> Private {
+        Private {
+            seat,
+            faces: BTreeMap::new(),
+        }
+    }
+
+    fn pending(public: &Public) -> Pending {
+        match &public.phase {
+            Phase::Shuffle => Pending::Shuffle {
+                deck: DECK,
+                cards: (0..CARDS).collect(),
+            },
+            Phase::Dealing { seat } => Pending::Deal {
+                to: *seat,
+                cards: public.deck.peek(HAND),
+            },
+            Phase::First => Pending::Chance,
+            Phase::Turn { seat } => Pending::Turn { seat: *seat },
+            Phase::Window { seats, .. } => Pending::Together {
+                seats: seats.clone(),
+                seal: Seal::Reaction,
+            },
+            Phase::Draw { seat, count } if public.deck.left() == 0 => {
+                let _ = (seat, count);
+                Pending::Shuffle {
+                    deck: DECK,
+                    cards: public.discard.clone(),
+                }
+            }
+            Phase::Draw { seat, count } => Pending::Deal {
+                to: *seat,
+                cards: public.deck.peek(usize::from(*count)),
+            },
+            Phase::Over(outcome) => Pending::Over(outcome.clone()),
+        }
+    }
+
+    fn legal_inputs(public: &Public, private: Option<&Private>, seat: Seat) -> Vec<Input> {
+        let hand = match public.hands.get(usize::from(seat)) {
+            Some(h) => h,
+            None => return Vec::new(),
+        };
+        let face = |card: &Handle| private.and_then(|p| p.face(card));
+        let mut out = Vec::new();
+        match &public.phase {
+            Phase::Turn { seat: s } if *s == seat => {
+                for card in hand {
+                    if let Some(face) = face(card) {
+                        out.push(Input::Play { card: *card, face });
+                    }
+                }
+                let can_draw = hand.len() < HAND_LIMIT
+                    && (public.deck.left() > 0 || !public.discard.is_empty());
+                if can_draw {
+                    for card in hand {
+                        for to in (0..public.config.seats).filter(|t| *t != seat) {
+                            out.push(Input::Give { card: *card, to });
+                        }
+                    }
+                    out.push(Input::Draw);
+                }
+                out.push(Input::Wait);
+            }
+            Phase::Window { laid, seats } if seats.contains(&seat) => {
+                out.push(Input::Allow);
+                let n = laid.last().map(|(_, c)| number(*c));
+                for card in hand {
+                    if let Some(face) = face(card)
+                        && Some(number(face)) == n
+                    {
+                        out.push(Input::Counter { card: *card, face });
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<(), RuleError> {
+        let Some(hand) = public.hands.get(usize::from(seat)) else {
+            return Err(illegal(seat, "there is no such seat"));
+        };
+        let holds = |card: &Handle| hand.contains(card);
+        match (&public.phase, input) {
+            (Phase::Turn { seat: s }, _) if *s != seat => Err(illegal(seat, "it is not its turn")),
+            (Phase::Turn { .. }, Input::Play { card, face }) => {
+                if !holds(card) {
+                    Err(illegal(seat, "it played a card it does not hold"))
+                } else if *face >= CARDS {
+                    Err(illegal(seat, "there is no such card"))
+                } else {
+                    Ok(())
+                }
+            }
+            (Phase::Turn { .. }, Input::Give { card, to }) => {
+                if !holds(card) {
+                    Err(illegal(seat, "it gave a card it does not hold"))
+                } else if *to == seat || *to >= public.config.seats {
+                    Err(illegal(seat, "a card is given to another player"))
+                } else if hand.len() >= HAND_LIMIT {
+                    Err(illegal(seat, "with five cards in hand it cannot give"))
+                } else if public.deck.left() == 0 && public.discard.is_empty() {
+                    Err(illegal(seat, "there is nothing to draw after giving"))
+                } else {
+                    Ok(())
+                }
+            }
+            (Phase::Turn { .. }, Input::Draw) => {
+                if hand.len() >= HAND_LIMIT {
+                    Err(illegal(seat, "with five cards in hand it cannot draw"))
+                } else if public.deck.left() == 0 && public.discard.is_empty() {
+                    Err(illegal(seat, "there is nothing to draw"))
+                } else {
+                    Ok(())
+                }
+            }
+            (Phase::Turn { .. }, Input::Wait) => Ok(()),
+            (Phase::Window { seats, .. }, _) if !seats.contains(&seat) => {
+                Err(illegal(seat, "it has no part in this window"))
+            }
+            (Phase::Window { .. }, Input::Allow) => Ok(()),
+            (Phase::Window { laid, .. }, Input::Counter { card, face }) => {
+                let last = laid.last().map(|(_, c)| number(*c));
+                if !holds(card) {
+                    Err(illegal(seat, "it countered with a card it does not hold"))
+                } else if *face >= CARDS || Some(number(*face)) != last {
+                    Err(illegal(seat, "a counter must be a card of the same number"))
+                } else {
+                    Ok(())
+                }
+            }
+            (Phase::Over(_), _) => Err(RuleError::GameOver),
+            _ => Err(illegal(seat, "that is not a move the game waits for now")),
+        }
+    }
+
+    fn apply(
+        public: &mut Public,
+        privates: &mut [Option<Private>],
+        step: &Step<Input>,
+    ) -> Result<Vec<Event>, RuleError> {
+        let mut events = Vec::new();
+        let mut next = public.clone();
+        match (&public.phase, step) {
+            (Phase::Over(_), _) => return Err(RuleError::GameOver),
+            (Phase::Shuffle, Step::Shuffled) => {
+                next.deck.shuffled(usize::from(CARDS));
+                events.push(Event::Shuffled { cards: CARDS });
+                next.phase = Phase::Dealing { seat: 0 };
+            }
+            (Phase::Dealing { seat }, Step::Dealt) => {
+                let cards = next.deck.take(HAND);
+                events.push(Event::Dealt {
+                    seat: *seat,
+                    cards: cards.len() as u8,
+                });
+                next.hands[usize::from(*seat)].extend(cards);
+                next.phase = if *seat + 1 < public.config.seats {
+                    Phase::Dealing { seat: *seat + 1 }
+                } else {
+                    Phase::First
+                };
+            }
+            (Phase::First, Step::Chance(draw)) => {
+                let seats = u32::from(public.config.seats);
+                let first = rng::below(&mut rng::from_seed(draw, "first player"), seats) as Seat;
+                events.push(Event::First { seat: first });
+                next.turns = 1;
+                next.phase = Phase::Turn { seat: first };
+            }
+            (Phase::Draw { .. }, Step::Shuffled) => {
+                let cards = std::mem::take(&mut next.discard);
+                next.deck.shuffled(cards.len());
+                events.push(Event::Shuffled {
+                    cards: cards.len() as u16,
+                });
+            }
+            (Phase::Draw { seat, count }, Step::Dealt) => {
+                let cards = next.deck.take(usize::from(*count));
+                let got = cards.len() as u8;
+                events.push(Event::Dealt {
+                    seat: *seat,
+                    cards: got,
+                });
+                next.hands[usize::from(*seat)].extend(cards);
+                let left = count.saturating_sub(got);
+                if left == 0 || (next.deck.left() == 0 && next.discard.is_empty()) {
+                    Self::end_turn(&mut next, *seat, &mut events);
+                } else {
+                    next.phase = Phase::Draw {
+                        seat: *seat,
+                        count: left,
+                    };
+                }
+            }
+            (Phase::Turn { seat }, Step::Inputs(plays)) => {
+                let [(s, Play::Open(input))] = plays.as_slice() else {
+                    return Err(RuleError::WrongStep {
+                        expected: format!("one open move of seat {seat}"),
+                    });
+                };
+                if s != seat {
+                    return Err(illegal(*s, "it is not its turn"));
+                }
+                Self::check_input(public, *s, input)?;
+                match *input {
+                    Input::Play { card, face } => {
+                        Self::check_face(privates, *s, &card, face)?;
+                        Self::take_from_hand(&mut next, privates, *s, &card);
+                        events.push(Event::Played { seat: *s, face });
+                        let laid = vec![(*s, face)];
+                        let seats = answerers(&next, &laid);
+                        if seats.is_empty() {
+                            Self::settle(&mut next, &laid, &mut events);
+                        } else {
+                            next.phase = Phase::Window { laid, seats };
+                        }
+                    }
+                    Input::Give { card, to } => {
+                        Self::take_from_hand(&mut next, privates, *s, &card);
+                        next.hands[usize::from(to)].push(card);
+                        events.push(Event::Gave { from: *s, to });
+                        Self::draw(&mut next, *s, 2, &mut events);
+                    }
+                    Input::Draw => Self::draw(&mut next, *s, 1, &mut events),
+                    Input::Wait => {
+                        events.push(Event::Waited { seat: *s });
+                        Self::end_turn(&mut next, *s, &mut events);
+                    }
+                    Input::Counter { .. } | Input::Allow => {
+                        return Err(illegal(*s, "there is nothing to answer"));
+                    }
+                }
+            }
+            (Phase::Window { laid, seats }, Step::Inputs(plays)) => {
+                if !plays.iter().map(|(s, _)| s).eq(seats.iter()) {
+                    return Err(RuleError::WrongStep {
+                        expected: format!("the answers of seats {seats:?}"),
+                    });
+                }
+                let mut counters = Vec::new();
+                for (s, play) in plays {
+                    let Play::Open(input) = play else {
+                        return Err(illegal(*s, "an answer is never sealed past the window"));
+                    };
+                    Self::check_input(public, *s, input)?;
+                    if let Input::Counter { card, face } = *input {
+                        Self::check_face(privates, *s, &card, face)?;
+                        counters.push((*s, card, face));
+                    }
+                }
+                // The first to answer after the card's player, in turn order, is taken.
+                let last = laid.last().map_or(0, |(s, _)| *s);
+                let seats_n = public.config.seats;
+                let after = |s: Seat| (s + seats_n - last) % seats_n;
+                counters.sort_by_key(|(s, _, _)| after(*s));
+                let mut laid = laid.clone();
+                match counters.split_first() {
+                    None => Self::settle(&mut next, &laid, &mut events),
+                    Some((&(s, card, face), late)) => {
+                        for &(seat, _, face) in late {
+                            events.push(Event::TooLate { seat, face });
+                        }
+                        Self::take_from_hand(&mut next, privates, s, &card);
+                        events.push(Event::Countered { seat: s, face });
+                        laid.push((s, face));
+                        let seats = answerers(&next, &laid);
+                        if seats.is_empty() {
+                            Self::settle(&mut next, &laid, &mut events);
+                        } else {
+                            next.phase = Phase::Window { laid, seats };
+                        }
+                    }
+                }
+            }
+            _ => {
+                return Err(RuleError::WrongStep {
+                    expected: format!("{:?}", Self::pending(public)),
+                });
+            }
+        }
+        *public = next;
+        Ok(events)
+    }
+
+    fn bot_input(
+        public: &Public,
+        private: Option<&Private>,
+        seat: Seat,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Option<Input> {
+        bot::choose(public, private, seat, rng)
+    }
+
+    fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
+        match event {
+            Event::Shuffled { cards } => format!("The deck of {cards} cards is shuffled."),
+            Event::Dealt { seat, cards } => format!(
+                "{} draws {cards} card{}.",
+                name(*seat),
+                if *cards == 1 { "" } else { "s" }
+            ),
+            Event::First { seat } => format!("{} goes first.", name(*seat)),
+            Event::Played { seat, face } => format!("{} plays a {}.", name(*seat), number(*face)),
+            Event::Countered { seat, face } => {
+                format!("{} counters with a {}!", name(*seat), number(*face))
+            }
+            Event::TooLate { seat, face } => format!(
+                "{} tried to counter too, and takes the {} back.",
+                name(*seat),
+                number(*face)
+            ),
+            Event::Stands { seat, face, points } => format!(
+                "{}'s {} stands: {points} point{}.",
+                name(*seat),
+                number(*face),
+                if *points == 1 { "" } else { "s" }
+            ),
+            Event::Gave { from, to } => {
+                format!("{} gives {} a card, face down.", name(*from), name(*to))
+            }
+            Event::Waited { seat } => format!("{} waits.", name(*seat)),
+            Event::Won { winners } => {
+                let names: Vec<String> = winners.iter().map(|s| name(*s)).collect();
+                format!(
+                    "{} win{}!",
+                    names.join(" and "),
+                    if names.len() == 1 { "s" } else { "" }
+                )
+            }
+        }
+    }
+
+    fn card_moves(_public: &Public, _seat: Seat, input: &Input) -> Vec<CardMove> {
+        match *input {
+            Input::Play { card, face } | Input::Counter { card, face } => {
+                vec![CardMove::Show { card, face }]
+            }
+            Input::Give { card, to } => vec![CardMove::Pass { card, to }],
+            Input::Draw | Input::Wait | Input::Allow => Vec::new(),
+        }
+    }
+
+    fn learn(private: &mut Private, card: Handle, face: CardId) {
+        private.faces.insert(card, face);
+    }
+
+    fn pass(public: &Public, seat: Seat) -> Option<Input> {
+        match &public.phase {
+            Phase::Window { seats, .. } if seats.contains(&seat) => Some(Input::Allow),
+            _ => None,
+        }
+    }
+}
+
+/// What a seat the table goes on without does: answers nothing, and waits out its turn.
+pub fn sit_out(public: &Public, seat: Seat) -> Option<Input> {
+    match &public.phase {
+        Phase::Window { seats, .. } if seats.contains(&seat) => Some(Input::Allow),
+        Phase::Turn { seat: s } if *s == seat => Some(Input::Wait),
+        _ => None,
+    }
+}
