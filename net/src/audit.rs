@@ -6,6 +6,7 @@ use crate::identity::{SessionId, Start};
 use crate::log::{PlayRecord, StepRecord};
 use crate::seal;
 use crate::wire::{Accept, Hash, Reveal};
+use crate::mental::table::TableDeck;
 use hoard_rules::{Game, Play, Seat, Step, public_hash};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -151,6 +152,24 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
         }
     }
 
+    // The decks, with every secret revealed: every shuffle is replayed, every card read.
+    let secrets: Vec<Option<[u8; 32]>> = (0..seats)
+        .map(|s| input.reveals.get(s).and_then(|r| r.as_ref()).map(|r| r.secret))
+        .collect();
+    let mut deck = TableDeck::new(
+        G::NAME,
+        input.session.0,
+        input.accepts.iter().map(|a| a.deck.key).collect(),
+    );
+    let deck_fault = |n: u32, e: crate::mental::table::CardFault| match e {
+        crate::mental::table::CardFault::Seat { seat, why } => fault(
+            Some(seat),
+            Some(n),
+            format!("{} at step {n}: {why}", who(start, seat)),
+        ),
+        crate::mental::table::CardFault::Deck(why) => fault(None, Some(n), why),
+    };
+
     let mut public = G::setup(input.config).map_err(|e| {
         fault(
             None,
@@ -172,7 +191,10 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
                 ));
             }
             StepRecord::Chance { draw, .. } => Step::Chance(*draw),
-            StepRecord::Inputs(plays) => {
+            StepRecord::Deck(parts) => deck
+                .apply_record(&G::pending(&public), parts, Some(&secrets))
+                .map_err(|e| deck_fault(n, e))?,
+            StepRecord::Inputs { plays, .. } => {
                 let mut out = Vec::with_capacity(plays.len());
                 for (seat, play) in plays {
                     let seat = *seat;
@@ -244,6 +266,8 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
                 Step::Inputs(out)
             }
         };
+        let handed = hoard_rules::play::handed::<G>(&public, &step);
+        let moves = card_moves::<G>(&public, &step);
         if let Err(e) = G::apply(&mut public, &mut privates, &step) {
             let seat = e.seat();
             let what = match seat {
@@ -251,6 +275,20 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
                 None => format!("step {n} does not replay: {e}"),
             };
             return Err(fault(seat, Some(n), what));
+        }
+        if let StepRecord::Inputs { passed, .. } = record {
+            deck.apply_moves(&moves, passed)
+                .map_err(|e| deck_fault(n, e))?;
+        }
+        for (seat, card) in handed {
+            let (Some(Some(private)), Some(Some(secret))) = (
+                privates.get_mut(usize::from(seat)),
+                secrets.get(usize::from(seat)),
+            ) else {
+                continue;
+            };
+            let face = deck.read(&card, secret).map_err(|e| deck_fault(n, e))?;
+            G::learn(private, card, face);
         }
     }
     if public_hash(&public) != input.final_state {
@@ -261,4 +299,24 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
         ));
     }
     Ok(())
+}
+
+/// The card moves of every open input of a step, by seat.
+pub fn card_moves<G: Game>(
+    public: &G::Public,
+    step: &Step<G::Input>,
+) -> Vec<(Seat, Vec<hoard_rules::CardMove>)> {
+    match step {
+        Step::Inputs(plays) => plays
+            .iter()
+            .filter_map(|(seat, play)| match play {
+                Play::Open(input) => {
+                    let moves = G::card_moves(public, *seat, input);
+                    (!moves.is_empty()).then_some((*seat, moves))
+                }
+                Play::Closed => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
 }

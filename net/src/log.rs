@@ -2,6 +2,8 @@
 //! messages, and the hash chain over it that each message's basis names.
 
 use crate::identity::SessionId;
+use crate::mental::Ciphertext;
+use crate::mental::table::DeckRecord;
 use crate::wire::{Basis, Hash};
 use hoard_rules::Seat;
 use serde::{Deserialize, Serialize};
@@ -27,8 +29,16 @@ pub enum PlayRecord {
 pub enum StepRecord {
     /// A beacon draw, with the seats whose links made it.
     Chance { draw: Hash, from: Vec<Seat> },
-    /// Every awaited seat's part, in ascending seat order.
-    Inputs(Vec<(Seat, PlayRecord)>),
+    /// Every awaited seat's part, in ascending seat order, and the hidden cards the inputs
+    /// passed to other seats, as each receiver got them (by giving seat, in the order of
+    /// its input's card moves; empty in games without shared decks).
+    Inputs {
+        plays: Vec<(Seat, PlayRecord)>,
+        passed: Vec<(Seat, Vec<Ciphertext>)>,
+    },
+    /// A step of a shared hidden deck: every part (a shuffle's, in the order they were
+    /// made; a deal's or a reveal's decryption shares), by seat.
+    Deck(Vec<(Seat, DeckRecord)>),
     /// The table agreed to end the game here: every seat still in the game signed
     /// [`crate::wire::Body::End`] for this step. Nothing is played; the game is over after
     /// it, and it is always the last record.

@@ -43,6 +43,9 @@ pub struct Accept {
     /// seat's private side (its deck order); revealed at the audit.
     #[serde(with = "bytes32")]
     pub secret: Hash,
+    /// The seat's part of the table's key for shared hidden decks, drawn from the same
+    /// secret, with the proof that the seat knows it.
+    pub deck: crate::mental::table::DeckKey,
 }
 
 /// What the table does about an away seat. Waiting is not a vote: it is the default.
@@ -124,6 +127,10 @@ pub enum Body {
     /// for that step only. When every seat still in the game has signed it for the same
     /// step on the same log, the game ends there (see [`crate::log::StepRecord::Ended`]).
     End,
+    /// The seat's part of a step of a shared hidden deck: its turn in a shuffle, its
+    /// decryption shares of a deal or a reveal, or the proofs of the cards its input at this
+    /// step shows or passes.
+    Deck(crate::mental::table::DeckPart),
 }
 
 /// What kind of body a message carries; with seat and step (and a vote's target) it names
@@ -140,6 +147,7 @@ pub enum Kind {
     Reveal,
     Back,
     End,
+    Deck,
 }
 
 impl Kind {
@@ -168,6 +176,7 @@ impl Body {
             Body::Reveal(_) => Kind::Reveal,
             Body::Back => Kind::Back,
             Body::End => Kind::End,
+            Body::Deck(_) => Kind::Deck,
         }
     }
 }

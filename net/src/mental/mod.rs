@@ -21,6 +21,7 @@
 pub mod elgamal;
 pub mod proof;
 pub mod shuffle;
+pub mod table;
 
 pub use elgamal::{Ciphertext, card_point};
 pub use proof::{Context, DleqProof, HandoverProof, KeyProof};

@@ -11,7 +11,9 @@ use std::fmt;
 ///
 /// 5: a seat the table skipped says it is back (`Body::Back`).
 /// 6: a table can end a game by agreement (`Body::End`, `StepRecord::Ended`).
-pub const PROTOCOL_VERSION: u32 = 6;
+/// 7: shared hidden decks: a deck key in every accept, `Body::Deck`, `StepRecord::Deck`,
+///    and the cards an input passes in its `StepRecord::Inputs`.
+pub const PROTOCOL_VERSION: u32 = 7;
 
 /// Marks a Hoard table card (and its layout version) in mDNS user data.
 const MAGIC: &str = "hoard1";
