@@ -67,9 +67,11 @@
 //!   steps.rs      the step machine: advance, begin, try_step, step_with (this seat's
 //!                 duties, what is owed, the step's record, held votes), apply
 //!   view.rs       one step's messages sorted by kind into its View; inputs decoded and
-//!                 judged against the rules; openings matched to their commitments
+//!                 judged against the rules
 //!   sealing.rs    submit (an open move, or a sealed play: its salt kept, then its
-//!                 commitment) and a kept sealed play committed again after a restart
+//!                 commitment), a kept sealed play committed again after a restart, this
+//!                 seat's opening once the table holds the same commitments, and openings
+//!                 matched to their commitments (a mismatch is a proof)
 //!   draws.rs      the beacon: this seat's links, a peer's link checked against its chain,
 //!                 the links and draw count of a step's draw
 //!   away.rs       away seats: vote, go_on_without / wait_for (standing choices), back and

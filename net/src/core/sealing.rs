@@ -1,11 +1,15 @@
 //! This seat's moves and sealed plays: an open input, or a commitment whose salt and input
-//! reach the disk first; and a kept sealed play committed again after a restart.
+//! reach the disk first; a kept sealed play committed again after a restart; this seat's
+//! opening, once every other player has shown it holds the same commitments; and the
+//! openings of a step matched to their commitments.
 
-use super::{Core, Persist, SecretRecord, Time, encode, random_hash};
+use super::{Core, Persist, Progress, Proof, SecretRecord, Time, View, encode, random_hash};
+use crate::audit::Fault;
 use crate::error::{NetError, Result};
 use crate::seal;
-use crate::wire::Body;
-use hoard_rules::{Game, Pending, Seal};
+use crate::wire::{Basis, Body, Hash, Wire};
+use hoard_rules::{Game, Pending, Seal, Seat};
+use std::collections::BTreeSet;
 
 impl<G: Game> Core<G> {
     /// This seat's move for the current step.
@@ -96,5 +100,112 @@ impl<G: Game> Core<G> {
         let commitment = seal::commitment(&self.session, n, self.me, salt, input);
         self.sign_and_send(n, basis, Body::Commit(commitment));
         true
+    }
+
+    /// Opens this seat's sealed play at step `n` (on `basis`), every commitment of the
+    /// `active` seats being in `view`: only once each other player has shown that it holds
+    /// the same commitments, else waiting on those that have not.
+    pub(super) fn open_sealed_play(
+        &mut self,
+        n: u32,
+        basis: Basis,
+        active: &[Seat],
+        view: &View<G>,
+    ) -> Result<Progress, Fault> {
+        let me = self.me;
+        // Every commitment is in. Open only once each other player has shown it holds
+        // the very same ones: by echoing each of them to us, or, when echoes were
+        // lost, by listing them in its sync hello, or by having opened (an honest
+        // seat opens only after the same check, and a cheat's word counts for
+        // nothing anyway). A seat that showed different commitments to different
+        // players is so caught (both signed versions meet) before anyone has opened.
+        let ids: Vec<(Seat, Hash)> = active
+            .iter()
+            .filter_map(|s| view.commit_ids.get(s).map(|id| (*s, *id)))
+            .collect();
+        if self.confirmed.0 != n || self.confirmed.1 != basis.log {
+            self.confirmed = (n, basis.log, 0);
+        }
+        let known = self.confirmed.2;
+        let unconfirmed: BTreeSet<Seat> = active
+            .iter()
+            .copied()
+            .filter(|p| *p != me && known & (1 << p) == 0 && !view.opens.contains_key(p))
+            .filter(|p| {
+                let echoed = ids.iter().all(|(author, id)| {
+                    *author == me
+                        || author == p
+                        || self.msgs.get(id).is_some_and(|h| h.heard_from & (1 << p) != 0)
+                });
+                let listed = matches!(&self.peer_have[*p as usize],
+                    Some((step, have)) if *step == n && ids.iter().all(|(_, id)| have.contains(id)));
+                !(echoed || listed)
+            })
+            .collect();
+        // Once shown, it stays shown: the set of commitments cannot change.
+        self.confirmed.2 = active
+            .iter()
+            .filter(|p| !unconfirmed.contains(p))
+            .fold(known, |bits, p| bits | (1 << p));
+        if !unconfirmed.is_empty() {
+            return Ok(Progress::Waiting(unconfirmed));
+        }
+        let Some((salt, input)) = self.sealed.get(&(n, basis.log)).cloned() else {
+            return Err(Fault {
+                seat: Some(me),
+                step: Some(n),
+                what: "this device lost its own sealed play and cannot open it".into(),
+            });
+        };
+        self.sign_and_send(n, basis, Body::Open { salt, input });
+        Ok(Progress::Again)
+    }
+
+    /// Sorts the openings `view` has seen into it once their commitments are in: one that
+    /// matches its seat's commitment is judged like a move; one that does not is proof
+    /// against that seat, and goes to `proofs` (acted on once the whole view is sorted).
+    pub(super) fn sort_openings(
+        &mut self,
+        view: &mut View<G>,
+        public_now: bool,
+        proofs: &mut Vec<Proof>,
+        faults: &mut Vec<Fault>,
+    ) {
+        let n = view.n;
+        let mut waiting = Vec::new();
+        for (seat, id) in std::mem::take(&mut view.open_ids) {
+            if view.opens.contains_key(&seat) {
+                continue;
+            }
+            let (Some(commit_id), Some(Wire::Signed(open))) = (
+                view.commit_ids.get(&seat),
+                self.msgs.get(&id).map(|h| &h.wire),
+            ) else {
+                // Its commitment has not come yet: look again when it does.
+                waiting.push((seat, id));
+                continue;
+            };
+            let Body::Open { salt, input } = &open.body else {
+                continue;
+            };
+            if seal::commitment(&self.session, n, seat, salt, input) != view.commits[&seat] {
+                // Its signature was checked on arrival: a signed opening that does not match
+                // its seat's commitment is proof against that seat.
+                if let Some(Wire::Signed(commit)) = self.msgs.get(commit_id).map(|h| &h.wire) {
+                    proofs.push(Proof::BadOpening {
+                        commit: commit.clone(),
+                        open: open.clone(),
+                    });
+                }
+                continue;
+            }
+            match self.judge(n, seat, id, public_now, "sealed a play") {
+                Ok(judged) => {
+                    view.opens.insert(seat, judged);
+                }
+                Err(f) => faults.push(f),
+            }
+        }
+        view.open_ids = waiting;
     }
 }

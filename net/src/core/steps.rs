@@ -231,52 +231,7 @@ impl<G: Game> Core<G> {
                 && !view.opens.contains_key(&me)
                 && active.iter().all(|s| view.commits.contains_key(s)) =>
             {
-                // Every commitment is in. Open only once each other player has shown it holds
-                // the very same ones: by echoing each of them to us, or, when echoes were
-                // lost, by listing them in its sync hello, or by having opened (an honest
-                // seat opens only after the same check, and a cheat's word counts for
-                // nothing anyway). A seat that showed different commitments to different
-                // players is so caught (both signed versions meet) before anyone has opened.
-                let ids: Vec<(Seat, Hash)> = active
-                    .iter()
-                    .filter_map(|s| view.commit_ids.get(s).map(|id| (*s, *id)))
-                    .collect();
-                if self.confirmed.0 != n || self.confirmed.1 != basis.log {
-                    self.confirmed = (n, basis.log, 0);
-                }
-                let known = self.confirmed.2;
-                let unconfirmed: BTreeSet<Seat> = active
-                    .iter()
-                    .copied()
-                    .filter(|p| *p != me && known & (1 << p) == 0 && !view.opens.contains_key(p))
-                    .filter(|p| {
-                        let echoed = ids.iter().all(|(author, id)| {
-                            *author == me
-                                || author == p
-                                || self.msgs.get(id).is_some_and(|h| h.heard_from & (1 << p) != 0)
-                        });
-                        let listed = matches!(&self.peer_have[*p as usize],
-                            Some((step, have)) if *step == n && ids.iter().all(|(_, id)| have.contains(id)));
-                        !(echoed || listed)
-                    })
-                    .collect();
-                // Once shown, it stays shown: the set of commitments cannot change.
-                self.confirmed.2 = active
-                    .iter()
-                    .filter(|p| !unconfirmed.contains(p))
-                    .fold(known, |bits, p| bits | (1 << p));
-                if !unconfirmed.is_empty() {
-                    return Ok(Progress::Waiting(unconfirmed));
-                }
-                let Some((salt, input)) = self.sealed.get(&(n, basis.log)).cloned() else {
-                    return Err(Fault {
-                        seat: Some(me),
-                        step: Some(n),
-                        what: "this device lost its own sealed play and cannot open it".into(),
-                    });
-                };
-                self.sign_and_send(n, basis, Body::Open { salt, input });
-                return Ok(Progress::Again);
+                return self.open_sealed_play(n, basis, &active, view);
             }
             _ => {}
         }

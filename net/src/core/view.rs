@@ -1,12 +1,12 @@
-//! The view of one step: its messages on our log sorted by kind as they arrive, each input
-//! decoded and checked against the rules once.
+//! The view of one step: its messages on our log sorted by kind as they arrive (openings
+//! are matched to their commitments in sealing.rs), each input decoded and checked against
+//! the rules once.
 
 use super::away::removed_before;
 use super::{Core, Proof, View};
 use crate::audit::Fault;
 use crate::beacon;
 use crate::error::Result;
-use crate::seal;
 use crate::wire::{Basis, Body, Hash, Signed, Wire};
 use hoard_rules::{Game, Pending, Seal, Seat};
 
@@ -111,41 +111,7 @@ impl<G: Game> Core<G> {
 
         let mut proofs: Vec<Proof> = Vec::new();
         let mut faults: Vec<Fault> = Vec::new();
-        let mut waiting = Vec::new();
-        for (seat, id) in std::mem::take(&mut view.open_ids) {
-            if view.opens.contains_key(&seat) {
-                continue;
-            }
-            let (Some(commit_id), Some(Wire::Signed(open))) = (
-                view.commit_ids.get(&seat),
-                self.msgs.get(&id).map(|h| &h.wire),
-            ) else {
-                // Its commitment has not come yet: look again when it does.
-                waiting.push((seat, id));
-                continue;
-            };
-            let Body::Open { salt, input } = &open.body else {
-                continue;
-            };
-            if seal::commitment(&self.session, n, seat, salt, input) != view.commits[&seat] {
-                // Its signature was checked on arrival: a signed opening that does not match
-                // its seat's commitment is proof against that seat.
-                if let Some(Wire::Signed(commit)) = self.msgs.get(commit_id).map(|h| &h.wire) {
-                    proofs.push(Proof::BadOpening {
-                        commit: commit.clone(),
-                        open: open.clone(),
-                    });
-                }
-                continue;
-            }
-            match self.judge(n, seat, id, public_now, "sealed a play") {
-                Ok(judged) => {
-                    view.opens.insert(seat, judged);
-                }
-                Err(f) => faults.push(f),
-            }
-        }
-        view.open_ids = waiting;
+        self.sort_openings(view, public_now, &mut proofs, &mut faults);
         for (seat, id) in input_ids {
             if view.inputs.contains_key(&seat) {
                 continue;
@@ -167,7 +133,7 @@ impl<G: Game> Core<G> {
 
     /// Decodes the input a message carries and, at the current step, checks it against the
     /// public state; both results are kept by message id (a message's basis fixes them).
-    fn judge(
+    pub(super) fn judge(
         &mut self,
         n: u32,
         seat: Seat,
