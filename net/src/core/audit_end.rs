@@ -1,0 +1,90 @@
+//! The game is over: this seat's reveal, every seat's reveal collected, and the audit.
+
+use super::{Core, Event, Progress, View};
+use crate::audit::{self, AuditInput, Fault};
+use crate::error::Result;
+use crate::log::{PlayRecord, StepRecord};
+use crate::wire::{Accept, AuditOpening, Basis, Body, Reveal};
+use hoard_rules::{Game, Seat};
+use std::collections::BTreeSet;
+
+impl<G: Game> Core<G> {
+    /// The game is over: reveal, collect every reveal, audit.
+    pub(super) fn over(
+        &mut self,
+        n: u32,
+        basis: Basis,
+        view: &View<G>,
+        removed: &BTreeSet<Seat>,
+        removals: &BTreeSet<Seat>,
+    ) -> Result<Progress, Fault> {
+        if self.verdict.is_some() {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        }
+        let me = self.me;
+        if !removed.contains(&me) && !view.reveals.contains_key(&me) {
+            let Some(gs) = &self.game else {
+                return Ok(Progress::Waiting(BTreeSet::new()));
+            };
+            let mut sealed = Vec::new();
+            for (i, record) in gs.records.iter().enumerate() {
+                if let StepRecord::Inputs(plays) = record
+                    && plays
+                        .iter()
+                        .any(|(s, p)| *s == me && matches!(p, PlayRecord::Closed { .. }))
+                    && let Some((salt, input)) = self.sealed.get(&(i as u32, gs.bases[i].log))
+                {
+                    sealed.push(AuditOpening {
+                        step: i as u32,
+                        salt: *salt,
+                        input: input.clone(),
+                    });
+                }
+            }
+            let reveal = Reveal {
+                secret: self.secret,
+                sealed,
+            };
+            self.sign_and_send(n, basis, Body::Reveal(reveal));
+            return Ok(Progress::Again);
+        }
+        let gone: BTreeSet<Seat> = removed.union(removals).copied().collect();
+        let owed: BTreeSet<Seat> = (0..self.keys.len() as Seat)
+            .filter(|s| !gone.contains(s) && !view.reveals.contains_key(s))
+            .collect();
+        if !owed.is_empty() {
+            return Ok(Progress::Waiting(owed));
+        }
+        let Some(gs) = &self.game else {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        };
+        let accepts: Vec<Accept> = self.accepts.iter().flatten().cloned().collect();
+        let reveals: Vec<Option<Reveal>> = (0..self.keys.len() as Seat)
+            .map(|s| view.reveals.get(&s).cloned())
+            .collect();
+        let verdict = audit::audit::<G>(&AuditInput {
+            session: &self.session,
+            start: &self.start,
+            config: &self.config,
+            accepts: &accepts,
+            records: &gs.records,
+            reveals: &reveals,
+            sit_out: self.cfg.sit_out,
+            final_state: basis.state,
+        });
+        for seat in removals {
+            if let Some(gs) = &mut self.game
+                && !gs.removed.contains_key(seat)
+            {
+                gs.removed.insert(*seat, n);
+                self.events.push_back(Event::Removed {
+                    step: n,
+                    seat: *seat,
+                });
+            }
+        }
+        self.verdict = Some(verdict.clone());
+        self.events.push_back(Event::Audited(verdict));
+        Ok(Progress::Waiting(BTreeSet::new()))
+    }
+}

@@ -1,0 +1,371 @@
+//! Away seats: votes to skip or remove a seat, standing choices to go on without one, the
+//! table's quorum, seats that sit out draws, and a skipped seat's player saying it is back.
+
+use super::{Core, Persist, SecretRecord, Time};
+use crate::audit::Absence;
+use crate::error::{NetError, Result};
+use crate::log::{PlayRecord, StepRecord};
+use crate::wire::{Basis, Body, Kind, VoteAction, Wire};
+use hoard_rules::{Game, Pending, Seat};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The seats that sit out a dice draw coming after `records` without a vote: at the last
+/// step that had a part for them, the table went on without them (they sat out an input
+/// step, or were left out of a draw). A seat the table skipped so needs no vote at every
+/// draw until it plays again; each draw still takes the links of everyone else.
+pub(super) fn sitting_out(
+    records: &[StepRecord],
+    removed: &BTreeSet<Seat>,
+    seats: usize,
+) -> BTreeSet<Seat> {
+    let mut out = BTreeSet::new();
+    let mut decided = removed.clone();
+    for record in records.iter().rev() {
+        match record {
+            StepRecord::Inputs(plays) => {
+                for (seat, play) in plays {
+                    if decided.insert(*seat) && Absence::of(play).is_some() {
+                        out.insert(*seat);
+                    }
+                }
+            }
+            // The last record of a game that is over: no draw comes after it.
+            StepRecord::Ended { .. } => return out,
+            // Every seat has a part in a draw: it gave a link or it did not.
+            StepRecord::Chance { from, .. } => {
+                out.extend(
+                    (0..seats as Seat).filter(|s| !decided.contains(s) && !from.contains(s)),
+                );
+                return out;
+            }
+        }
+    }
+    out
+}
+
+/// Seats removed at a step before `n`.
+pub(super) fn removed_before(removed: &BTreeMap<Seat, u32>, n: u32) -> BTreeSet<Seat> {
+    removed
+        .iter()
+        .filter(|(_, at)| **at < n)
+        .map(|(s, _)| *s)
+        .collect()
+}
+
+/// Which seats the table's votes skip at a step, and which of them it removes: a seat is
+/// skipped when every other seat still at the table voted against it. (Every one: a seat
+/// that keeps the move of a seat others voted against, or has gone on past the step, has
+/// so made sure the vote cannot pass, and the voters may go on with that move.)
+pub(super) fn quorum(
+    votes: &BTreeMap<Seat, BTreeMap<Seat, VoteAction>>,
+    removed: &BTreeSet<Seat>,
+    seats: usize,
+) -> (BTreeSet<Seat>, BTreeSet<Seat>) {
+    let mut skips = BTreeSet::new();
+    let mut removals = BTreeSet::new();
+    for (target, voters) in votes {
+        if removed.contains(target) {
+            continue;
+        }
+        let electorate: Vec<Seat> = (0..seats as Seat)
+            .filter(|s| s != target && !removed.contains(s))
+            .collect();
+        let skip = |s: &Seat| voters.get(s).is_some_and(|a| a.skips());
+        if electorate.is_empty() || !electorate.iter().all(skip) {
+            continue;
+        }
+        skips.insert(*target);
+        if electorate
+            .iter()
+            .all(|s| voters.get(s) == Some(&VoteAction::Remove))
+        {
+            removals.insert(*target);
+        }
+    }
+    (skips, removals)
+}
+
+impl<G: Game> Core<G> {
+    /// This seat's vote to skip or remove an away seat at the current step.
+    pub fn vote(&mut self, now: Time, target: Seat, action: VoteAction) -> Result<()> {
+        if let Some(f) = &self.halted {
+            return Err(NetError::Halted(f.what.clone()));
+        }
+        let Some(gs) = &self.game else {
+            return Err(NetError::BadVote("the game has not begun".into()));
+        };
+        let name = self.start.name(target);
+        if !action.skips() {
+            return Err(NetError::BadVote(
+                "a move that arrives is kept by itself; vote to skip or remove".into(),
+            ));
+        }
+        if target == self.me || target as usize >= self.keys.len() {
+            return Err(NetError::BadVote("choose another seat".into()));
+        }
+        if gs.removed.contains_key(&target) {
+            return Err(NetError::BadVote(format!(
+                "{name} has already been removed"
+            )));
+        }
+        if gs.removed.contains_key(&self.me) {
+            return Err(NetError::BadVote(
+                "the table removed you from this game".into(),
+            ));
+        }
+        // Away and not waited for now: a seat the table goes on without stays away between
+        // the steps that wait on it.
+        if !self.away[target as usize] || self.owed_since[target as usize].is_none() {
+            return Err(NetError::BadVote(format!(
+                "the table is not waiting for {name}"
+            )));
+        }
+        let n = gs.records.len() as u32;
+        match &gs.pending {
+            Pending::Over(_) if action == VoteAction::Skip => {
+                return Err(NetError::BadVote(format!(
+                    "the game is over: {name} can only be removed, to finish the audit without them"
+                )));
+            }
+            Pending::Turn { .. } | Pending::Together { .. }
+                if self
+                    .cfg
+                    .sit_out
+                    .and_then(|f| f(&gs.public, target, action.absence()))
+                    .is_none() =>
+            {
+                return Err(NetError::BadVote(format!(
+                    "this game cannot go on without {name} at this point; wait for them"
+                )));
+            }
+            _ => {}
+        }
+        let basis = gs.bases[n as usize];
+        let slot = (self.me, n, Kind::Vote(target), basis.log);
+        if !self.slots.contains_key(&slot) {
+            self.sign_and_send(n, basis, Body::Vote { target, action });
+        }
+        self.advance(now);
+        Ok(())
+    }
+
+    /// This seat's standing choice to go on without an away seat (`Skip` or `Remove`): the
+    /// vote now, and at every later step that waits on the seat, until its player makes a
+    /// move again (or [`Core::wait_for`]). The table goes on without the seat where every
+    /// other seat votes so. A seat already being skipped is, as often as not, between the
+    /// steps that wait on it: a new choice then takes effect at the next of them.
+    pub fn go_on_without(&mut self, now: Time, target: Seat, action: VoteAction) -> Result<()> {
+        let owed = self
+            .owed_since
+            .get(target as usize)
+            .is_some_and(|o| o.is_some());
+        let since = self.standing.get(target as usize).copied().flatten();
+        if owed || since.is_none() {
+            self.vote(now, target, action)?;
+        }
+        let since = since.map_or(self.step(), |(since, _)| since);
+        let choice = Some((since, action));
+        if self.standing[target as usize] != choice {
+            self.standing[target as usize] = choice;
+            self.persists
+                .push_back(Persist::Secret(SecretRecord::Standing { target, choice }));
+        }
+        Ok(())
+    }
+
+    /// Ends a [`Core::go_on_without`]: from the next step on, the seat is waited for again
+    /// (a vote already signed stands).
+    pub fn wait_for(&mut self, target: Seat) {
+        if let Some(s) = self.standing.get_mut(target as usize)
+            && s.take().is_some()
+        {
+            self.persists
+                .push_back(Persist::Secret(SecretRecord::Standing {
+                    target,
+                    choice: None,
+                }));
+        }
+    }
+
+    /// This seat's standing choice about `target`, if it made one.
+    pub fn going_on_without(&self, target: Seat) -> Option<VoteAction> {
+        self.standing
+            .get(target as usize)
+            .copied()
+            .flatten()
+            .map(|(_, action)| action)
+    }
+
+    /// This seat's player says it is back at the table: after the table went on without the
+    /// seat, its next turns wait for it again (the seat signs [`Body::Back`], which ends
+    /// every other seat's standing choice to skip it). Votes already signed stand, so the
+    /// step now open may still go on without it. Does nothing unless the table has skipped
+    /// the seat since its last move (see [`Core::sat_out`]).
+    pub fn back(&mut self, now: Time) {
+        if self.sat_out().is_some() {
+            self.back_due = true;
+            // The player sees the skip on its screen: this device's log is where the table is.
+            self.say_back(false);
+            self.advance(now);
+        }
+    }
+
+    /// The step at which the table last went on without this seat, if it has not moved or
+    /// said it is back since: what the screen offers "I'm back" for.
+    pub fn sat_out(&self) -> Option<u32> {
+        let gs = self.game.as_ref()?;
+        if gs.removed.contains_key(&self.me) {
+            return None;
+        }
+        let (at, part) = self.last_part()?;
+        (part == PlayRecord::SatOut && !self.shown_from(self.me, at)).then_some(at)
+    }
+
+    /// The last input step of the log that recorded this seat's part, and that part.
+    fn last_part(&self) -> Option<(u32, PlayRecord)> {
+        let gs = self.game.as_ref()?;
+        gs.records
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, r)| match r {
+                StepRecord::Inputs(plays) => plays
+                    .iter()
+                    .find(|(seat, _)| *seat == self.me)
+                    .map(|(_, part)| (i as u32, part.clone())),
+                StepRecord::Chance { .. } | StepRecord::Ended { .. } => None,
+            })
+    }
+
+    /// Signs this seat's [`Body::Back`] if its player is at the device and the table went
+    /// on without the seat since its last move; whether it signed. `hear_first`: only once
+    /// a peer has said where the table is (after a restart, this device may be far behind).
+    pub(super) fn say_back(&mut self, hear_first: bool) -> bool {
+        if !self.back_due || !self.unfinished() || self.sat_out().is_none() {
+            return false;
+        }
+        let Some(gs) = &self.game else { return false };
+        let n = gs.records.len() as u32;
+        // A Back at a step the table has left might not end a choice made since.
+        let heard = !hear_first || self.peer_have.iter().any(Option::is_some);
+        if matches!(gs.pending, Pending::Over(_)) || !heard || self.table_is_past(n) {
+            return false;
+        }
+        let basis = gs.bases[n as usize];
+        self.back_due = false;
+        if self
+            .slots
+            .contains_key(&(self.me, n, Kind::Back, basis.log))
+        {
+            return false;
+        }
+        self.sign_and_send(n, basis, Body::Back);
+        true
+    }
+
+    /// Whether `seat`'s player made a move (an input or a commitment) or said it is back
+    /// after step `since`, among the messages held.
+    pub(super) fn moved_after(&self, seat: Seat, since: u32) -> bool {
+        self.shown_from(seat, since.saturating_add(1))
+    }
+
+    /// Whether `seat` signed a move or its [`Body::Back`] at step `from` or later.
+    fn shown_from(&self, seat: Seat, from: u32) -> bool {
+        self.by_step
+            .range(from..)
+            .flat_map(|(_, ids)| ids)
+            .filter(|(_, author)| *author == seat)
+            .any(|(id, _)| {
+                matches!(self.msgs.get(id).map(|h| &h.wire),
+                    Some(Wire::Signed(s)) if s.kind().shows_player())
+            })
+    }
+
+    /// Signs the votes this seat's standing choices owe at the current step; whether it
+    /// signed any.
+    pub(super) fn vote_standing(&mut self) -> bool {
+        if self.halted.is_some() || self.standing.iter().all(|s| s.is_none()) {
+            return false;
+        }
+        let Some(gs) = &self.game else { return false };
+        if gs.removed.contains_key(&self.me) {
+            return false;
+        }
+        let n = gs.records.len() as u32;
+        let basis = gs.bases[n as usize];
+        let targets: Vec<(Seat, VoteAction)> = (0..self.keys.len() as Seat)
+            .filter_map(|t| {
+                let i = t as usize;
+                let (_, action) = self.standing[i]?;
+                let can_sit_out = match &gs.pending {
+                    // Only a removed seat is not waited for at the audit.
+                    Pending::Over(_) => action == VoteAction::Remove,
+                    Pending::Turn { .. } | Pending::Together { .. } => self
+                        .cfg
+                        .sit_out
+                        .and_then(|f| f(&gs.public, t, action.absence()))
+                        .is_some(),
+                    _ => true,
+                };
+                let due = self.owed_since[i].is_some()
+                    && can_sit_out
+                    && !gs.removed.contains_key(&t)
+                    && !self
+                        .slots
+                        .contains_key(&(self.me, n, Kind::Vote(t), basis.log));
+                due.then_some((t, action))
+            })
+            .collect();
+        for (target, action) in &targets {
+            self.sign_and_send(
+                n,
+                basis,
+                Body::Vote {
+                    target: *target,
+                    action: *action,
+                },
+            );
+        }
+        !targets.is_empty()
+    }
+
+    /// A vote for a step we may already have passed: tell the voters how that step ended,
+    /// and, if the table's vote overrides how we completed it, go back.
+    pub(super) fn vote_arrived(&mut self, step: u32, basis: Basis) {
+        let Some(gs) = &self.game else { return };
+        let done = gs.records.len() as u32;
+        if step >= done || gs.bases[step as usize] != basis {
+            return;
+        }
+        let Some(public) = self.public_at(step) else {
+            return;
+        };
+        let view = self.view(step, &G::pending(&public));
+        let Some(gs) = &self.game else { return };
+        let removed = removed_before(&gs.removed, step);
+        let (skips, _) = quorum(&view.votes, &removed, self.keys.len());
+        let overridden = match &gs.records[step as usize] {
+            StepRecord::Inputs(plays) => plays
+                .iter()
+                .any(|(seat, p)| skips.contains(seat) && Absence::of(p).is_none()),
+            // A chance step records its contributors.
+            StepRecord::Chance { from, .. } => skips.iter().any(|s| from.contains(s)),
+            // Nobody played it: there is no move to skip.
+            StepRecord::Ended { .. } => false,
+        };
+        if overridden {
+            self.rewind(step);
+        } else if self.vote_failed(step, &skips) {
+            self.send_head(step + 1);
+        }
+    }
+
+    /// Whether a vote at step `n` failed to skip its target (the table's votes skip
+    /// `skips`): the voters may then be holding the step, and learn from a head how it
+    /// ended. A vote that passed needs no word: every voter holds the same votes and ends
+    /// the step the same way, so a table skipping an away seat signs no head per step.
+    pub(super) fn vote_failed(&self, n: u32, skips: &BTreeSet<Seat>) -> bool {
+        self.signed_at(n)
+            .any(|s| matches!(s.body, Body::Vote { target, .. } if !skips.contains(&target)))
+    }
+}

@@ -1,0 +1,525 @@
+//! Messages in: a peer's frame taken apart and its signatures checked as a batch, each
+//! message checked, admitted within its limits, kept, written down and echoed; this seat's
+//! own messages go the same way ([`Core::sign_and_send`]). Beacon links that come before
+//! their seat's accept wait here.
+
+use super::{
+    Arrival, Core, Event, Held, IdMap, Origin, Persist, Proof, REFUSALS_TO_DROP, Time, Transmit,
+    WINDOW,
+};
+use crate::beacon;
+use crate::error::{NetError, Result};
+use crate::identity::PublicKey;
+use crate::wire::{Basis, Body, Hash, Kind, MAX_INPUT, Signed, Wire, verify_until_bad};
+use hoard_rules::{Game, Seat};
+
+/// Logs other than this device's own on which one seat's messages for one step are kept.
+/// An honest seat signs on one log, or on two around a step the table skipped it in; past
+/// this, a seat signing on logs of its own making is only filling memory.
+const OTHER_LOGS: usize = 3;
+
+/// Beacon links kept per seat and step: one, or two around a step the table skipped.
+const LINKS_PER_STEP: u8 = 2;
+
+/// What is kept for one seat and step beyond the slots of our own log.
+#[derive(Default)]
+pub(super) struct Extra {
+    /// The other logs the seat signed messages for this step on.
+    logs: Vec<Hash>,
+    /// Beacon links of the seat for this step.
+    links: u8,
+}
+
+/// A beacon link kept until its seat's accept comes (see `Core::early_links`).
+pub(super) struct EarlyLink {
+    from: Seat,
+    wire: Wire,
+    bytes: Vec<u8>,
+    id: Hash,
+}
+
+/// How many links of one seat are kept before its accept: the first draw's, and one more.
+const EARLY_LINKS: usize = 2;
+
+impl<G: Game> Core<G> {
+    /// Bytes from peer `from` (the authenticated iroh key of the connection). An error
+    /// means the message was refused and dropped; the core is unharmed.
+    pub fn handle_message(&mut self, now: Time, from: PublicKey, bytes: &[u8]) -> Result<()> {
+        self.handle_messages(now, from, &[bytes])
+    }
+
+    /// Messages from peer `from`, in the order sent: each is taken as
+    /// [`Core::handle_message`] would take it, but their signatures are checked as one batch
+    /// and the step machine runs once at the end. A catching-up device gets the missed
+    /// steps this way, hundreds of messages to a frame. Every message is tried, up to the
+    /// first forged signature: the rest of the frame is refused unread (an honest device
+    /// never sends one). The first refusal is returned; every refusal counts against the
+    /// peer (see [`Event::DropLink`]).
+    pub fn handle_messages<B: AsRef<[u8]>>(
+        &mut self,
+        now: Time,
+        from: PublicKey,
+        batch: &[B],
+    ) -> Result<()> {
+        let peer = self.start.seat_of(&from).ok_or(NetError::UnseatedPeer)?;
+        if peer == self.me {
+            return Ok(());
+        }
+        let mut refused = None;
+        let mut fresh: Vec<Arrival> = Vec::new();
+        let mut seen: IdMap<Hash, ()> = IdMap::default();
+        let mut changed = false;
+        let mut forged = false;
+        let at = self.step();
+        for bytes in batch {
+            let bytes = bytes.as_ref();
+            // Echoes make most arrivals repeats: an honest peer's bytes are canonical, so
+            // their hash is the id of a message we may already hold.
+            let id = Wire::id_of(bytes);
+            if let Some(held) = self.msgs.get_mut(&id) {
+                if held.heard_from & (1 << peer) == 0 {
+                    held.heard_from |= 1 << peer;
+                    // A first echo of a commitment of this step may be the confirmation an
+                    // opening waits on. Any other repeat changes nothing (and a catching-up
+                    // device gets thousands of them, one from each peer).
+                    changed |= matches!(&held.wire,
+                        Wire::Signed(s) if s.step == at && s.kind() == Kind::Commit);
+                }
+                continue;
+            }
+            if seen.insert(id, ()).is_some() {
+                continue;
+            }
+            let origin = Origin::Peer(peer);
+            let wire = match Wire::decode(bytes) {
+                Ok(wire) if wire.session() == &self.session => wire,
+                Ok(_) => {
+                    self.refuse(origin, NetError::WrongSession, &mut refused);
+                    continue;
+                }
+                Err(e) => {
+                    self.refuse(origin, e, &mut refused);
+                    continue;
+                }
+            };
+            changed = true;
+            if let Wire::Hello(hello) = wire {
+                // What came before the hello is ours before we answer it.
+                let fresh = std::mem::take(&mut fresh);
+                if self.ingest_all(now, fresh, &mut refused, origin) {
+                    forged = true;
+                    break;
+                }
+                self.answer_hello(now, peer, &hello);
+                continue;
+            }
+            fresh.push(Arrival {
+                wire,
+                bytes: bytes.to_vec(),
+                id,
+            });
+        }
+        if !forged {
+            self.ingest_all(now, fresh, &mut refused, Origin::Peer(peer));
+        }
+        if changed {
+            self.advance(now);
+        }
+        refused.map_or(Ok(()), Err)
+    }
+
+    /// Ingests messages that arrived together, their signatures checked as one batch, up
+    /// to the first forged one: whether there was one (the rest of the frame is dropped).
+    pub(super) fn ingest_all(
+        &mut self,
+        now: Time,
+        fresh: Vec<Arrival>,
+        refused: &mut Option<NetError>,
+        origin: Origin,
+    ) -> bool {
+        // The store keeps only what this device made or found valid, each record with its
+        // checksum, next to the device's own key: its signatures are not checked again.
+        let valid = if origin == Origin::Store {
+            fresh.len()
+        } else {
+            self.signed_until_bad(&fresh)
+        };
+        let forged = valid < fresh.len();
+        for (i, arrival) in fresh.into_iter().enumerate() {
+            if i == valid {
+                let e = match &arrival.wire {
+                    Wire::Signed(s) if (s.seat as usize) < self.keys.len() => {
+                        NetError::BadSignature {
+                            seat: s.seat,
+                            name: self.start.name(s.seat),
+                        }
+                    }
+                    Wire::Signed(s) => NetError::NoSuchSeat { seat: s.seat },
+                    _ => NetError::Malformed("a message could not be checked".into()),
+                };
+                self.refuse(origin, e, refused);
+                break;
+            }
+            let raw = Some((arrival.bytes, arrival.id));
+            if let Err(e) = self.ingest(now, arrival.wire, raw, origin) {
+                self.refuse(origin, e, refused);
+            }
+        }
+        forged
+    }
+
+    /// How many of `fresh`, from the first, carry valid signatures (links need none: their
+    /// chain authenticates them), stopping at the first that does not or that claims a
+    /// seat the table does not have.
+    fn signed_until_bad(&self, fresh: &[Arrival]) -> usize {
+        let mut items = Vec::new();
+        let mut at = Vec::new();
+        let mut end = fresh.len();
+        for (i, arrival) in fresh.iter().enumerate() {
+            if let Wire::Signed(s) = &arrival.wire {
+                match self.verifiers.get(s.seat as usize) {
+                    Some(key) => {
+                        items.push((s, key));
+                        at.push(i);
+                    }
+                    None => {
+                        end = i;
+                        break;
+                    }
+                }
+            }
+        }
+        let good = verify_until_bad(&items, self.cfg.memo.as_ref());
+        at.get(good).copied().unwrap_or(end)
+    }
+
+    /// Notes a refused message: the first refusal of a call is what it returns, and every
+    /// one from a peer counts toward cutting it off.
+    fn refuse(&mut self, origin: Origin, e: NetError, refused: &mut Option<NetError>) {
+        if let Origin::Peer(peer) = origin {
+            let count = &mut self.refusals[peer as usize];
+            *count += 1;
+            if *count >= REFUSALS_TO_DROP {
+                *count = 0;
+                self.events.push_back(Event::DropLink { seat: peer });
+            }
+        }
+        refused.get_or_insert(e);
+    }
+
+    pub(super) fn sign_and_send(&mut self, step: u32, basis: Basis, body: Body) {
+        let msg = Signed::sign(&self.key, self.session, self.me, step, basis, body);
+        // Our own message passes every check a peer's would.
+        let _ = self.ingest(self.quiet_since, Wire::Signed(msg), None, Origin::Own);
+    }
+
+    /// Checks a signed message or link and adds it to what we hold.
+    /// `raw` is the message as it arrived and its id (the hash of those bytes); `None`
+    /// encodes it afresh. A signed message from a peer comes with its signature already
+    /// found valid (see [`Core::signed_until_bad`]).
+    pub(super) fn ingest(
+        &mut self,
+        now: Time,
+        wire: Wire,
+        raw: Option<(Vec<u8>, Hash)>,
+        origin: Origin,
+    ) -> Result<()> {
+        let (bytes, id) = raw.unwrap_or_else(|| {
+            let bytes = wire.encode();
+            let id = Wire::id_of(&bytes);
+            (bytes, id)
+        });
+        if self.msgs.contains_key(&id) {
+            return Ok(());
+        }
+        let (seat, step) = match &wire {
+            Wire::Signed(s) => (s.seat, s.step),
+            Wire::Link(l) => (l.seat, l.step),
+            Wire::Hello(_) => return Ok(()),
+        };
+        if wire.session() != &self.session {
+            return Err(NetError::WrongSession);
+        }
+        if seat as usize >= self.keys.len() {
+            return Err(NetError::NoSuchSeat { seat });
+        }
+        let at = self.step();
+        if step > at.saturating_add(WINDOW) {
+            return Err(NetError::TooFarAhead {
+                seat,
+                name: self.start.name(seat),
+                step,
+                at,
+            });
+        }
+        if let Wire::Signed(s) = &wire {
+            let too_big = match &s.body {
+                Body::Input(b) | Body::Open { input: b, .. } => b.len() > MAX_INPUT,
+                Body::Accept(a) => a.chain_len == 0 || a.chain_len > beacon::MAX_CHAIN_LEN,
+                Body::Reveal(r) => r.sealed.iter().any(|o| o.input.len() > MAX_INPUT),
+                _ => false,
+            };
+            if too_big || (s.kind() == Kind::Accept) != (step == 0 && s.basis == Basis::default()) {
+                return Err(NetError::Malformed(format!(
+                    "a message from {} does not fit its kind",
+                    self.name(seat)
+                )));
+            }
+        }
+
+        if let (Origin::Peer(from), Wire::Link(l)) = (origin, &wire)
+            && self.accepts[l.seat as usize].is_none()
+        {
+            let seat = l.seat;
+            let held = self
+                .early_links
+                .iter()
+                .filter(|e| matches!(&e.wire, Wire::Link(k) if k.seat == seat))
+                .count();
+            if held < EARLY_LINKS {
+                self.early_links.push(EarlyLink {
+                    from,
+                    wire,
+                    bytes,
+                    id,
+                });
+            }
+            return Ok(());
+        }
+        if let Origin::Peer(from) = origin
+            && !self.admit(from, &wire)?
+        {
+            return Ok(());
+        }
+
+        // Keep it, write it down, pass it on.
+        match origin {
+            Origin::Own => {
+                // Its player moves at the table's step: it is here, and says so by moving.
+                if matches!(&wire, Wire::Signed(s) if s.kind().is_move())
+                    && self.peer_have.iter().any(Option::is_some)
+                    && !self.table_is_past(step)
+                {
+                    self.back_due = false;
+                }
+                // Signatures are deterministic: an opening or a link made again from the
+                // kept secrets is the same bytes, so neither has to wait on the disk.
+                let again = match &wire {
+                    Wire::Link(_) => true,
+                    Wire::Signed(s) => s.kind() == Kind::Open,
+                    Wire::Hello(_) => false,
+                };
+                self.persists.push_back(if again {
+                    Persist::Replayable(bytes.clone())
+                } else {
+                    Persist::Message(bytes.clone())
+                });
+                for (i, k) in self.keys.iter().enumerate() {
+                    if i != self.me as usize {
+                        self.transmits.push_back(Transmit {
+                            to: *k,
+                            bytes: bytes.clone(),
+                        });
+                    }
+                }
+            }
+            Origin::Peer(_) => {
+                // A seat this seat goes on without made a move, or said it is back, after
+                // the step it was left at (a move from before might only now be passed
+                // on): its player is back.
+                let moved = matches!(&wire, Wire::Signed(s) if s.kind().shows_player());
+                if moved && self.standing[seat as usize].is_some_and(|(since, _)| step > since) {
+                    self.standing[seat as usize] = None;
+                }
+                self.persists.push_back(Persist::Replayable(bytes.clone()));
+                // Echo what a seat could sign twice. An opening is bound by its commitment
+                // and a link by its chain, so neither can be shown two ways: no echo needed.
+                // Back to the peer it came from too: the echo tells that peer we hold it.
+                // Not to a peer that has said it is past the message's step: it completed
+                // that step already, and a catching-up device would otherwise send every
+                // old message it is given back out to the whole table. A peer that has not
+                // said where it is yet (its link is still coming up) is taken to be where
+                // the table is: a step the table is two past was settled long ago, and a
+                // peer still behind it gets it with the history its hello asks for.
+                // Nor what was signed on another log for a step we are at or have left.
+                let echo = matches!(&wire, Wire::Signed(s) if s.kind() != Kind::Open
+                    && (s.kind() == Kind::Accept || !self.off_our_log(s.step, &s.basis.log)));
+                let table_at = self.peer_have.iter().flatten().map(|(at, _)| *at).max();
+                let settled = table_at.is_some_and(|at| at > step.saturating_add(1));
+                for (i, k) in self.keys.iter().enumerate().filter(|_| echo) {
+                    let past = match &self.peer_have[i] {
+                        Some((at, _)) => *at > step,
+                        None => settled,
+                    };
+                    let i = i as Seat;
+                    if i != self.me && i != seat && !past {
+                        self.transmits.push_back(Transmit {
+                            to: *k,
+                            bytes: bytes.clone(),
+                        });
+                    }
+                }
+            }
+            Origin::Store => {}
+        }
+        let heard_from = match origin {
+            Origin::Peer(from) => 1 << from,
+            Origin::Own | Origin::Store => 0,
+        };
+        self.msgs.insert(
+            id,
+            Box::new(Held {
+                wire,
+                bytes,
+                heard_from,
+            }),
+        );
+        self.by_step.entry(step).or_default().push((id, seat));
+        if origin != Origin::Store {
+            self.quiet_since = self.quiet_since.max(now);
+        }
+
+        let Some(Held {
+            wire: Wire::Signed(s),
+            ..
+        }) = self.msgs.get(&id).map(Box::as_ref)
+        else {
+            return Ok(());
+        };
+        let s = s.clone();
+        let slot = (s.seat, s.step, s.kind(), s.basis.log);
+        if let Some(other) = self.slots.get(&slot).copied() {
+            if let Some(Held {
+                wire: Wire::Signed(first),
+                ..
+            }) = self.msgs.get(&other).map(Box::as_ref)
+                && first != &s
+            {
+                let proof = Proof::Equivocation {
+                    first: first.clone(),
+                    second: s,
+                };
+                self.prove(proof);
+            }
+            return Ok(());
+        }
+        self.slots.insert(slot, id);
+
+        match &s.body {
+            Body::Accept(a) => {
+                self.accepts[s.seat as usize] = Some(a.clone());
+            }
+            // Sent before a restart: not signed again.
+            Body::Head if s.seat == self.me => {
+                self.heads_sent.insert((s.step, s.basis.log));
+            }
+            Body::Commit(_)
+                if self.game.as_ref().is_some_and(|g| {
+                    g.records.len() as u32 == s.step && g.bases[s.step as usize] == s.basis
+                }) =>
+            {
+                self.events.push_back(Event::Committed {
+                    step: s.step,
+                    seat: s.seat,
+                });
+            }
+            Body::Vote { target, action } => {
+                self.events.push_back(Event::Voted {
+                    step: s.step,
+                    voter: s.seat,
+                    target: *target,
+                    action: *action,
+                });
+                self.vote_arrived(s.step, s.basis);
+            }
+            Body::End => {
+                self.events.push_back(Event::EndProposed {
+                    step: s.step,
+                    seat: s.seat,
+                });
+                self.end_arrived(s.step, s.basis);
+            }
+            _ => {}
+        }
+        self.check_basis(s.seat, s.step, s.kind(), s.basis);
+        if s.kind() == Kind::Accept {
+            let (early, rest): (Vec<EarlyLink>, Vec<EarlyLink>) =
+                std::mem::take(&mut self.early_links)
+                    .into_iter()
+                    .partition(|e| matches!(&e.wire, Wire::Link(l) if l.seat == s.seat));
+            self.early_links = rest;
+            for e in early {
+                // Checked now that its chain's head is known; a bad one is simply not kept.
+                let _ = self.ingest(now, e.wire, Some((e.bytes, e.id)), Origin::Peer(e.from));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `log` is not ours at `step`, a step we have completed or are at.
+    fn off_our_log(&self, step: u32, log: &Hash) -> bool {
+        self.game
+            .as_ref()
+            .and_then(|g| g.bases.get(step as usize))
+            .is_some_and(|b| b.log != *log)
+    }
+
+    /// What is checked of a peer's message on arrival beyond its signature: a beacon link
+    /// or an opening of another seat is taken only as history we asked that peer for (the
+    /// seat's own device sends its own); a link must be on its seat's chain; and one seat
+    /// fills one step with no more than a game can use. `Ok(false)`: not worth keeping
+    /// (a link for a step the table has left, or one that cannot be checked yet).
+    fn admit(&mut self, from: Seat, wire: &Wire) -> Result<bool> {
+        let (seat, step, relayed) = match wire {
+            Wire::Link(l) => (l.seat, l.step, l.seat != from),
+            Wire::Signed(s) => (s.seat, s.step, s.seat != from && s.kind() == Kind::Open),
+            Wire::Hello(_) => return Ok(false),
+        };
+        if relayed && self.asked[from as usize].is_none_or(|s| step < s) {
+            return Err(NetError::Unasked {
+                seat,
+                name: self.start.name(seat),
+                by: self.name(from),
+            });
+        }
+        let too_many = || NetError::TooMany {
+            seat,
+            name: self.start.name(seat),
+            step,
+        };
+        match wire {
+            Wire::Link(l) => {
+                if step < self.step() || self.accepts[seat as usize].is_none() {
+                    return Ok(false);
+                }
+                if self
+                    .extra
+                    .get(&(seat, step))
+                    .is_some_and(|e| e.links >= LINKS_PER_STEP)
+                {
+                    return Err(too_many());
+                }
+                self.check_link(l)?;
+                self.extra.entry((seat, step)).or_default().links += 1;
+            }
+            Wire::Signed(s) => {
+                let ours = self
+                    .game
+                    .as_ref()
+                    .and_then(|g| g.bases.get(step as usize))
+                    .is_some_and(|b| b.log == s.basis.log);
+                if !ours && s.kind() != Kind::Accept {
+                    let extra = self.extra.entry((seat, step)).or_default();
+                    if !extra.logs.contains(&s.basis.log) {
+                        if extra.logs.len() >= OTHER_LOGS {
+                            return Err(too_many());
+                        }
+                        extra.logs.push(s.basis.log);
+                    }
+                }
+            }
+            Wire::Hello(_) => {}
+        }
+        Ok(true)
+    }
+}

@@ -1,0 +1,211 @@
+//! This seat's moves and sealed plays: an open input, or a commitment whose salt and input
+//! reach the disk first; a kept sealed play committed again after a restart; this seat's
+//! opening, once every other player has shown it holds the same commitments; and the
+//! openings of a step matched to their commitments.
+
+use super::{Core, Persist, Progress, Proof, SecretRecord, Time, View, encode, random_hash};
+use crate::audit::Fault;
+use crate::error::{NetError, Result};
+use crate::seal;
+use crate::wire::{Basis, Body, Hash, Wire};
+use hoard_rules::{Game, Pending, Seal, Seat};
+use std::collections::BTreeSet;
+
+impl<G: Game> Core<G> {
+    /// This seat's move for the current step.
+    pub fn submit(&mut self, now: Time, input: G::Input) -> Result<()> {
+        if let Some(f) = &self.halted {
+            return Err(NetError::Halted(f.what.clone()));
+        }
+        let Some(gs) = &self.game else {
+            return Err(NetError::NotYourMove("the game has not begun".into()));
+        };
+        let n = gs.records.len() as u32;
+        let seal = match &gs.pending {
+            Pending::Turn { seat } if *seat == self.me => None,
+            Pending::Together { seats, seal } if seats.contains(&self.me) => Some(*seal),
+            Pending::Over(_) => return Err(NetError::Rules(hoard_rules::RuleError::GameOver)),
+            _ => {
+                return Err(NetError::NotYourMove(
+                    "the table is not waiting for you".into(),
+                ));
+            }
+        };
+        if gs.removed.contains_key(&self.me) {
+            return Err(NetError::NotYourMove(
+                "the table removed you from this game".into(),
+            ));
+        }
+        if !self.my_move() {
+            return Err(NetError::NotYourMove(
+                "you have already played this step".into(),
+            ));
+        }
+        G::check_input(&gs.public, self.me, &input)?;
+        if let Some(private) = gs.privates.get(self.me as usize).and_then(|p| p.as_ref())
+            && !G::legal_inputs(&gs.public, Some(private), self.me).contains(&input)
+        {
+            return Err(NetError::Rules(hoard_rules::RuleError::Illegal {
+                seat: self.me,
+                why: "your hand does not allow that move".into(),
+            }));
+        }
+        let bytes = encode(&input);
+        let basis = gs.bases[n as usize];
+        let body = match seal {
+            None | Some(Seal::Open) => Body::Input(bytes),
+            Some(Seal::UntilAll | Seal::UntilAudit) => {
+                let salt = random_hash(&mut self.rng);
+                let commitment = seal::commitment(&self.session, n, self.me, &salt, &bytes);
+                // The salt and input reach the disk before the commitment can leave.
+                self.persists
+                    .push_back(Persist::Secret(SecretRecord::Sealed {
+                        step: n,
+                        log: basis.log,
+                        salt,
+                        input: bytes.clone(),
+                    }));
+                self.sealed.insert((n, basis.log), (salt, bytes));
+                Body::Commit(commitment)
+            }
+        };
+        self.sign_and_send(n, basis, body);
+        self.advance(now);
+        Ok(())
+    }
+
+    /// Signs again the commitment to this seat's kept sealed play for the current step, if
+    /// the table waits for it: the store lost the signed commitment (a damaged last record
+    /// of the log is taken for a torn write) but kept the salt and input, written first.
+    /// That commitment may have reached the table; choosing anew would show it two sealed
+    /// plays. Signatures are deterministic, so this is the very message made before.
+    /// Returns whether it signed.
+    pub(super) fn seal_kept_play(&mut self) -> bool {
+        let Some(gs) = &self.game else { return false };
+        let sealed = matches!(
+            gs.pending,
+            Pending::Together {
+                seal: Seal::UntilAll | Seal::UntilAudit,
+                ..
+            }
+        );
+        let n = gs.records.len() as u32;
+        let basis = gs.bases[n as usize];
+        let Some((salt, input)) = self.sealed.get(&(n, basis.log)) else {
+            return false;
+        };
+        if !sealed || !self.my_move() {
+            return false;
+        }
+        let commitment = seal::commitment(&self.session, n, self.me, salt, input);
+        self.sign_and_send(n, basis, Body::Commit(commitment));
+        true
+    }
+
+    /// Opens this seat's sealed play at step `n` (on `basis`), every commitment of the
+    /// `active` seats being in `view`: only once each other player has shown that it holds
+    /// the same commitments, else waiting on those that have not.
+    pub(super) fn open_sealed_play(
+        &mut self,
+        n: u32,
+        basis: Basis,
+        active: &[Seat],
+        view: &View<G>,
+    ) -> Result<Progress, Fault> {
+        let me = self.me;
+        // Every commitment is in. Open only once each other player has shown it holds
+        // the very same ones: by echoing each of them to us, or, when echoes were
+        // lost, by listing them in its sync hello, or by having opened (an honest
+        // seat opens only after the same check, and a cheat's word counts for
+        // nothing anyway). A seat that showed different commitments to different
+        // players is so caught (both signed versions meet) before anyone has opened.
+        let ids: Vec<(Seat, Hash)> = active
+            .iter()
+            .filter_map(|s| view.commit_ids.get(s).map(|id| (*s, *id)))
+            .collect();
+        if self.confirmed.0 != n || self.confirmed.1 != basis.log {
+            self.confirmed = (n, basis.log, 0);
+        }
+        let known = self.confirmed.2;
+        let unconfirmed: BTreeSet<Seat> = active
+            .iter()
+            .copied()
+            .filter(|p| *p != me && known & (1 << p) == 0 && !view.opens.contains_key(p))
+            .filter(|p| {
+                let echoed = ids.iter().all(|(author, id)| {
+                    *author == me
+                        || author == p
+                        || self.msgs.get(id).is_some_and(|h| h.heard_from & (1 << p) != 0)
+                });
+                let listed = matches!(&self.peer_have[*p as usize],
+                    Some((step, have)) if *step == n && ids.iter().all(|(_, id)| have.contains(id)));
+                !(echoed || listed)
+            })
+            .collect();
+        // Once shown, it stays shown: the set of commitments cannot change.
+        self.confirmed.2 = active
+            .iter()
+            .filter(|p| !unconfirmed.contains(p))
+            .fold(known, |bits, p| bits | (1 << p));
+        if !unconfirmed.is_empty() {
+            return Ok(Progress::Waiting(unconfirmed));
+        }
+        let Some((salt, input)) = self.sealed.get(&(n, basis.log)).cloned() else {
+            return Err(Fault {
+                seat: Some(me),
+                step: Some(n),
+                what: "this device lost its own sealed play and cannot open it".into(),
+            });
+        };
+        self.sign_and_send(n, basis, Body::Open { salt, input });
+        Ok(Progress::Again)
+    }
+
+    /// Sorts the openings `view` has seen into it once their commitments are in: one that
+    /// matches its seat's commitment is judged like a move; one that does not is proof
+    /// against that seat, and goes to `proofs` (acted on once the whole view is sorted).
+    pub(super) fn sort_openings(
+        &mut self,
+        view: &mut View<G>,
+        public_now: bool,
+        proofs: &mut Vec<Proof>,
+        faults: &mut Vec<Fault>,
+    ) {
+        let n = view.n;
+        let mut waiting = Vec::new();
+        for (seat, id) in std::mem::take(&mut view.open_ids) {
+            if view.opens.contains_key(&seat) {
+                continue;
+            }
+            let (Some(commit_id), Some(Wire::Signed(open))) = (
+                view.commit_ids.get(&seat),
+                self.msgs.get(&id).map(|h| &h.wire),
+            ) else {
+                // Its commitment has not come yet: look again when it does.
+                waiting.push((seat, id));
+                continue;
+            };
+            let Body::Open { salt, input } = &open.body else {
+                continue;
+            };
+            if seal::commitment(&self.session, n, seat, salt, input) != view.commits[&seat] {
+                // Its signature was checked on arrival: a signed opening that does not match
+                // its seat's commitment is proof against that seat.
+                if let Some(Wire::Signed(commit)) = self.msgs.get(commit_id).map(|h| &h.wire) {
+                    proofs.push(Proof::BadOpening {
+                        commit: commit.clone(),
+                        open: open.clone(),
+                    });
+                }
+                continue;
+            }
+            match self.judge(n, seat, id, public_now, "sealed a play") {
+                Ok(judged) => {
+                    view.opens.insert(seat, judged);
+                }
+                Err(f) => faults.push(f),
+            }
+        }
+        view.open_ids = waiting;
+    }
+}

@@ -1,0 +1,541 @@
+//! The step machine: completing every step that can be completed (this seat's duties
+//! first), the game's beginning, and a completed step applied to the game and the log.
+
+use super::away::{quorum, removed_before, sitting_out};
+use super::{Core, Event, GameState, Progress, Time, View};
+use crate::audit::{Absence, Fault};
+use crate::beacon;
+use crate::error::Result;
+use crate::log::{self, PlayRecord, StepRecord};
+use crate::wire::{Basis, Body, Hash, Kind, VoteAction};
+use hoard_rules::{Game, Pending, Play, Seal, Seat, Step, public_hash};
+use std::collections::{BTreeMap, BTreeSet};
+
+impl<G: Game> Core<G> {
+    /// Completes every step that can be completed, does this seat's duties (beacon links,
+    /// openings, reveals), and updates who is away.
+    pub(super) fn advance(&mut self, now: Time) {
+        // A step this moves to may wait on a seat this seat has chosen to go on without:
+        // its vote may end that step too. Or on this seat's own sealed play, kept from
+        // before a restart that lost its commitment.
+        loop {
+            self.advance_once(now);
+            if !self.vote_standing() && !self.seal_kept_play() {
+                break;
+            }
+        }
+        self.say_back(true);
+    }
+
+    fn advance_once(&mut self, now: Time) {
+        let mut owed = BTreeSet::new();
+        while self.halted.is_none() {
+            if self.game.is_none() {
+                if self.accepts.iter().all(|a| a.is_some()) {
+                    self.begin(now);
+                    continue;
+                }
+                owed = (0..self.keys.len() as Seat)
+                    .filter(|s| self.accepts[*s as usize].is_none())
+                    .collect();
+                break;
+            }
+            match self.try_step(now) {
+                Ok(Progress::Again) => continue,
+                Ok(Progress::Waiting(w)) => {
+                    owed = w;
+                    break;
+                }
+                Err(fault) => {
+                    self.halt(fault);
+                    break;
+                }
+            }
+        }
+        if !self.unfinished() {
+            owed.clear();
+        }
+        for seat in 0..self.keys.len() {
+            let is_owed = owed.contains(&(seat as Seat));
+            match (is_owed, self.owed_since[seat]) {
+                (true, None) => self.owed_since[seat] = Some(now),
+                (false, Some(_)) => {
+                    self.owed_since[seat] = None;
+                    // A seat the table went on without is still away, not back.
+                    if self.away[seat] && self.standing[seat].is_none() {
+                        self.away[seat] = false;
+                        self.events.push_back(Event::Back { seat: seat as Seat });
+                    }
+                }
+                _ => {}
+            }
+            if let Some(since) = self.owed_since[seat]
+                && !self.away[seat]
+                && now >= since.plus(self.cfg.away_after)
+            {
+                self.away[seat] = true;
+                self.events.push_back(Event::Away { seat: seat as Seat });
+            }
+        }
+    }
+
+    pub(super) fn begin(&mut self, now: Time) {
+        let n = self.keys.len();
+        let public = match G::setup(&self.config) {
+            Ok(p) => p,
+            Err(e) => {
+                self.halt(Fault {
+                    seat: None,
+                    step: None,
+                    what: format!("the game could not be set up: {e}"),
+                });
+                return;
+            }
+        };
+        let mut privates = vec![None; n];
+        privates[self.me as usize] = Some(G::private(&self.config, self.me, self.secret));
+        let links = self
+            .accepts
+            .iter()
+            .map(|a| (0, a.as_ref().map_or([0; 32], |a| a.chain_head)))
+            .collect();
+        let basis = Basis {
+            log: log::genesis(&self.session),
+            state: public_hash(&public),
+        };
+        self.game = Some(GameState {
+            pending: G::pending(&public),
+            public,
+            privates,
+            records: Vec::new(),
+            bases: vec![basis],
+            events: Vec::new(),
+            links,
+            draws: 0,
+            removed: BTreeMap::new(),
+            skipped: BTreeSet::new(),
+        });
+        self.quiet_since = self.quiet_since.max(now);
+        self.events.push_back(Event::Began);
+        self.recheck_divergence(0);
+    }
+
+    /// Tries to complete the current step.
+    fn try_step(&mut self, now: Time) -> Result<Progress, Fault> {
+        let Some(gs) = &self.game else {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        };
+        let n = gs.records.len() as u32;
+        let pending = gs.pending.clone();
+        let view = self.view(n, &pending);
+        let result = if self.halted.is_some() {
+            Ok(Progress::Waiting(BTreeSet::new()))
+        } else {
+            self.step_with(now, &pending, &view)
+        };
+        if self.step() == n && self.view.is_none() {
+            self.view = Some(view);
+        }
+        result
+    }
+
+    /// [`Core::try_step`] with the current step's view.
+    fn step_with(
+        &mut self,
+        now: Time,
+        pending: &Pending,
+        view: &View<G>,
+    ) -> Result<Progress, Fault> {
+        let Some(gs) = &self.game else {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        };
+        let n = gs.records.len() as u32;
+        let basis = gs.bases[n as usize];
+        let pending = pending.clone();
+        let Some(gs) = &self.game else {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        };
+        let all: Vec<Seat> = (0..self.keys.len() as Seat).collect();
+        let removed = removed_before(&gs.removed, n);
+        let (skips, removals) = quorum(&view.votes, &removed, self.keys.len());
+        let me = self.me;
+        let i_am_in = !removed.contains(&me);
+
+        if let Pending::Over(_) = pending {
+            return self.over(n, basis, view, &removed, &removals);
+        }
+        // Every seat still in the game agreed to end it here: nothing else of this step
+        // counts (no seat that agreed has completed it otherwise). A seat the table votes
+        // to remove at this step need not agree; it is removed with the game's end.
+        let staying: Vec<Seat> = all
+            .iter()
+            .copied()
+            .filter(|s| !removed.contains(s) && !removals.contains(s))
+            .collect();
+        if !staying.is_empty() && staying.iter().all(|s| view.ends.contains(s)) {
+            self.end_here(now, n, staying, &removals);
+            return Ok(Progress::Again);
+        }
+
+        let awaited: Vec<Seat> = match &pending {
+            Pending::Turn { seat } => vec![*seat],
+            Pending::Together { seats, .. } => seats.clone(),
+            Pending::Chance => all
+                .iter()
+                .copied()
+                .filter(|s| {
+                    self.accepts[*s as usize]
+                        .as_ref()
+                        .is_some_and(|a| a.chain_len > gs.draws)
+                })
+                .collect(),
+            Pending::Over(_) => Vec::new(),
+        };
+        let sitting = match &pending {
+            Pending::Chance => sitting_out(&gs.records[..n as usize], &removed, self.keys.len()),
+            _ => BTreeSet::new(),
+        };
+        let active: Vec<Seat> = awaited
+            .iter()
+            .copied()
+            .filter(|s| !removed.contains(s) && !skips.contains(s) && !sitting.contains(s))
+            .collect();
+        // Seats I voted to skip: I hold the step for the vote unless it is shown to have
+        // ended with their move.
+        let my_votes: BTreeSet<Seat> = view
+            .votes
+            .iter()
+            .filter(|(t, voters)| voters.get(&me).is_some_and(|a| a.skips()) && !skips.contains(t))
+            .map(|(t, _)| *t)
+            .collect();
+
+        // This seat's duties first.
+        match &pending {
+            Pending::Chance
+                if i_am_in
+                    && active.contains(&me)
+                    && !view.links.contains_key(&me)
+                    && !self.table_is_past(n) =>
+            {
+                if let Some(x) = self.chain.link(gs.draws + 1) {
+                    self.send_link(n, x);
+                    return Ok(Progress::Again);
+                }
+            }
+            Pending::Together {
+                seal: Seal::UntilAll,
+                ..
+            } if i_am_in
+                && active.contains(&me)
+                && view.commits.contains_key(&me)
+                && !view.opens.contains_key(&me)
+                && active.iter().all(|s| view.commits.contains_key(s)) =>
+            {
+                return self.open_sealed_play(n, basis, &active, view);
+            }
+            _ => {}
+        }
+
+        let Some(gs) = &self.game else {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        };
+        // What is still missing, and from whom.
+        let owed: BTreeSet<Seat> = match &pending {
+            Pending::Chance => active
+                .iter()
+                .copied()
+                .filter(|s| !view.links.contains_key(s))
+                .collect(),
+            Pending::Turn { .. }
+            | Pending::Together {
+                seal: Seal::Open, ..
+            } => active
+                .iter()
+                .copied()
+                .filter(|s| !view.inputs.contains_key(s))
+                .collect(),
+            Pending::Together {
+                seal: Seal::UntilAudit,
+                ..
+            } => active
+                .iter()
+                .copied()
+                .filter(|s| !view.commits.contains_key(s))
+                .collect(),
+            Pending::Together {
+                seal: Seal::UntilAll,
+                ..
+            } => {
+                let uncommitted: BTreeSet<Seat> = active
+                    .iter()
+                    .copied()
+                    .filter(|s| !view.commits.contains_key(s))
+                    .collect();
+                if uncommitted.is_empty() {
+                    active
+                        .iter()
+                        .copied()
+                        .filter(|s| !view.opens.contains_key(s))
+                        .collect()
+                } else {
+                    uncommitted
+                }
+            }
+            Pending::Over(_) => BTreeSet::new(),
+        };
+        if !owed.is_empty() {
+            return Ok(Progress::Waiting(owed));
+        }
+
+        // Everything is in: the step's record, and the step the engine sees.
+        let absence = |seat: Seat| {
+            if removed.contains(&seat) || removals.contains(&seat) {
+                Absence::Removed
+            } else {
+                Absence::Skipped
+            }
+        };
+        let sit_out = |seat: Seat| {
+            let absence = absence(seat);
+            let input = self.cfg.sit_out.and_then(|f| f(&gs.public, seat, absence));
+            input.map(|i| (i, absence.record()))
+        };
+        let (record, step) = match &pending {
+            Pending::Chance => {
+                let links: Vec<(Seat, Hash)> = active.iter().map(|s| (*s, view.links[s])).collect();
+                let draw = beacon::draw(&self.session, gs.draws + 1, &links);
+                (
+                    StepRecord::Chance {
+                        draw,
+                        from: active.clone(),
+                    },
+                    Step::Chance(draw),
+                )
+            }
+            Pending::Turn { .. } | Pending::Together { .. } => {
+                let seal = match &pending {
+                    Pending::Together { seal, .. } => *seal,
+                    _ => Seal::Open,
+                };
+                let mut plays = Vec::with_capacity(awaited.len());
+                let mut rec = Vec::with_capacity(awaited.len());
+                let mut sorted = awaited.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                for seat in sorted {
+                    if !active.contains(&seat) {
+                        let Some((input, record)) = sit_out(seat) else {
+                            // The game cannot express it; the table waits for the seat.
+                            return Ok(Progress::Waiting([seat].into()));
+                        };
+                        plays.push((seat, Play::Open(input)));
+                        rec.push((seat, record));
+                        continue;
+                    }
+                    match seal {
+                        Seal::Open => {
+                            let (bytes, input) = view.inputs[&seat].clone();
+                            plays.push((seat, Play::Open(input)));
+                            rec.push((seat, PlayRecord::Open(bytes)));
+                        }
+                        Seal::UntilAll => {
+                            let (bytes, input) = view.opens[&seat].clone();
+                            plays.push((seat, Play::Open(input)));
+                            rec.push((
+                                seat,
+                                PlayRecord::Opened {
+                                    commitment: view.commits[&seat],
+                                    input: bytes,
+                                },
+                            ));
+                        }
+                        Seal::UntilAudit => {
+                            let commitment = view.commits[&seat];
+                            let play = if seat == me {
+                                match self
+                                    .sealed
+                                    .get(&(n, basis.log))
+                                    .and_then(|(_, b)| postcard::from_bytes::<G::Input>(b).ok())
+                                {
+                                    Some(i) => Play::Open(i),
+                                    None => {
+                                        return Err(Fault {
+                                            seat: Some(me),
+                                            step: Some(n),
+                                            what: "this device lost its own sealed choice".into(),
+                                        });
+                                    }
+                                }
+                            } else {
+                                Play::Closed
+                            };
+                            plays.push((seat, play));
+                            rec.push((seat, PlayRecord::Closed { commitment }));
+                        }
+                    }
+                }
+                (StepRecord::Inputs(rec), Step::Inputs(plays))
+            }
+            Pending::Over(_) => return Ok(Progress::Waiting(BTreeSet::new())),
+        };
+
+        let next_log = log::extend(&basis.log, &record);
+        // I agreed to end the game here: this step ends that way if the others agree too,
+        // so I go on with it only once a seat that did not agree shows it went on. (Not one
+        // that agreed: it too may go on only so shown, so a seat that agreed and also went
+        // on unshown cannot take anyone with it.) Nor do I keep a move the others vote to
+        // skip while I hold the step: that veto would leave a table whose every other seat
+        // agreed unable to remove a seat gone for good, and so never able to end.
+        if view.ends.contains(&me)
+            && !self
+                .signed_at(n + 1)
+                .any(|s| s.basis.log == next_log && !view.ends.contains(&s.seat))
+        {
+            let undecided = staying
+                .iter()
+                .copied()
+                .filter(|s| !view.ends.contains(s))
+                .collect();
+            return Ok(Progress::Waiting(undecided));
+        }
+        // Others voted to skip a seat whose move is in, and I did not: say that I keep its
+        // move. My vote slot for that seat is then taken, so the skip can no longer pass,
+        // and the voters can go on (they may all be holding the step for votes of their own).
+        let keep: Vec<Seat> = view
+            .votes
+            .iter()
+            .filter(|(t, voters)| {
+                active.contains(t)
+                    && **t != me
+                    && i_am_in
+                    && !voters.contains_key(&me)
+                    && voters.iter().any(|(v, a)| *v != me && a.skips())
+            })
+            .map(|(t, _)| *t)
+            .collect();
+        for target in keep {
+            let slot = (me, n, Kind::Vote(target), basis.log);
+            if !self.slots.contains_key(&slot) {
+                let action = VoteAction::Keep;
+                self.sign_and_send(n, basis, Body::Vote { target, action });
+            }
+        }
+
+        // A seat I voted to skip delivered: go on with its move only once the vote can no
+        // longer pass: another voter kept the move, or shows it completed the step that way.
+        // A seat the table removes at this very step will never vote: a vote still waiting
+        // on it can no longer pass either.
+        let held: Vec<Seat> = my_votes
+            .iter()
+            .copied()
+            .filter(|t| active.contains(t))
+            .filter(|t| {
+                !view.votes[t]
+                    .iter()
+                    .any(|(v, a)| *v != me && *a == VoteAction::Keep)
+            })
+            .filter(|t| {
+                !removals
+                    .iter()
+                    .any(|s| s != t && !view.votes[t].contains_key(s))
+            })
+            .collect();
+        if !held.is_empty() {
+            let shown = self
+                .signed_at(n + 1)
+                .any(|s| s.basis.log == next_log && !my_votes.contains(&s.seat));
+            if !shown {
+                // Waiting on the seats that have yet to vote on it (or keep its move): shown
+                // as owed, so a seat that went silent meanwhile can be voted on in turn.
+                let removed = &removed;
+                let silent = held
+                    .iter()
+                    .flat_map(|t| {
+                        all.iter()
+                            .copied()
+                            .filter(move |s| s != t && *s != me && !removed.contains(s))
+                            .filter(|s| !view.votes[t].contains_key(s))
+                    })
+                    .collect();
+                return Ok(Progress::Waiting(silent));
+            }
+        }
+
+        self.apply(now, n, record, step, &skips, &removals)?;
+        Ok(Progress::Again)
+    }
+
+    fn apply(
+        &mut self,
+        now: Time,
+        n: u32,
+        record: StepRecord,
+        step: Step<G::Input>,
+        skips: &BTreeSet<Seat>,
+        removals: &BTreeSet<Seat>,
+    ) -> Result<(), Fault> {
+        // The links that made a draw become each seat's last known link.
+        let links: Vec<(Seat, Hash)> = match &record {
+            StepRecord::Chance { from, .. } => from
+                .iter()
+                .filter_map(|s| self.chain_link_seen(n, *s).map(|x| (*s, x)))
+                .collect(),
+            StepRecord::Inputs(_) | StepRecord::Ended { .. } => Vec::new(),
+        };
+        let start = &self.start;
+        let Some(gs) = &mut self.game else {
+            return Ok(());
+        };
+        let events = G::apply(&mut gs.public, &mut gs.privates, &step).map_err(|e| {
+            let what = match e.seat() {
+                Some(s) => format!("{} (seat {s}) at step {n}: {e}", start.name(s)),
+                None => format!("step {n} could not be played: {e}"),
+            };
+            Fault {
+                seat: e.seat(),
+                step: Some(n),
+                what,
+            }
+        })?;
+        if let StepRecord::Chance { .. } = &record {
+            gs.draws += 1;
+            for (s, x) in links {
+                gs.links[s as usize] = (gs.draws, x);
+            }
+        }
+        let basis = log::next_basis(&gs.bases[n as usize], &record, public_hash(&gs.public));
+        gs.records.push(record);
+        gs.bases.push(basis);
+        gs.pending = G::pending(&gs.public);
+        for e in &events {
+            gs.events.push((n, e.clone()));
+        }
+        let mut out = Vec::new();
+        for seat in skips {
+            gs.skipped.insert((n, *seat));
+            out.push(Event::Skipped {
+                step: n,
+                seat: *seat,
+            });
+        }
+        for seat in removals {
+            gs.removed.entry(*seat).or_insert(n);
+            out.push(Event::Removed {
+                step: n,
+                seat: *seat,
+            });
+        }
+        self.events.push_back(Event::Stepped { step: n, events });
+        self.events.extend(out);
+        self.quiet_since = self.quiet_since.max(now);
+        // A vote that did not pass raced this step: tell everyone how it ended here. Not at
+        // a step the table has left: a device catching up would sign one for every step it
+        // learns, and the table knows how they ended.
+        // So too an agreement to end the game here that not every seat signed.
+        if (self.vote_failed(n, skips) || self.end_failed(n)) && !self.table_is_past(n + 1) {
+            self.send_head(n + 1);
+        }
+        self.recheck_divergence(n + 1);
+        Ok(())
+    }
+}

@@ -1,0 +1,260 @@
+//! Sync between devices: (re)connections, the timeout's resync, hellos and the history
+//! sent in answer to them, and heads (a seat's word on how a step ended).
+
+use super::{Core, IdMap, Time, Transmit};
+use crate::identity::PublicKey;
+use crate::wire::{Body, Hash, Hello, Wire};
+use hoard_rules::{Game, Seat};
+use std::collections::BTreeSet;
+
+/// What this seat has sent one peer in answer to its hellos since this seat's own step last
+/// changed (or the peer last connected, or `resync_after` passed): history at most once of
+/// each kind, and no message twice, so that hellos, however many, cost at most one copy of
+/// what this device holds per step or resync period.
+#[derive(Default)]
+pub(super) struct Answered {
+    /// Our step these answers were made at.
+    at: u32,
+    /// Since when.
+    since: Time,
+    /// This seat's own messages (and absent seats') from the peer's step on.
+    own: bool,
+    /// Every seat's messages from the peer's step on.
+    all: bool,
+    /// Every message sent in answer.
+    sent: IdMap<Hash, ()>,
+}
+
+impl<G: Game> Core<G> {
+    /// A connection to `peer` is (re)established: swap log heads so each side sends what
+    /// the other lacks.
+    pub fn peer_connected(&mut self, _now: Time, peer: PublicKey) {
+        if let Some(seat) = self.start.seat_of(&peer)
+            && seat != self.me
+        {
+            // A new connection: what went over the old one may be lost.
+            self.linked[seat as usize] = Some(true);
+            self.streamed[seat as usize] = None;
+            self.sent_all[seat as usize] = None;
+            self.answered[seat as usize] = Answered::default();
+            self.asked[seat as usize] = None;
+            self.peer_have[seat as usize] = None;
+            self.asking(seat);
+            let hello = self.hello(true, false);
+            self.transmits.push_back(Transmit {
+                to: self.keys[seat as usize],
+                bytes: hello,
+            });
+        }
+    }
+
+    /// The connection to `peer`'s device broke: a device catching up will not get that
+    /// seat's messages from the seat itself, so they go with ours.
+    pub fn peer_disconnected(&mut self, peer: PublicKey) {
+        if let Some(seat) = self.start.seat_of(&peer)
+            && seat != self.me
+        {
+            self.linked[seat as usize] = Some(false);
+        }
+    }
+
+    /// Time has passed: mark away seats and, if the table has been quiet, resync.
+    pub fn handle_timeout(&mut self, now: Time) {
+        self.advance(now);
+        if self.unfinished() && now >= self.quiet_since.plus(self.cfg.resync_after) {
+            // Heard nothing for a while: if we are behind, every peer sends all it has.
+            self.hello_all(true, true);
+            self.quiet_since = now;
+        }
+    }
+
+    fn hello(&self, reply: bool, full: bool) -> Vec<u8> {
+        let step = self.step();
+        let have = self
+            .by_step
+            .get(&step)
+            .map_or(Vec::new(), |ids| ids.iter().map(|(id, _)| *id).collect());
+        Wire::Hello(Hello {
+            session: self.session,
+            step,
+            have,
+            reply,
+            full,
+            shared: self.shared_step(),
+        })
+        .encode()
+    }
+
+    /// The last step at which some peer has shown (by a message signed on it) that it
+    /// holds the log we hold: a hello asks for history from there. Usually our own step or
+    /// the one before; further back on a device that went on alone (its own move, written
+    /// down but never sent) and died before it heard the table skip it there. It is then
+    /// on a log of its own past that step, and the peers' messages from that step on, the
+    /// table's votes among them, take it back to where the table went another way.
+    fn shared_step(&self) -> u32 {
+        let Some(gs) = &self.game else {
+            return self.step();
+        };
+        let mut m = gs.records.len() as u32;
+        while m > 0 {
+            let Some(ours) = gs.bases.get(m as usize) else {
+                return m;
+            };
+            if self
+                .signed_at(m)
+                .any(|s| s.seat != self.me && s.basis.log == ours.log)
+            {
+                return m;
+            }
+            m -= 1;
+        }
+        m
+    }
+
+    /// Notes that a hello goes to `peer`: what it sends back from our shared step on is
+    /// history we asked for.
+    fn asking(&mut self, peer: Seat) {
+        let from = self.shared_step();
+        let asked = &mut self.asked[peer as usize];
+        *asked = Some(asked.map_or(from, |a| a.min(from)));
+    }
+
+    pub(super) fn hello_all(&mut self, reply: bool, full: bool) {
+        let bytes = self.hello(reply, full);
+        for peer in 0..self.keys.len() as Seat {
+            if peer != self.me {
+                self.asking(peer);
+            }
+        }
+        for (i, k) in self.keys.iter().enumerate() {
+            if i != self.me as usize {
+                self.transmits.push_back(Transmit {
+                    to: *k,
+                    bytes: bytes.clone(),
+                });
+            }
+        }
+    }
+
+    pub(super) fn answer_hello(&mut self, now: Time, peer: Seat, hello: &Hello) {
+        let to = self.keys[peer as usize];
+        // Remember what the peer holds: its confirmation that it saw the same commitments.
+        let newer = self.peer_have[peer as usize]
+            .as_ref()
+            .is_none_or(|(step, _)| hello.step >= *step);
+        if newer {
+            self.peer_have[peer as usize] = Some((hello.step, hello.have.clone()));
+        }
+        // It holds messages of our step that we do not (perhaps another version of a
+        // commitment): ask for them.
+        if !hello.reply
+            && hello.step == self.step()
+            && hello.have.iter().any(|id| !self.msgs.contains_key(id))
+        {
+            self.asking(peer);
+            let bytes = self.hello(false, false);
+            self.transmits.push_back(Transmit { to, bytes });
+        }
+        // Our own hello first, so the peer knows where we stand before what we send it.
+        if hello.reply {
+            self.asking(peer);
+            let bytes = self.hello(false, false);
+            self.transmits.push_back(Transmit { to, bytes });
+        }
+        // Hellos cost a few bytes and can ask for the whole game: each kind of history
+        // below goes to a peer at most once until our step changes (or it reconnects), and
+        // no message goes twice in answer, so a peer asking again and again, from steps
+        // however chosen, gets at most one copy of what we hold per step the table moves.
+        // After a resync period it may ask again: what we sent may have been lost, and a
+        // table that has finished (or waits on that peer) moves no more.
+        let at = self.step();
+        let answered = &self.answered[peer as usize];
+        if answered.at != at || now >= answered.since.plus(self.cfg.resync_after) {
+            self.answered[peer as usize] = Answered {
+                at,
+                since: now,
+                ..Answered::default()
+            };
+        }
+        // What the peer lacks of the step it waits on, from every seat. Then, once per
+        // connection (or when the peer went back), the history after that step; later
+        // hellos need no history, as everything new went to the peer as it came.
+        // A history carries only the messages this seat made and those of seats that cannot
+        // send theirs (removed, or away with no connection to us): every other seat sends
+        // its own, so a device that catches up gets each missed message once, not once
+        // from every peer. (A seat merely slow to move is away too, yet its device is up
+        // and sends its own.) A peer that is behind and has heard nothing for a while
+        // (`full`) gets every seat's messages.
+        let first = self.streamed[peer as usize].is_none_or(|s| s > hello.step)
+            && !self.answered[peer as usize].own;
+        if first {
+            self.streamed[peer as usize] = Some(hello.step);
+            self.answered[peer as usize].own = true;
+        }
+        let all: u16 = (1u16 << self.keys.len()) - 1;
+        let full = hello.full
+            && hello.step < at
+            && self.sent_all[peer as usize] != Some(hello.step)
+            && !self.answered[peer as usize].all;
+        let authors = if full {
+            self.sent_all[peer as usize] = Some(hello.step);
+            self.answered[peer as usize].all = true;
+            all
+        } else if first {
+            let removed = self.game.as_ref().map(|g| &g.removed);
+            let absent = (0..self.keys.len() as Seat)
+                .filter(|s| {
+                    let i = *s as usize;
+                    self.away[i] && self.linked[i] != Some(true)
+                        || removed.is_some_and(|r| r.contains_key(s))
+                })
+                .fold(0u16, |mask, s| mask | 1 << s);
+            (absent | 1 << self.me) & !(1 << peer)
+        } else {
+            0
+        };
+        let have: BTreeSet<&Hash> = hello.have.iter().collect();
+        let from = if authors == 0 {
+            hello.step
+        } else {
+            hello.shared.min(hello.step)
+        };
+        let answered = &mut self.answered[peer as usize];
+        for (step, ids) in self.by_step.range(from..) {
+            let gap = *step == hello.step;
+            // A peer behind us may be holding its step for a vote or an agreement to end
+            // that did not pass, waiting for word that the step was played: our own
+            // messages of the next step (a head, at least). History goes once per step, so
+            // if that word was lost it would otherwise never come again.
+            let next = *step == hello.step + 1 && hello.step < at;
+            if !gap && !next && authors == 0 {
+                break;
+            }
+            for (id, author) in ids {
+                let wanted = if gap {
+                    !have.contains(id)
+                } else {
+                    authors & (1 << author) != 0 || next && *author == self.me
+                };
+                if !wanted || answered.sent.insert(*id, ()).is_some() {
+                    continue;
+                }
+                if let Some(held) = self.msgs.get(id) {
+                    let bytes = held.bytes.clone();
+                    self.transmits.push_back(Transmit { to, bytes });
+                }
+            }
+        }
+    }
+
+    pub(super) fn send_head(&mut self, step: u32) {
+        let Some(gs) = &self.game else { return };
+        let Some(basis) = gs.bases.get(step as usize).copied() else {
+            return;
+        };
+        if !self.heads_sent.insert((step, basis.log)) {
+            return;
+        }
+        self.sign_and_send(step, basis, Body::Head);
+    }
+}
