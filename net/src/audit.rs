@@ -4,9 +4,9 @@
 
 use crate::identity::{SessionId, Start};
 use crate::log::{PlayRecord, StepRecord};
+use crate::mental::table::TableDeck;
 use crate::seal;
 use crate::wire::{Accept, Hash, Reveal};
-use crate::mental::table::TableDeck;
 use hoard_rules::{Game, Play, Seat, Step, public_hash};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -154,7 +154,13 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
 
     // The decks, with every secret revealed: every shuffle is replayed, every card read.
     let secrets: Vec<Option<[u8; 32]>> = (0..seats)
-        .map(|s| input.reveals.get(s).and_then(|r| r.as_ref()).map(|r| r.secret))
+        .map(|s| {
+            input
+                .reveals
+                .get(s)
+                .and_then(|r| r.as_ref())
+                .map(|r| r.secret)
+        })
         .collect();
     let mut deck = TableDeck::new(
         G::NAME,
@@ -191,9 +197,19 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
                 ));
             }
             StepRecord::Chance { draw, .. } => Step::Chance(*draw),
-            StepRecord::Deck(parts) => deck
-                .apply_record(&G::pending(&public), parts, Some(&secrets))
-                .map_err(|e| deck_fault(n, e))?,
+            StepRecord::Deck { parts, faces } => {
+                let step = deck
+                    .apply_record(&G::pending(&public), parts, Some(&secrets))
+                    .map_err(|e| deck_fault(n, e))?;
+                if matches!(&step, Step::Revealed(f) if f != faces) {
+                    return Err(fault(
+                        None,
+                        Some(n),
+                        format!("the faces the log says step {n} turned up are not its cards"),
+                    ));
+                }
+                step
+            }
             StepRecord::Inputs { plays, .. } => {
                 let mut out = Vec::with_capacity(plays.len());
                 for (seat, play) in plays {

@@ -37,8 +37,12 @@ pub enum StepRecord {
         passed: Vec<(Seat, Vec<Ciphertext>)>,
     },
     /// A step of a shared hidden deck: every part (a shuffle's, in the order they were
-    /// made; a deal's or a reveal's decryption shares), by seat.
-    Deck(Vec<(Seat, DeckRecord)>),
+    /// made; a deal's or a reveal's decryption shares), by seat, and the faces a reveal
+    /// turned up (empty for a shuffle or a deal).
+    Deck {
+        parts: Vec<(Seat, DeckRecord)>,
+        faces: Vec<hoard_rules::CardId>,
+    },
     /// The table agreed to end the game here: every seat still in the game signed
     /// [`crate::wire::Body::End`] for this step. Nothing is played; the game is over after
     /// it, and it is always the last record.

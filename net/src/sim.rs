@@ -979,18 +979,18 @@ impl<G: Game> Sim<G> {
             .records()
             .iter()
             .map(|r| match r {
-                StepRecord::Inputs(plays) => plays
+                StepRecord::Inputs { plays, .. } => plays
                     .iter()
                     .filter(|(_, p)| matches!(p, PlayRecord::Opened { .. }))
                     .count() as u32,
-                StepRecord::Chance { .. } | StepRecord::Ended { .. } => 0,
+                StepRecord::Chance { .. } | StepRecord::Deck { .. } | StepRecord::Ended { .. } => 0,
             })
             .sum();
         let seats = self.nodes.len();
         let (mut skipped, mut removed) = (vec![0u32; seats], vec![0u32; seats]);
         let mut returned = vec![false; seats];
         for record in first.records() {
-            let StepRecord::Inputs(plays) = record else {
+            let StepRecord::Inputs { plays, .. } = record else {
                 continue;
             };
             for (seat, play) in plays {
@@ -1007,7 +1007,7 @@ impl<G: Game> Sim<G> {
             .records()
             .iter()
             .filter(|r| {
-                matches!(r, StepRecord::Inputs(plays)
+                matches!(r, StepRecord::Inputs { plays, .. }
                     if plays.iter().any(|(_, p)| matches!(p, PlayRecord::Opened { .. })))
             })
             .count() as u32;

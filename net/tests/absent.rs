@@ -75,7 +75,10 @@ fn the_tables_vote_skips_an_away_seat_and_the_log_records_it() {
     assert!(t.run_until(10_000, 10, |t| t.devices.iter().all(|d| d.step() > step)));
     assert_eq!(
         t.devices[0].records()[step as usize],
-        StepRecord::Inputs(vec![(2, PlayRecord::SatOut)])
+        StepRecord::Inputs {
+            plays: vec![(2, PlayRecord::SatOut)],
+            passed: vec![]
+        }
     );
     t.devices[2].set_plays(true);
     assert!(t.finish());
@@ -101,7 +104,7 @@ fn sat_out_at(records: &[StepRecord], seat: Seat) -> Vec<usize> {
         .iter()
         .enumerate()
         .filter(|(_, r)| {
-            matches!(r, StepRecord::Inputs(plays)
+            matches!(r, StepRecord::Inputs { plays, .. }
                 if plays.iter().any(|(s, p)| *s == seat && *p == PlayRecord::SatOut))
         })
         .map(|(i, _)| i)
@@ -145,7 +148,7 @@ fn a_choice_to_skip_an_away_seat_lasts_until_it_plays_again() {
         "skipped {later_skips} times after coming back"
     );
     let played_after = records[back_at..].iter().any(|r| {
-        matches!(r, StepRecord::Inputs(plays)
+        matches!(r, StepRecord::Inputs { plays, .. }
             if plays.iter().any(|(s, p)| *s == 2 && *p != PlayRecord::SatOut))
     });
     assert!(played_after, "seat 2 plays again once it is back");
@@ -260,7 +263,7 @@ fn a_skipped_seat_sits_out_the_dice_draws_that_follow_without_a_vote() {
     // Once it has played, every draw takes its link again.
     let records = t.devices[0].records();
     let played = records[back_at..].iter().position(|r| {
-        matches!(r, StepRecord::Inputs(plays)
+        matches!(r, StepRecord::Inputs { plays, .. }
             if plays.iter().any(|(s, p)| *s == 2 && *p != PlayRecord::SatOut))
     });
     let played = back_at + played.expect("seat 2 plays again");
@@ -351,11 +354,14 @@ fn a_skip_vote_that_races_the_seats_own_move_ends_the_same_on_every_device() {
     t.run_until(10_000, 10, |t| t.queue.is_empty());
     // Seat 2 went ahead with its own move; the table skipped it.
     assert!(
-        matches!(&t.devices[2].records()[step], StepRecord::Inputs(p) if p[0].1 != PlayRecord::SatOut)
+        matches!(&t.devices[2].records()[step], StepRecord::Inputs { plays: p, .. } if p[0].1 != PlayRecord::SatOut)
     );
     assert_eq!(
         t.devices[0].records()[step],
-        StepRecord::Inputs(vec![(2, PlayRecord::SatOut)])
+        StepRecord::Inputs {
+            plays: vec![(2, PlayRecord::SatOut)],
+            passed: vec![]
+        }
     );
     // The votes arrive: seat 2 goes back and follows the table.
     t.release();
@@ -368,7 +374,10 @@ fn a_skip_vote_that_races_the_seats_own_move_ends_the_same_on_every_device() {
     );
     assert_eq!(
         t.devices[2].records()[step],
-        StepRecord::Inputs(vec![(2, PlayRecord::SatOut)])
+        StepRecord::Inputs {
+            plays: vec![(2, PlayRecord::SatOut)],
+            passed: vec![]
+        }
     );
     all_verified_and_equal(&t);
 }
@@ -383,7 +392,7 @@ fn a_vote_that_cannot_pass_lets_the_seats_own_move_stand() {
     t.devices[2].set_plays(true);
     assert!(t.finish());
     assert!(
-        matches!(&t.devices[0].records()[step], StepRecord::Inputs(p) if p[0].1 != PlayRecord::SatOut)
+        matches!(&t.devices[0].records()[step], StepRecord::Inputs { plays: p, .. } if p[0].1 != PlayRecord::SatOut)
     );
     all_verified_and_equal(&t);
 }
@@ -408,7 +417,7 @@ fn a_seat_that_holds_the_move_others_voted_against_keeps_it_and_the_voter_goes_o
     assert!(t.devices[1].vote(t.now, 2, VoteAction::Keep).is_err());
     assert!(t.finish());
     assert!(
-        matches!(&t.devices[0].records()[step as usize], StepRecord::Inputs(p) if p[0].1 != PlayRecord::SatOut)
+        matches!(&t.devices[0].records()[step as usize], StepRecord::Inputs { plays: p, .. } if p[0].1 != PlayRecord::SatOut)
     );
     all_verified_and_equal(&t);
 }
@@ -459,7 +468,10 @@ fn a_device_that_went_on_alone_and_died_follows_the_tables_vote_when_it_comes_ba
     assert!(
         t.devices[2].step() > step
             && t.devices[2].records()[step as usize]
-                != StepRecord::Inputs(vec![(2, PlayRecord::SatOut)])
+                != StepRecord::Inputs {
+                    plays: vec![(2, PlayRecord::SatOut)],
+                    passed: vec![]
+                }
     );
     let keys = t.keys.clone();
     for i in 0..2 {
@@ -469,7 +481,10 @@ fn a_device_that_went_on_alone_and_died_follows_the_tables_vote_when_it_comes_ba
     assert!(t.finish(), "the returning device never caught up");
     assert_eq!(
         t.devices[2].records()[step as usize],
-        StepRecord::Inputs(vec![(2, PlayRecord::SatOut)])
+        StepRecord::Inputs {
+            plays: vec![(2, PlayRecord::SatOut)],
+            passed: vec![]
+        }
     );
     all_verified_and_equal(&t);
 }
@@ -783,7 +798,7 @@ fn a_device_whose_rules_disagree_is_reported_with_both_hashes_and_the_step() {
     assert!(n <= records.len());
     assert!(matches!(
         t.devices[0].records().get(n - 1),
-        Some(StepRecord::Inputs(_))
+        Some(StepRecord::Inputs { .. })
     ));
     // Ben sees the same.
     assert!(

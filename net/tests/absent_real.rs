@@ -52,7 +52,7 @@ fn parts(records: &[StepRecord], seat: Seat, from: usize) -> Vec<PlayRecord> {
     records[from.min(records.len())..]
         .iter()
         .filter_map(|r| match r {
-            StepRecord::Inputs(plays) => plays
+            StepRecord::Inputs { plays, .. } => plays
                 .iter()
                 .find(|(s, _)| *s == seat)
                 .map(|(_, p)| p.clone()),

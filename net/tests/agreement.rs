@@ -111,7 +111,7 @@ fn two_of_three_agreeing_is_no_end_and_the_game_plays_on_to_a_verified_finish() 
         records.len() as u32 > n + 1,
         "the game went on past step {n}"
     );
-    assert!(matches!(records[n as usize], StepRecord::Inputs(_)));
+    assert!(matches!(records[n as usize], StepRecord::Inputs { .. }));
     assert!(
         !records
             .iter()

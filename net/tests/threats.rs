@@ -175,7 +175,7 @@ fn first_card_step(t: &Table, seat: Seat) -> u32 {
         .records()
         .iter()
         .position(|r| {
-            matches!(r, StepRecord::Inputs(p)
+            matches!(r, StepRecord::Inputs { plays: p, .. }
                 if p.iter().any(|(s, x)| *s == seat && matches!(x, PlayRecord::Opened { .. })))
         })
         .expect("the seat played a card") as u32
@@ -383,7 +383,7 @@ fn first_illegal_step(t: &Table) -> u32 {
             // No game here is ended by agreement; such an end plays nothing anyway.
             StepRecord::Ended { .. } => break,
             StepRecord::Chance { draw, .. } => Step::Chance(*draw),
-            StepRecord::Inputs(plays) => Step::Inputs(
+            StepRecord::Inputs { plays, .. } => Step::Inputs(
                 plays
                     .iter()
                     .map(|(seat, p)| {
@@ -634,12 +634,12 @@ fn withholding_an_opening_is_handled_as_away_and_the_table_skips_the_seat() {
     let sat_out = |t: &Table| {
         t.devices.iter().all(|d| {
             d.records().get(step as usize).is_some_and(|r| {
-                matches!(r, StepRecord::Inputs(p) if p.iter().any(|(s, x)| *s == CHEAT as Seat && *x == PlayRecord::SatOut))
+                matches!(r, StepRecord::Inputs { plays: p, .. } if p.iter().any(|(s, x)| *s == CHEAT as Seat && *x == PlayRecord::SatOut))
             })
         })
     };
     assert!(t.run_until(100_000, 10, sat_out));
-    let StepRecord::Inputs(plays) = &t.devices[0].records()[step as usize] else {
+    let StepRecord::Inputs { plays, .. } = &t.devices[0].records()[step as usize] else {
         panic!("a play step")
     };
     assert_eq!(plays[CHEAT].1, PlayRecord::SatOut);

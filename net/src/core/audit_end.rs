@@ -28,7 +28,7 @@ impl<G: Game> Core<G> {
             };
             let mut sealed = Vec::new();
             for (i, record) in gs.records.iter().enumerate() {
-                if let StepRecord::Inputs(plays) = record
+                if let StepRecord::Inputs { plays, .. } = record
                     && plays
                         .iter()
                         .any(|(s, p)| *s == me && matches!(p, PlayRecord::Closed { .. }))

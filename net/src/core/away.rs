@@ -22,7 +22,7 @@ pub(super) fn sitting_out(
     let mut decided = removed.clone();
     for record in records.iter().rev() {
         match record {
-            StepRecord::Inputs(plays) => {
+            StepRecord::Inputs { plays, .. } => {
                 for (seat, play) in plays {
                     if decided.insert(*seat) && Absence::of(play).is_some() {
                         out.insert(*seat);
@@ -31,6 +31,8 @@ pub(super) fn sitting_out(
             }
             // The last record of a game that is over: no draw comes after it.
             StepRecord::Ended { .. } => return out,
+            // A deck step says nothing of who is at the table.
+            StepRecord::Deck { .. } => {}
             // Every seat has a part in a draw: it gave a link or it did not.
             StepRecord::Chance { from, .. } => {
                 out.extend(
@@ -229,11 +231,13 @@ impl<G: Game> Core<G> {
             .enumerate()
             .rev()
             .find_map(|(i, r)| match r {
-                StepRecord::Inputs(plays) => plays
+                StepRecord::Inputs { plays, .. } => plays
                     .iter()
                     .find(|(seat, _)| *seat == self.me)
                     .map(|(_, part)| (i as u32, part.clone())),
-                StepRecord::Chance { .. } | StepRecord::Ended { .. } => None,
+                StepRecord::Chance { .. } | StepRecord::Deck { .. } | StepRecord::Ended { .. } => {
+                    None
+                }
             })
     }
 
@@ -345,11 +349,13 @@ impl<G: Game> Core<G> {
         let removed = removed_before(&gs.removed, step);
         let (skips, _) = quorum(&view.votes, &removed, self.keys.len());
         let overridden = match &gs.records[step as usize] {
-            StepRecord::Inputs(plays) => plays
+            StepRecord::Inputs { plays, .. } => plays
                 .iter()
                 .any(|(seat, p)| skips.contains(seat) && Absence::of(p).is_none()),
             // A chance step records its contributors.
             StepRecord::Chance { from, .. } => skips.iter().any(|s| from.contains(s)),
+            // A deck step records the parts it took.
+            StepRecord::Deck { parts, .. } => parts.iter().any(|(s, _)| skips.contains(s)),
             // Nobody played it: there is no move to skip.
             StepRecord::Ended { .. } => false,
         };

@@ -255,7 +255,11 @@ impl<G: Game> Core<G> {
         if let Wire::Signed(s) = &wire {
             let too_big = match &s.body {
                 Body::Input(b) | Body::Open { input: b, .. } => b.len() > MAX_INPUT,
-                Body::Accept(a) => a.chain_len == 0 || a.chain_len > beacon::MAX_CHAIN_LEN,
+                Body::Accept(a) => {
+                    a.chain_len == 0
+                        || a.chain_len > beacon::MAX_CHAIN_LEN
+                        || crate::mental::table::check_key(&self.session.0, seat, &a.deck).is_err()
+                }
                 Body::Reveal(r) => r.sealed.iter().any(|o| o.input.len() > MAX_INPUT),
                 _ => false,
             };

@@ -201,6 +201,7 @@ impl<G: Game> Core<G> {
             chain_head: self.chain.head(),
             chain_len: self.chain.len(),
             secret: seal::secret_commitment(&self.session, self.me, &self.secret),
+            deck: crate::mental::table::make_key(&self.session.0, self.me, &self.secret),
         };
         self.sign_and_send(0, Basis::default(), Body::Accept(accept));
     }

@@ -89,6 +89,7 @@ mod access;
 mod agreement;
 mod audit_end;
 mod away;
+mod deck;
 mod draws;
 mod faults;
 mod ingest;
@@ -103,6 +104,7 @@ use crate::audit::{Fault, SitOut, Verdict};
 use crate::beacon::{self, Chain};
 use crate::identity::{PublicKey, SecretKey, SessionId, Start};
 use crate::log::StepRecord;
+use crate::mental::table::{DeckPart, TableDeck};
 use crate::seal;
 use crate::wire::{
     Accept, Basis, Body, Hash, Kind, Reveal, SeatKey, SignatureMemo, Signed, VoteAction, Wire,
@@ -429,6 +431,8 @@ struct GameState<G: Game> {
     removed: BTreeMap<Seat, u32>,
     /// Steps at which seats were skipped (including removals).
     skipped: BTreeSet<(u32, Seat)>,
+    /// The shared hidden decks, moved by every deck step and every card an input moves.
+    deck: TableDeck,
 }
 
 /// Messages of one step on our log, sorted by kind, built up message by message.
@@ -450,6 +454,10 @@ struct View<G: Game> {
     reveals: BTreeMap<Seat, Reveal>,
     /// Seats that agreed to end the game at this step.
     ends: BTreeSet<Seat>,
+    /// Each seat's deck part for this step (message id and part), as it arrived.
+    deck: BTreeMap<Seat, (Hash, DeckPart)>,
+    /// Seats whose deck part was checked and found good.
+    deck_ok: BTreeSet<Seat>,
 }
 
 impl<G: Game> View<G> {
@@ -467,6 +475,8 @@ impl<G: Game> View<G> {
             votes: BTreeMap::new(),
             reveals: BTreeMap::new(),
             ends: BTreeSet::new(),
+            deck: BTreeMap::new(),
+            deck_ok: BTreeSet::new(),
         }
     }
 }

@@ -39,7 +39,13 @@ impl<G: Game> Core<G> {
         Some(match record {
             StepRecord::Ended { .. } => return None,
             StepRecord::Chance { draw, .. } => Step::Chance(*draw),
-            StepRecord::Inputs(plays) => Step::Inputs(
+            StepRecord::Deck { faces, .. } => match G::pending(public) {
+                Pending::Shuffle { .. } => Step::Shuffled,
+                Pending::Deal { .. } => Step::Dealt,
+                Pending::Reveal { .. } => Step::Revealed(faces.clone()),
+                _ => return None,
+            },
+            StepRecord::Inputs { plays, .. } => Step::Inputs(
                 plays
                     .iter()
                     .map(|(seat, p)| {
@@ -127,6 +133,7 @@ impl<G: Game> Core<G> {
                 }
             }
             let Some(gs) = &mut self.game else { return };
+            let before = (gs.pending.clone(), gs.public.clone());
             if G::apply(&mut gs.public, &mut gs.privates, &step).is_err() {
                 self.halt(Fault {
                     seat: None,
@@ -135,6 +142,11 @@ impl<G: Game> Core<G> {
                 });
                 return;
             }
+            if let Err(f) = self.deck_after(i, &before.0, &before.1, &record, &step) {
+                self.halt(f);
+                return;
+            }
+            let Some(gs) = &mut self.game else { return };
             if matches!(record, StepRecord::Chance { .. }) {
                 gs.draws += 1;
             }

@@ -54,7 +54,7 @@ impl<G: Game> Core<G> {
         let basis = gs.bases[n as usize];
         let body = match seal {
             None | Some(Seal::Open) => Body::Input(bytes),
-            Some(Seal::UntilAll | Seal::UntilAudit) => {
+            Some(Seal::UntilAll | Seal::Reaction | Seal::UntilAudit) => {
                 let salt = random_hash(&mut self.rng);
                 let commitment = seal::commitment(&self.session, n, self.me, &salt, &bytes);
                 // The salt and input reach the disk before the commitment can leave.
@@ -85,7 +85,7 @@ impl<G: Game> Core<G> {
         let sealed = matches!(
             gs.pending,
             Pending::Together {
-                seal: Seal::UntilAll | Seal::UntilAudit,
+                seal: Seal::UntilAll | Seal::Reaction | Seal::UntilAudit,
                 ..
             }
         );

@@ -7,6 +7,7 @@ use crate::audit::{Absence, Fault};
 use crate::beacon;
 use crate::error::Result;
 use crate::log::{self, PlayRecord, StepRecord};
+use crate::mental::table::TableDeck;
 use crate::wire::{Basis, Body, Hash, Kind, VoteAction};
 use hoard_rules::{Game, Pending, Play, Seal, Seat, Step, public_hash};
 use std::collections::{BTreeMap, BTreeSet};
@@ -114,6 +115,14 @@ impl<G: Game> Core<G> {
             draws: 0,
             removed: BTreeMap::new(),
             skipped: BTreeSet::new(),
+            deck: TableDeck::new(
+                G::NAME,
+                self.session.0,
+                self.accepts
+                    .iter()
+                    .map(|a| a.as_ref().map(|a| a.deck.key).unwrap_or_default())
+                    .collect(),
+            ),
         });
         self.quiet_since = self.quiet_since.max(now);
         self.events.push_back(Event::Began);
@@ -189,16 +198,24 @@ impl<G: Game> Core<G> {
                         .is_some_and(|a| a.chain_len > gs.draws)
                 })
                 .collect(),
+            Pending::Shuffle { .. } | Pending::Deal { .. } | Pending::Reveal { .. } => {
+                Self::deck_awaited(&pending, self.keys.len())
+            }
             Pending::Over(_) => Vec::new(),
         };
         let sitting = match &pending {
             Pending::Chance => sitting_out(&gs.records[..n as usize], &removed, self.keys.len()),
             _ => BTreeSet::new(),
         };
+        // A deal or a reveal cannot go on without a seat's decryption shares: the table
+        // waits for it (a skip vote does not pass over it).
+        let needs_all = matches!(pending, Pending::Deal { .. } | Pending::Reveal { .. });
         let active: Vec<Seat> = awaited
             .iter()
             .copied()
-            .filter(|s| !removed.contains(s) && !skips.contains(s) && !sitting.contains(s))
+            .filter(|s| {
+                !removed.contains(s) && (needs_all || !skips.contains(s)) && !sitting.contains(s)
+            })
             .collect();
         // Seats I voted to skip: I hold the step for the vote unless it is shown to have
         // ended with their move.
@@ -223,7 +240,7 @@ impl<G: Game> Core<G> {
                 }
             }
             Pending::Together {
-                seal: Seal::UntilAll,
+                seal: Seal::UntilAll | Seal::Reaction,
                 ..
             } if i_am_in
                 && active.contains(&me)
@@ -233,7 +250,31 @@ impl<G: Game> Core<G> {
             {
                 return self.open_sealed_play(n, basis, &active, view);
             }
+            Pending::Shuffle { .. } | Pending::Deal { .. } | Pending::Reveal { .. }
+                if i_am_in && !self.table_is_past(n) =>
+            {
+                match self.my_deck_part(&pending, view, &active) {
+                    Some(Ok(part)) => {
+                        self.sign_and_send(n, basis, Body::Deck(part));
+                        return Ok(Progress::Again);
+                    }
+                    Some(Err(fault)) => return Err(fault),
+                    None => {}
+                }
+            }
             _ => {}
+        }
+        // The proof of the cards this seat's input shows or passes goes with the input (or
+        // its opening), and again after a restart that lost it: it is made the same.
+        if i_am_in
+            && active.contains(&me)
+            && !view.deck.contains_key(&me)
+            && let Some((_, input)) = view.inputs.get(&me).or(view.opens.get(&me))
+            && !G::card_moves(&gs.public, me, input).is_empty()
+        {
+            let input = input.clone();
+            self.send_moves(n, basis, &input);
+            return Ok(Progress::Again);
         }
 
         let Some(gs) = &self.game else {
@@ -263,7 +304,7 @@ impl<G: Game> Core<G> {
                 .filter(|s| !view.commits.contains_key(s))
                 .collect(),
             Pending::Together {
-                seal: Seal::UntilAll,
+                seal: Seal::UntilAll | Seal::Reaction,
                 ..
             } => {
                 let uncommitted: BTreeSet<Seat> = active
@@ -281,8 +322,15 @@ impl<G: Game> Core<G> {
                     uncommitted
                 }
             }
+            Pending::Shuffle { .. } | Pending::Deal { .. } | Pending::Reveal { .. } => {
+                Self::deck_owed(&pending, view, &active)
+            }
             Pending::Over(_) => BTreeSet::new(),
         };
+        if !owed.is_empty() {
+            return Ok(Progress::Waiting(owed));
+        }
+        let owed = self.moves_owed(view, &active);
         if !owed.is_empty() {
             return Ok(Progress::Waiting(owed));
         }
@@ -338,7 +386,7 @@ impl<G: Game> Core<G> {
                             plays.push((seat, Play::Open(input)));
                             rec.push((seat, PlayRecord::Open(bytes)));
                         }
-                        Seal::UntilAll => {
+                        Seal::UntilAll | Seal::Reaction => {
                             let (bytes, input) = view.opens[&seat].clone();
                             plays.push((seat, Play::Open(input)));
                             rec.push((
@@ -374,7 +422,14 @@ impl<G: Game> Core<G> {
                         }
                     }
                 }
-                (StepRecord::Inputs(rec), Step::Inputs(plays))
+                let passed = Self::passed_in(view, &active);
+                (
+                    StepRecord::Inputs { plays: rec, passed },
+                    Step::Inputs(plays),
+                )
+            }
+            Pending::Shuffle { .. } | Pending::Deal { .. } | Pending::Reveal { .. } => {
+                self.deck_record(&pending, view, &active)?
             }
             Pending::Over(_) => return Ok(Progress::Waiting(BTreeSet::new())),
         };
@@ -480,12 +535,15 @@ impl<G: Game> Core<G> {
                 .iter()
                 .filter_map(|s| self.chain_link_seen(n, *s).map(|x| (*s, x)))
                 .collect(),
-            StepRecord::Inputs(_) | StepRecord::Ended { .. } => Vec::new(),
+            StepRecord::Inputs { .. } | StepRecord::Deck { .. } | StepRecord::Ended { .. } => {
+                Vec::new()
+            }
         };
         let start = &self.start;
         let Some(gs) = &mut self.game else {
             return Ok(());
         };
+        let before = (gs.pending.clone(), gs.public.clone());
         let events = G::apply(&mut gs.public, &mut gs.privates, &step).map_err(|e| {
             let what = match e.seat() {
                 Some(s) => format!("{} (seat {s}) at step {n}: {e}", start.name(s)),
@@ -497,6 +555,10 @@ impl<G: Game> Core<G> {
                 what,
             }
         })?;
+        self.deck_after(n, &before.0, &before.1, &record, &step)?;
+        let Some(gs) = &mut self.game else {
+            return Ok(());
+        };
         if let StepRecord::Chance { .. } = &record {
             gs.draws += 1;
             for (s, x) in links {

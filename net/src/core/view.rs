@@ -81,12 +81,17 @@ impl<G: Game> Core<G> {
                         }
                         Body::Commit(c)
                             if awaits
-                                && matches!(seal, Some(Seal::UntilAll | Seal::UntilAudit)) =>
+                                && matches!(
+                                    seal,
+                                    Some(Seal::UntilAll | Seal::Reaction | Seal::UntilAudit)
+                                ) =>
                         {
                             view.commits.entry(s.seat).or_insert(*c);
                             view.commit_ids.entry(s.seat).or_insert(*id);
                         }
-                        Body::Open { .. } if awaits && seal == Some(Seal::UntilAll) => {
+                        Body::Open { .. }
+                            if awaits && matches!(seal, Some(Seal::UntilAll | Seal::Reaction)) =>
+                        {
                             view.open_ids.push((s.seat, *id));
                         }
                         Body::Vote { target, action } => {
@@ -100,6 +105,11 @@ impl<G: Game> Core<G> {
                         }
                         Body::End if !matches!(pending, Pending::Over(_)) => {
                             view.ends.insert(s.seat);
+                        }
+                        Body::Deck(part) if public_now => {
+                            view.deck
+                                .entry(s.seat)
+                                .or_insert_with(|| (*id, part.clone()));
                         }
                         _ => {}
                     }
@@ -122,6 +132,9 @@ impl<G: Game> Core<G> {
                 }
                 Err(f) => faults.push(f),
             }
+        }
+        if public_now {
+            self.check_deck_parts(view, pending, &mut faults);
         }
         for proof in proofs {
             self.prove(proof);

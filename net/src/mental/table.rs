@@ -281,6 +281,33 @@ impl TableDeck {
         shuffle::shuffle(&seed, &table, &s.current)
     }
 
+    /// This seat's part of a shuffle of `deck` from `cards`, given the deck as the last
+    /// seat before it passed it on (`None`: this seat shuffles first).
+    pub fn shuffle_part(
+        &self,
+        deck: DeckId,
+        cards: &[CardId],
+        previous: Option<&[Ciphertext]>,
+        secret: &[u8; 32],
+    ) -> Vec<Ciphertext> {
+        let input: Vec<Ciphertext> = match previous {
+            Some(p) => p.to_vec(),
+            None => cards
+                .iter()
+                .map(|c| {
+                    Ciphertext::plain(card_point(
+                        self.game,
+                        &format!("deck {deck}"),
+                        u32::from(*c),
+                    ))
+                })
+                .collect(),
+        };
+        let seed = shuffle_seed(secret, deck, self.next_generation(deck));
+        let table = RistrettoBasepointTable::create(&self.joint);
+        shuffle::shuffle(&seed, &table, &input)
+    }
+
     /// Takes a seat's part (the next in order): the same number of cards. What it did to
     /// them is known only at the audit.
     pub fn add_shuffle(&mut self, seat: Seat, cards: &[Ciphertext]) -> Result<(), CardFault> {
@@ -413,6 +440,30 @@ impl TableDeck {
                 Ok(())
             }
         }
+    }
+
+    /// The faces a reveal's shares open its cards to, checked as [`Self::finish_reveal`]
+    /// checks them, without moving anything.
+    pub fn reveal_faces(
+        &self,
+        cards: &[Handle],
+        parts: &[(Seat, Vec<Share>)],
+    ) -> Result<Vec<CardId>, CardFault> {
+        let mut copy = TableDeck {
+            game: self.game,
+            session: self.session,
+            keys: Vec::new(),
+            joint: self.joint,
+            cards: cards
+                .iter()
+                .filter_map(|h| self.cards.get(h).map(|c| (*h, *c)))
+                .collect(),
+            makings: self.makings.clone(),
+            generations: BTreeMap::new(),
+            shuffling: None,
+            points: self.points.clone(),
+        };
+        copy.finish_reveal(cards, parts)
     }
 
     /// A reveal is done: every seat gave its shares; the faces, in order.

@@ -1,0 +1,303 @@
+//! The shared hidden decks in the protocol (DESIGN.md, "The mental deck"): the steps the
+//! game asks of a deck, and the cards an input shows or passes.
+//!
+//! - **A shuffle** ([`Pending::Shuffle`]) is one step whose parts come in seat order: each
+//!   seat still in re-encrypts and reorders the deck as the seat before it passed it on,
+//!   from a seed drawn from its committed secret, so the audit replays every part. A seat
+//!   the table skips is left out of the chain; one honest shuffler hides the order.
+//! - **A deal** ([`Pending::Deal`]) is one step where every seat but the receiver gives its
+//!   decryption shares of the cards, each batch with one Chaum–Pedersen proof checked on
+//!   arrival; the receiver alone can then read them. **A reveal** takes every seat's shares
+//!   and every device reads the faces.
+//! - **An input that shows or passes held cards** ([`Game::card_moves`]) comes with this
+//!   seat's [`DeckPart::Moves`] (its own shares of the shown cards, the passed cards
+//!   handed over to their receivers' keys), sent with the input, or with its opening when
+//!   the input was sealed, so a sealed answer shows nothing before the step opens. The step
+//!   completes only once every such part is in and proves the faces the inputs claim.
+//!
+//! A part that does not check (a share its seat's key did not make, a shown card that is
+//! not what the input claims, a handover to another card) halts the game naming its seat;
+//! the signed message is the proof. A card that opens to no card of its deck, or to one
+//! already seen, shows a dishonest shuffle: the game stops there, and the audit names the
+//! shuffler.
+
+use super::{Core, View};
+use crate::audit::{self, Fault};
+use crate::log::StepRecord;
+use crate::mental::table::{CardFault, DeckPart, DeckRecord};
+use crate::wire::{Basis, Body};
+use hoard_rules::{Game, Pending, Seat, Step};
+use std::collections::BTreeSet;
+
+impl<G: Game> Core<G> {
+    fn deck_fault(&self, n: u32, e: CardFault) -> Fault {
+        match e {
+            CardFault::Seat { seat, why } => Fault {
+                seat: Some(seat),
+                step: Some(n),
+                what: format!("{} (seat {seat}) at step {n}: {why}", self.start.name(seat)),
+            },
+            CardFault::Deck(why) => Fault {
+                seat: None,
+                step: Some(n),
+                what: format!("at step {n}, {why}"),
+            },
+        }
+    }
+
+    /// The seats a deck step waits for, in the order their parts come.
+    pub(super) fn deck_awaited(pending: &Pending, seats: usize) -> Vec<Seat> {
+        let all = 0..seats as Seat;
+        match pending {
+            Pending::Shuffle { .. } | Pending::Reveal { .. } => all.collect(),
+            Pending::Deal { to, .. } => all.filter(|s| s != to).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Checks every deck part of the current step not yet checked whose check can be made
+    /// now (a move's part waits for its input). A bad one is a fault naming its seat.
+    pub(super) fn check_deck_parts(
+        &self,
+        view: &mut View<G>,
+        pending: &Pending,
+        faults: &mut Vec<Fault>,
+    ) {
+        let Some(gs) = &self.game else { return };
+        let n = view.n;
+        for (seat, (_, part)) in &view.deck {
+            if view.deck_ok.contains(seat) {
+                continue;
+            }
+            let checked = match (pending, part) {
+                (Pending::Shuffle { cards, .. }, DeckPart::Shuffle(out)) => {
+                    if out.len() == cards.len() {
+                        Ok(true)
+                    } else {
+                        Err(CardFault::Seat {
+                            seat: *seat,
+                            why: format!(
+                                "it passed on a deck of {} cards, not {}",
+                                out.len(),
+                                cards.len()
+                            ),
+                        })
+                    }
+                }
+                (Pending::Deal { to, cards }, DeckPart::Shares { shares, proof }) if to != seat => {
+                    gs.deck
+                        .check_shares(n, *seat, cards, shares, proof)
+                        .map(|()| true)
+                }
+                (Pending::Reveal { cards }, DeckPart::Shares { shares, proof }) => gs
+                    .deck
+                    .check_shares(n, *seat, cards, shares, proof)
+                    .map(|()| true),
+                (Pending::Turn { .. } | Pending::Together { .. }, DeckPart::Moves { .. }) => {
+                    match view.inputs.get(seat).or(view.opens.get(seat)) {
+                        None => Ok(false),
+                        Some((_, input)) => {
+                            let moves = G::card_moves(&gs.public, *seat, input);
+                            gs.deck.check_moves(n, *seat, &moves, part).map(|()| true)
+                        }
+                    }
+                }
+                _ => Err(CardFault::Seat {
+                    seat: *seat,
+                    why: "it sent a deck part this step has no place for".into(),
+                }),
+            };
+            match checked {
+                Ok(true) => {
+                    view.deck_ok.insert(*seat);
+                }
+                Ok(false) => {}
+                Err(e) => faults.push(self.deck_fault(n, e)),
+            }
+        }
+    }
+
+    /// This seat's part of the current deck step, if the step waits for it now: a shuffle
+    /// once every seat before it in the chain has passed the deck on, shares at once.
+    pub(super) fn my_deck_part(
+        &self,
+        pending: &Pending,
+        view: &View<G>,
+        active: &[Seat],
+    ) -> Option<Result<DeckPart, Fault>> {
+        let gs = self.game.as_ref()?;
+        let me = self.me;
+        if !active.contains(&me) || view.deck.contains_key(&me) {
+            return None;
+        }
+        let n = view.n;
+        match pending {
+            Pending::Shuffle { deck, cards } => {
+                let before: Vec<Seat> = active.iter().copied().filter(|s| *s < me).collect();
+                if !before.iter().all(|s| view.deck_ok.contains(s)) {
+                    return None;
+                }
+                let previous = before.last().and_then(|s| match view.deck.get(s) {
+                    Some((_, DeckPart::Shuffle(out))) => Some(&out[..]),
+                    _ => None,
+                });
+                Some(Ok(DeckPart::Shuffle(gs.deck.shuffle_part(
+                    *deck,
+                    cards,
+                    previous,
+                    &self.secret,
+                ))))
+            }
+            Pending::Deal { cards, .. } | Pending::Reveal { cards } => Some(
+                gs.deck
+                    .make_shares(n, me, &self.secret, cards)
+                    .map_err(|e| self.deck_fault(n, e)),
+            ),
+            _ => None,
+        }
+    }
+
+    /// The seats the current deck step still waits for: the next shuffler, or every seat
+    /// whose shares are not in.
+    pub(super) fn deck_owed(pending: &Pending, view: &View<G>, active: &[Seat]) -> BTreeSet<Seat> {
+        let missing = active.iter().copied().filter(|s| !view.deck_ok.contains(s));
+        match pending {
+            Pending::Shuffle { .. } => missing.take(1).collect(),
+            _ => missing.collect(),
+        }
+    }
+
+    /// The record and the engine's step of a deck step whose every part is in.
+    pub(super) fn deck_record(
+        &self,
+        pending: &Pending,
+        view: &View<G>,
+        active: &[Seat],
+    ) -> Result<(StepRecord, Step<G::Input>), Fault> {
+        let parts: Vec<(Seat, DeckRecord)> = active
+            .iter()
+            .filter_map(|s| view.deck.get(s).map(|(_, p)| (*s, p.record())))
+            .collect();
+        let step = match pending {
+            Pending::Shuffle { .. } => Step::Shuffled,
+            Pending::Deal { .. } => Step::Dealt,
+            Pending::Reveal { cards } => {
+                let gs = self.game.as_ref().ok_or_else(|| Fault {
+                    seat: None,
+                    step: Some(view.n),
+                    what: "no game".into(),
+                })?;
+                let shares: Vec<_> = parts
+                    .iter()
+                    .filter_map(|(s, p)| match p {
+                        DeckRecord::Shares(x) => Some((*s, x.clone())),
+                        _ => None,
+                    })
+                    .collect();
+                Step::Revealed(
+                    gs.deck
+                        .reveal_faces(cards, &shares)
+                        .map_err(|e| self.deck_fault(view.n, e))?,
+                )
+            }
+            _ => Step::Inputs(Vec::new()),
+        };
+        let faces = match &step {
+            Step::Revealed(faces) => faces.clone(),
+            _ => Vec::new(),
+        };
+        Ok((StepRecord::Deck { parts, faces }, step))
+    }
+
+    /// The cards the inputs of a completed step passed, by seat, as the log keeps them.
+    pub(super) fn passed_in(
+        view: &View<G>,
+        seats: &[Seat],
+    ) -> Vec<(Seat, Vec<crate::mental::Ciphertext>)> {
+        seats
+            .iter()
+            .filter_map(|s| match view.deck.get(s) {
+                Some((_, DeckPart::Moves { passed, .. })) if !passed.is_empty() => {
+                    Some((*s, passed.iter().map(|h| h.card).collect()))
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Seats whose input at this step moves cards and whose part proving it is not in.
+    pub(super) fn moves_owed(&self, view: &View<G>, active: &[Seat]) -> BTreeSet<Seat> {
+        let Some(gs) = &self.game else {
+            return BTreeSet::new();
+        };
+        active
+            .iter()
+            .copied()
+            .filter(|s| {
+                view.inputs
+                    .get(s)
+                    .or(view.opens.get(s))
+                    .is_some_and(|(_, input)| !G::card_moves(&gs.public, *s, input).is_empty())
+                    && !view.deck_ok.contains(s)
+            })
+            .collect()
+    }
+
+    /// Sends the part proving the cards this seat's input moves, if it moves any: right
+    /// after the input, or after its opening when it was sealed.
+    pub(super) fn send_moves(&mut self, n: u32, basis: Basis, input: &G::Input) {
+        let Some(gs) = &self.game else { return };
+        let moves = G::card_moves(&gs.public, self.me, input);
+        if moves.is_empty() {
+            return;
+        }
+        match gs.deck.make_moves(n, self.me, &self.secret, &moves) {
+            Ok(part) => self.sign_and_send(n, basis, Body::Deck(part)),
+            Err(e) => {
+                let f = self.deck_fault(n, e);
+                self.halt(f);
+            }
+        }
+    }
+
+    /// Moves the decks by a step just applied (`public` is the table before it) and gives
+    /// this seat's private side the faces it now holds.
+    pub(super) fn deck_after(
+        &mut self,
+        n: u32,
+        pending: &Pending,
+        public: &G::Public,
+        record: &StepRecord,
+        step: &Step<G::Input>,
+    ) -> Result<(), Fault> {
+        let handed = hoard_rules::play::handed::<G>(public, step);
+        let moves = audit::card_moves::<G>(public, step);
+        let me = self.me;
+        let secret = self.secret;
+        let result = {
+            let Some(gs) = &mut self.game else {
+                return Ok(());
+            };
+            let moved = match record {
+                StepRecord::Deck { parts, .. } => gs
+                    .deck
+                    .apply_record::<G::Input>(pending, parts, None)
+                    .map(|_| ()),
+                StepRecord::Inputs { passed, .. } if !moves.is_empty() => {
+                    gs.deck.apply_moves(&moves, passed)
+                }
+                _ => Ok(()),
+            };
+            moved.and_then(|()| {
+                for (seat, card) in handed.iter().filter(|(s, _)| *s == me) {
+                    let face = gs.deck.read(card, &secret)?;
+                    if let Some(Some(private)) = gs.privates.get_mut(usize::from(*seat)) {
+                        G::learn(private, *card, face);
+                    }
+                }
+                Ok(())
+            })
+        };
+        result.map_err(|e| self.deck_fault(n, e))
+    }
+}
