@@ -17,11 +17,10 @@
 //! Exit status: 0 verified, 2 a fault or a halted game, 1 anything else (with a message on
 //! standard error).
 
+use hoard_net::games;
 use hoard_net::handle::{
     AuditVerdict, Command, Event, GameSetup, GameView, Handle, HandleConfig, LobbyView, Network,
 };
-use hoard_rules::greedquest::{self, Attrition, Length};
-use hoard_rules::sprawl;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -42,17 +41,43 @@ where
     }
 }
 
-const HELP: &str = "\
-hoard host --game greedquest|sprawl [--bots N] [--seats N] [--variant V] [--name NAME]
+/// The usage text, with every game Hoard plays and its variants.
+fn help() -> String {
+    let mut text = format!(
+        "\
+hoard host --game {} [--bots N] [--seats N] [--variant V] [--name NAME]
            [--table NAME] [--data-dir DIR] [--loopback|--offline|--relay] [--timeout SECS]
     Open a table, print its join code (TICKET ...), wait for --seats players (default:
     you and the bots), start, let bots play every seat of this device, print RESULT.
-    GreedQuest variants (comma-separated): short, shortest, my-room, survival, uniqueness.
+",
+        games::names().join("|")
+    );
+    for setup in games::all() {
+        if !setup.variants().is_empty() {
+            text += &format!(
+                "    {} variants (comma-separated): {}.\n",
+                setup.title(),
+                setup.variants().join(", ")
+            );
+        }
+    }
+    text += "\
 hoard join <ticket> --bot [--name NAME] [--data-dir DIR] [--loopback|--relay] [--timeout SECS]
     Sit at a table by its join code and let a bot play the seat; print RESULT.
 hoard tables [--wait SECS]
     List the open tables on this network.
 With --data-dir holding an unfinished game, host and join resume it instead.";
+    text
+}
+
+/// The games as a reader would list them: "greedquest or sprawl".
+fn game_list() -> String {
+    let names = games::names();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 enum Mode {
@@ -84,7 +109,7 @@ struct Options {
 
 fn parse(args: &[String]) -> Result<Options, String> {
     let Some(sub) = args.first() else {
-        return Err(format!("which subcommand?\n{HELP}"));
+        return Err(format!("which subcommand?\n{}", help()));
     };
     let mut game = None;
     let mut variants = Vec::new();
@@ -147,12 +172,12 @@ fn parse(args: &[String]) -> Result<Options, String> {
             other if !other.starts_with('-') && sub == "join" && ticket.is_none() => {
                 ticket = Some(other.to_string())
             }
-            other => return Err(format!("unknown option {other:?}\n{HELP}")),
+            other => return Err(format!("unknown option {other:?}\n{}", help())),
         }
     }
     opts.mode = match sub.as_str() {
         "host" => {
-            let game = game.ok_or("host needs --game greedquest or --game sprawl")?;
+            let game = game.ok_or_else(|| format!("host needs --game ({})", game_list()))?;
             let setup = setup_for(&game, &variants, 1 + bots)?;
             if let Some(n) = seats
                 && n < 1 + bots
@@ -178,42 +203,18 @@ fn parse(args: &[String]) -> Result<Options, String> {
         }
         "tables" => Mode::Tables { wait },
         "help" | "-h" | "--help" => Mode::Help,
-        other => return Err(format!("unknown subcommand {other:?}\n{HELP}")),
+        other => return Err(format!("unknown subcommand {other:?}\n{}", help())),
     };
     Ok(opts)
 }
 
 fn setup_for(game: &str, variants: &[String], seats: u8) -> Result<GameSetup, String> {
-    match game.to_lowercase().as_str() {
-        "greedquest" => {
-            let mut c = greedquest::Config::new(seats);
-            for v in variants {
-                match v.as_str() {
-                    "short" => c.length = Length::Short,
-                    "shortest" => c.length = Length::Shortest,
-                    "my-room" => c.this_is_my_room = true,
-                    "survival" => c.attrition = Attrition::Survival,
-                    "uniqueness" => c.attrition = Attrition::Uniqueness,
-                    other => return Err(format!("GreedQuest has no variant {other:?}")),
-                }
-            }
-            Ok(GameSetup::GreedQuest(c))
-        }
-        "sprawl" => {
-            let mut c = sprawl::Config::new(seats);
-            for v in variants {
-                match v.as_str() {
-                    "counting-coup" => c.counting_coup = true,
-                    "sprawlgami" => c.sprawlgami = true,
-                    "overload" => c.overload = true,
-                    "superior-forces" => c.superior_forces = true,
-                    other => return Err(format!("Sprawl has no variant {other:?}")),
-                }
-            }
-            Ok(GameSetup::Sprawl(c))
-        }
-        other => Err(format!("unknown game {other:?} (greedquest or sprawl)")),
+    let mut setup = games::basic(game, seats)
+        .ok_or_else(|| format!("unknown game {game:?} ({})", game_list()))?;
+    for v in variants {
+        setup.set_variant(v)?;
     }
+    Ok(setup)
 }
 
 fn data_dir(opts: &Options) -> Result<PathBuf, String> {
@@ -226,7 +227,7 @@ fn data_dir(opts: &Options) -> Result<PathBuf, String> {
 fn execute(opts: Options) -> Result<ExitCode, String> {
     match &opts.mode {
         Mode::Help => {
-            println!("{HELP}");
+            println!("{}", help());
             Ok(ExitCode::SUCCESS)
         }
         Mode::Tables { wait } => tables(&opts, *wait),
@@ -435,6 +436,7 @@ fn report(event: &Event) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hoard_rules::greedquest::Length;
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
@@ -459,6 +461,19 @@ mod tests {
         };
         assert_eq!(c.length, Length::Short);
         assert!(c.this_is_my_room);
+    }
+
+    #[test]
+    fn every_game_can_be_hosted_by_name() {
+        for name in games::names() {
+            let line = format!("host --game {name} --bots 1");
+            let o = parse(&args(&line)).expect(&line);
+            let Mode::Host { setup, .. } = o.mode else {
+                panic!("not host")
+            };
+            assert_eq!(setup.game_name(), name);
+        }
+        assert!(help().contains("Sprawl variants"), "{}", help());
     }
 
     #[test]

@@ -12,101 +12,9 @@ pub struct RulesPage {
     pub sections: &'static [(&'static str, &'static str)],
 }
 
-pub const PAGES: &[RulesPage] = &[
-    RulesPage {
-        title: "GreedQuest",
-        players: "2 to 6 players",
-        pitch: "Race to the dragon's hoard in Room 12, then be first back out to Room 1.",
-        sections: &[
-            (
-                "A turn",
-                "Everyone picks one card from a hand of five and plays it face down. When all \
-                 have played, the cards are turned over and resolved in a fixed order. Then \
-                 everyone draws back up to five. An empty deck is reshuffled from the discards.",
-            ),
-            (
-                "Moving",
-                "The highest Go! card wins the turn and moves one room forward; equal winners \
-                 all move. Forward means towards Room 12 until you reach it, then back towards \
-                 Room 1. You cannot bounce off Room 1 or Room 12: extra movement is lost. The \
-                 first to reach Room 12 and return to Room 1 wins; arriving together, you win \
-                 together.",
-            ),
-            (
-                "The cards, in the order they act",
-                "Loot the Bodies!: throw away your hand and draw five new cards at once.\n\
-                 Dragon ATTACK!!: cancels every card played this turn, unless two or more are \
-                 played; then only the attacks are cancelled.\n\
-                 The Meek Shall Inherit: this turn the lowest Go! wins. Two or more cancel out.\n\
-                 Curse!: everyone who moves by Go!, See Ya! or Secret Door moves backward \
-                 instead. Tracking is not affected. Two or more cancel out.\n\
-                 Dragon Sighting: Go!, Tracking and See Ya! played by anyone in your room or \
-                 the room behind you do nothing.\n\
-                 Secret Door: move two rooms forward.\n\
-                 See Ya!: move one room forward for every Go! card in play.\n\
-                 Go! 1 to 8 (two of each) and Go WILD!: WILD is any value you like, chosen \
-                 after every card is seen.\n\
-                 Even Chance / Odd Reversal: if the winning Go! is even (odd), swap rooms with \
-                 its player, keeping your facings.\n\
-                 Tracking (two): move one room towards the winning Go!'s player.",
-            ),
-            (
-                "Duels",
-                "When a tie must be settled, the players in it each play a face-down card; the \
-                 highest Go! wins and WILD beats every Go!. A tie at the top duels again; if \
-                 nobody plays a Go!, everybody loses the duel.",
-            ),
-            (
-                "The rooms",
-                "Rooms change the rules for whoever stands in them, and room rules beat card \
-                 rules. Room 1 protects against Curse!. Room 5 takes 2 from your Go!. Room 6 \
-                 lets you leave only with a card nobody else played. Room 8 stops you drawing. \
-                 Room 10 silences Secret Door and See Ya!. In Room 11 you may discard the \
-                 first card you draw each turn. Tap a room on the table to read its rule.",
-            ),
-            (
-                "Variants",
-                "Short Game: only Room 1's rule applies. Shortest Game: the first to reach \
-                 Room 12 wins. This Is My Room!: leaders in the same room and direction duel \
-                 between turns; losers step back. Survival of the Fittest and Uniqueness Is \
-                 Where You Find It: cards played without effect, or special cards once played, \
-                 are gone for good.",
-            ),
-        ],
-    },
-    RulesPage {
-        title: "Sprawl",
-        players: "3 to 8 players",
-        pitch: "Grow towers and branches of pyramids; the emptiest stash at the end wins.",
-        sections: &[
-            (
-                "Your stash",
-                "Fifteen pyramids of your colour: five each of 3, 2 and 1 pips. The board is \
-                 5x6 for three players, 6x6 for four to six, 8x8 for seven or eight.",
-            ),
-            (
-                "A turn",
-                "First turn: stand any pyramid anywhere as your starting tower. After that, do \
-                 one thing: build (cap your tower with a piece one size smaller), branch (lay a \
-                 piece beside your tower or branch, pointing away from it; branches shrink by \
-                 one size each step, and a tower supports branches as long as it is tall), or \
-                 spore (stand a new tower on an empty square one of your branches targets).",
-            ),
-            (
-                "Targeting and attacks",
-                "A lying piece targets the square as many squares away as its pips, in the \
-                 direction it points, whatever lies between. It attacks the square next to \
-                 its point: a tower attacked by a size it does not contain is neutralized and \
-                 stops growing. You may not spore where your new tower would be neutralized.",
-            ),
-            (
-                "The end",
-                "When a player has no legal move, the game ends at the start of that player's \
-                 next turn. Pieces of neutralized towers go back to their stashes; the fewest \
-                 pips left in your stash wins.",
-            ),
-        ],
-    },
+/// The pages of games still to come (a game's own page is in its screen's folder, as
+/// `RULES`); once a game is played, its page there takes the place of its page here.
+const COMING: &[RulesPage] = &[
     RulesPage {
         title: "Spree!",
         players: "3 to 8 players",
@@ -190,32 +98,41 @@ pub const PAGES: &[RulesPage] = &[
     },
 ];
 
-/// The reference page for a game, by the title or the rules' short name.
-pub fn page(name: &str) -> Option<&'static RulesPage> {
-    let wanted: String = name
+/// The key a page is found by: its title's letters and digits, in lower case ("Spree!" is
+/// "spree").
+fn key(title: &str) -> String {
+    title
         .chars()
         .filter(|c| c.is_ascii_alphanumeric())
         .collect::<String>()
-        .to_ascii_lowercase();
-    PAGES.iter().find(|p| {
-        p.title
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric())
-            .collect::<String>()
-            .to_ascii_lowercase()
-            == wanted
-    })
+        .to_ascii_lowercase()
+}
+
+/// Every page, in the order they are listed: the games Hoard plays (each page from its
+/// screen's folder), then those still to come.
+pub fn pages() -> Vec<&'static RulesPage> {
+    let mut pages = crate::games::rules_pages();
+    let played: Vec<String> = pages.iter().map(|p| key(p.title)).collect();
+    pages.extend(COMING.iter().filter(|p| !played.contains(&key(p.title))));
+    pages
+}
+
+/// The reference page for a game, by the title or the rules' short name.
+pub fn page(name: &str) -> Option<&'static RulesPage> {
+    let wanted = key(name);
+    pages().into_iter().find(|p| key(p.title) == wanted)
 }
 
 /// Draws the list of games, or one game's page when `open` names one. Returns true when
 /// the screen's Back was pressed.
 pub fn show(ui: &mut egui::Ui, open: &mut Option<usize>) -> bool {
     let mut back = false;
-    match open.and_then(|i| PAGES.get(i).map(|p| (i, p))) {
+    let pages = pages();
+    match open.and_then(|i| pages.get(i).map(|p| (i, *p))) {
         None => {
             back = widgets::top_bar(ui, "How to play", Some("Back"));
             egui::ScrollArea::vertical().show(ui, |ui| {
-                for (i, page) in PAGES.iter().enumerate() {
+                for (i, page) in pages.iter().enumerate() {
                     if widgets::wide(ui, &format!("{}  ({})", page.title, page.players)).clicked() {
                         *open = Some(i);
                     }
@@ -249,6 +166,6 @@ mod tests {
         for name in ["greedquest", "sprawl", "spree", "freeloader", "spammers"] {
             assert!(page(name).is_some(), "{name} has no rules page");
         }
-        assert_eq!(PAGES.len(), 5);
+        assert_eq!(pages().len(), 5);
     }
 }

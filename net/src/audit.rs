@@ -16,32 +16,24 @@ type Openings = BTreeMap<(Seat, u32), Vec<(Hash, Vec<u8>)>>;
 
 /// What a game's rules let an away seat do at an input step: the input it "makes" by
 /// sitting out, or `None` if the game cannot go on without it there. The same function on
-/// every device (it is part of the game's rules, not a device setting). The input must hold
-/// for the seat's private side too: the audit replays it with every hand shown.
+/// every device (it is part of the game's rules, not a device setting: a session gives the
+/// core [`hoard_rules::Game::sit_out`]). The input must hold for the seat's private side
+/// too: the audit replays it with every hand shown.
 pub type SitOut<G> = fn(&<G as Game>::Public, Seat, Absence) -> Option<<G as Game>::Input>;
 
-/// Why the table goes on without a seat at a step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Absence {
-    /// Skipped by vote: it may come back and play on.
-    Skipped,
-    /// Removed by vote (at this step or before): it has left the game for good.
-    Removed,
-}
+pub use hoard_rules::Absence;
 
-impl Absence {
-    /// How a log record says the seat was absent, if it was.
-    pub fn of(record: &PlayRecord) -> Option<Absence> {
-        match record {
+impl hoard_rules::AbsenceRecord for PlayRecord {
+    fn absence(&self) -> Option<Absence> {
+        match self {
             PlayRecord::SatOut => Some(Absence::Skipped),
             PlayRecord::Removed => Some(Absence::Removed),
             _ => None,
         }
     }
 
-    /// The log record of a seat absent so.
-    pub fn record(self) -> PlayRecord {
-        match self {
+    fn absent(absence: Absence) -> PlayRecord {
+        match absence {
             Absence::Skipped => PlayRecord::SatOut,
             Absence::Removed => PlayRecord::Removed,
         }

@@ -11,19 +11,15 @@
 
 use crate::core::Time;
 use crate::error::{NetError, Result};
-use crate::handle::{
-    AnyInput, Command, Event, GameSetup, LobbySeat, LobbyView, Network, SessionId, SessionSummary,
-    new_key,
-};
-use crate::identity::{PublicKey, SeatSpec, SecretKey, Start};
+use crate::games::{AnyInput, ForGame, GameSetup, TableGame, with_game};
+use crate::identity::{PublicKey, SeatSpec, SecretKey, SessionId, entropy, new_key};
 use crate::session::{Outgoing, SeatMeta, Session, SessionMeta, Table, session_dir};
+use crate::table_types::{Command, Event, GameView, LobbySeat, LobbyView, Network, SessionSummary};
 use crate::transport::discovery::Discovery;
 use crate::transport::endpoint::{self, EndpointOptions, NetMode};
 use crate::transport::mesh::{self, Mesh, MeshEvent};
 use crate::transport::{PROTOCOL_VERSION, TableId, TableInfo, ticket};
-use hoard_rules::greedquest::GreedQuest;
-use hoard_rules::sprawl::Sprawl;
-use hoard_rules::{Game, Seat};
+use hoard_rules::Seat;
 use iroh::{Endpoint, EndpointAddr, EndpointId, TransportAddr};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -328,7 +324,7 @@ pub struct Device {
     tables_rx: Option<tokio_mpsc::UnboundedReceiver<Vec<TableInfo>>>,
     mesh_rx: Option<tokio_mpsc::UnboundedReceiver<MeshEvent>>,
     /// The last view shown, to send only changes.
-    last_view: Option<crate::handle::GameView>,
+    last_view: Option<GameView>,
 }
 
 impl Device {
@@ -849,12 +845,8 @@ impl Device {
                 name: s.name.clone(),
             })
             .collect();
-        let nonce = crate::handle::entropy()?;
-        let setup = host.setup.with_seats(n);
-        let start = match &setup {
-            GameSetup::GreedQuest(c) => Start::new::<GreedQuest>(c, specs, nonce)?,
-            GameSetup::Sprawl(c) => Start::new::<Sprawl>(c, specs, nonce)?,
-        };
+        let nonce = entropy()?;
+        let start = host.setup.with_seats(n).start(specs, nonce)?;
         let meta = SessionMeta {
             start,
             seats: host
@@ -1514,24 +1506,52 @@ fn open_table(
         }
     }
     let game = meta.start.game.clone();
-    let table: Box<dyn Table> = if game == GreedQuest::NAME {
-        Box::new(if resume {
-            Session::<GreedQuest>::resume(dir, meta, key, bots, autoplay, now)?
-        } else {
-            Session::<GreedQuest>::create(dir, meta, key, bots, autoplay, now)?
-        })
-    } else if game == Sprawl::NAME {
-        Box::new(if resume {
-            Session::<Sprawl>::resume(dir, meta, key, bots, autoplay, now)?
-        } else {
-            Session::<Sprawl>::create(dir, meta, key, bots, autoplay, now)?
-        })
-    } else {
-        return Err(NetError::BadStart(format!(
-            "this device does not know the game {game}"
-        )));
+    let open = Open {
+        dir,
+        meta,
+        key,
+        bots,
+        autoplay,
+        now,
+        resume,
     };
-    Ok(table)
+    with_game(&game, open).unwrap_or_else(|| {
+        Err(NetError::BadStart(format!(
+            "this device does not know the game {game}"
+        )))
+    })
+}
+
+/// A session of the game its start names, opened by [`open_table`].
+struct Open<'a> {
+    dir: PathBuf,
+    meta: SessionMeta,
+    key: &'a SecretKey,
+    bots: &'a [SecretKey],
+    autoplay: bool,
+    now: Time,
+    resume: bool,
+}
+
+impl ForGame for Open<'_> {
+    type Out = Result<Box<dyn Table>>;
+
+    fn run<G: TableGame>(self) -> Self::Out {
+        let Open {
+            dir,
+            meta,
+            key,
+            bots,
+            autoplay,
+            now,
+            resume,
+        } = self;
+        Ok(Box::new(if resume {
+            Session::<G>::resume(dir, meta, key, bots, autoplay, now)?
+        } else {
+            Session::<G>::create(dir, meta, key, bots, autoplay, now)?
+        }))
+    }
 }
 
 async fn recv<T>(rx: &mut Option<tokio_mpsc::UnboundedReceiver<T>>) -> Option<T> {
@@ -1551,6 +1571,8 @@ async fn sleep_until(deadline: Option<Instant>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::identity::Start;
+    use hoard_rules::greedquest::GreedQuest;
 
     fn id(b: u8) -> EndpointId {
         SecretKey::from_bytes(&[b; 32]).public()

@@ -164,3 +164,19 @@ impl Start {
         self.seats.len()
     }
 }
+
+/// A fresh random 32 bytes from the operating system.
+pub(crate) fn entropy() -> Result<[u8; 32]> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|e| {
+        NetError::Io(std::io::Error::other(format!(
+            "no randomness from the system: {e}"
+        )))
+    })?;
+    Ok(bytes)
+}
+
+/// A new key (a bot's identity), from the operating system's randomness.
+pub(crate) fn new_key() -> Result<SecretKey> {
+    Ok(SecretKey::from_bytes(&entropy()?))
+}

@@ -8,6 +8,7 @@ pub mod beacon;
 pub mod core;
 pub mod device;
 pub mod error;
+pub mod games;
 pub mod handle;
 pub mod identity;
 pub mod log;
@@ -16,6 +17,7 @@ pub mod seal;
 pub mod session;
 pub mod sim;
 pub mod store;
+pub mod table_types;
 pub mod transport;
 pub mod wire;
 

@@ -7,18 +7,14 @@
 //! transmits leaves, and a bot (or an autoplayed seat) moves only when nothing else is in
 //! flight, through the same `submit` a person's move takes.
 
-use crate::audit::{Absence, SitOut, Verdict};
+use crate::audit::Verdict;
 use crate::core::{Core, CoreConfig, Event as CoreEvent, Time};
 use crate::error::{NetError, Result};
-use crate::handle::{
-    AnyInput, AnyState, AuditVerdict, AwayVote, AwayVoteView, EndView, GameView, SeatView,
-    SessionId, entropy,
-};
-use crate::identity::{PublicKey, SecretKey, Start};
+use crate::games::AnyInput;
+use crate::identity::{PublicKey, SecretKey, SessionId, Start, entropy};
 use crate::store::SeatStore;
+use crate::table_types::{AuditVerdict, AwayVote, AwayVoteView, EndView, GameView, SeatView};
 use crate::wire::{VoteAction, Wire};
-use hoard_rules::greedquest::{self, GreedQuest};
-use hoard_rules::sprawl::{self, Sprawl};
 use hoard_rules::{Game, Pending, Seat};
 use iroh::{EndpointAddr, EndpointId};
 use rand_chacha::ChaCha8Rng;
@@ -27,6 +23,8 @@ use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
 use std::collections::{BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
+
+pub use crate::games::TableGame;
 
 /// Who sits where, beyond what the protocol's [`Start`] says: which device holds each seat
 /// (bots sit on the host's device), how to reach it, and how to draw it. The host sends
@@ -77,68 +75,6 @@ impl SessionMeta {
             ));
         }
         Ok(())
-    }
-}
-
-/// How a game appears on the screens: the per-game glue between a core and the handle's
-/// game-independent types.
-pub trait TableGame: Game + Sized {
-    fn any_state(public: &Self::Public, private: Option<&Self::Private>) -> AnyState;
-    fn from_any(input: AnyInput) -> Option<Self::Input>;
-    /// How the table goes on without a skipped seat (the same on every device).
-    fn sit_out() -> Option<SitOut<Self>>;
-    /// The protocol settings every device uses for this game.
-    fn core_config() -> CoreConfig<Self> {
-        CoreConfig {
-            sit_out: Self::sit_out(),
-            ..CoreConfig::default()
-        }
-    }
-}
-
-impl TableGame for GreedQuest {
-    fn any_state(public: &Self::Public, private: Option<&Self::Private>) -> AnyState {
-        AnyState::GreedQuest {
-            public: public.clone(),
-            private: private.cloned(),
-        }
-    }
-    fn from_any(input: AnyInput) -> Option<Self::Input> {
-        match input {
-            AnyInput::GreedQuest(i) => Some(i),
-            _ => None,
-        }
-    }
-    fn sit_out() -> Option<SitOut<Self>> {
-        // Every step has an answer (see `Input::SitOut`); the rules say what each means.
-        Some(|_, _, absence| {
-            Some(match absence {
-                Absence::Skipped => greedquest::Input::SitOut,
-                Absence::Removed => greedquest::Input::Leave,
-            })
-        })
-    }
-}
-
-impl TableGame for Sprawl {
-    fn any_state(public: &Self::Public, _private: Option<&Self::Private>) -> AnyState {
-        AnyState::Sprawl {
-            public: public.clone(),
-        }
-    }
-    fn from_any(input: AnyInput) -> Option<Self::Input> {
-        match input {
-            AnyInput::Sprawl(i) => Some(i),
-            _ => None,
-        }
-    }
-    fn sit_out() -> Option<SitOut<Self>> {
-        Some(|_, _, absence| {
-            Some(match absence {
-                Absence::Skipped => sprawl::Input::SitOut,
-                Absence::Removed => sprawl::Input::Leave,
-            })
-        })
     }
 }
 
@@ -1016,7 +952,7 @@ impl<G: TableGame> Table for Session<G> {
 mod tests {
     use super::*;
     use crate::identity::SeatSpec;
-    use hoard_rules::greedquest::Config;
+    use hoard_rules::greedquest::{Config, GreedQuest};
 
     fn key(b: u8) -> SecretKey {
         SecretKey::from_bytes(&[b; 32])

@@ -45,7 +45,7 @@ fn game(seed: u64, memo: &SignatureMemo, trace: bool) -> Result<Report, String> 
         away_after: 5_000,
         resync_after: 1_000,
         chain_len: 64,
-        sit_out: GreedQuest::sit_out(),
+        sit_out: GreedQuest::core_config().sit_out,
         memo: Some(memo.clone()),
     };
     sim::play::<GreedQuest>(&config, config.seats, faults, seed, cfg, trace)

@@ -128,6 +128,36 @@ impl RuleError {
     }
 }
 
+/// Why the table goes on without a seat at a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Absence {
+    /// Skipped by vote: it may come back and play on.
+    Skipped,
+    /// Removed by vote (at this step or before): it has left the game for good.
+    Removed,
+}
+
+impl Absence {
+    /// How a log record says the seat was absent, if it was.
+    pub fn of<R: AbsenceRecord>(record: &R) -> Option<Absence> {
+        record.absence()
+    }
+
+    /// The log record of a seat absent so.
+    pub fn record<R: AbsenceRecord>(self) -> R {
+        R::absent(self)
+    }
+}
+
+/// A record of one seat's part in a step that can say the seat was absent: the protocol's
+/// log record. It lets [`Absence::of`] and [`Absence::record`] read and write one.
+pub trait AbsenceRecord: Sized {
+    /// The absence this record says, if it says one.
+    fn absence(&self) -> Option<Absence>;
+    /// The record of a seat absent so.
+    fn absent(absence: Absence) -> Self;
+}
+
 /// A game's rules. Implementations are unit structs; all state lives in the
 /// associated types, so the same engine serves every device, the bots and the audit.
 ///
@@ -215,6 +245,39 @@ pub trait Game: 'static {
     fn pass(public: &Self::Public, seat: Seat) -> Option<Self::Input> {
         let _ = (public, seat);
         None
+    }
+
+    /// What an away seat "plays" at an input step when the table goes on without it, or
+    /// `None` if the game cannot go on without it there (the default: the table then skips
+    /// a seat only at beacon draws, and removes one only at the audit). It is part of the
+    /// rules, the same on every device, and the input must hold for the seat's private side
+    /// too: the audit replays it with every hand shown.
+    fn sit_out(_public: &Self::Public, _seat: Seat, _absence: Absence) -> Option<Self::Input> {
+        None
+    }
+}
+
+/// A game Hoard offers at a table: what the lobby, the command line and the device need
+/// beyond the rules. Every game named in [`crate::for_each_game`] implements it.
+pub trait Listed: Game {
+    /// The title players see ("GreedQuest").
+    const TITLE: &'static str;
+
+    /// The variants the command line accepts, by name (`--variant short,my-room`).
+    const VARIANTS: &'static [&'static str] = &[];
+
+    /// The basic game (no variant) for `seats` players.
+    fn config(seats: u8) -> Self::Config;
+
+    /// How many players `config` seats.
+    fn seats(config: &Self::Config) -> u8;
+
+    /// The same options for a table of `seats` players.
+    fn with_seats(config: &Self::Config, seats: u8) -> Self::Config;
+
+    /// Turns on the variant named `variant` (one of [`Listed::VARIANTS`]).
+    fn set_variant(_config: &mut Self::Config, variant: &str) -> Result<(), String> {
+        Err(format!("{} has no variant {variant:?}", Self::TITLE))
     }
 }
 

@@ -7,13 +7,45 @@
 //! device; what only one seat knows (a hand, a deck order) is that seat's `Private`
 //! state, held by its owner and rebuilt by everyone at the audit.
 
-pub mod counter;
+//!
+//! Every game Hoard plays is named once, in [`for_each_game`]; the network and the app
+//! build their per-game enums and dispatch from that list.
+
 pub mod deck;
 mod game;
-pub mod greedquest;
 pub mod play;
 pub mod rng;
-pub mod sprawl;
 
 pub use deck::{CardId, CardMove, Handle};
-pub use game::{DeckId, Game, Outcome, Pending, Play, RuleError, Seal, Seat, Step, public_hash};
+pub use game::{
+    Absence, AbsenceRecord, DeckId, Game, Listed, Outcome, Pending, Play, RuleError, Seal, Seat,
+    Step, public_hash,
+};
+
+/// Every game Hoard plays, as `module::Engine`: the rules are in `rules/src/<module>/`
+/// (whose `Engine` implements [`Game`] and [`Listed`]) and the screen in
+/// `app/src/games/<module>`. Adding a game is one line here.
+///
+/// `for_each_game!(callback)` expands to `callback! { greedquest::GreedQuest, ... }`, so
+/// each crate writes one macro that makes its enums and their `match` arms from the list.
+/// The order is the lobby's, and part of the wire and disk formats (a game's place is its
+/// tag in a saved setup): a new game goes at the end.
+#[macro_export]
+macro_rules! for_each_game {
+    ($callback:ident) => {
+        $callback! {
+            greedquest::GreedQuest,
+            sprawl::Sprawl,
+            counter::Counter,
+        }
+    };
+}
+
+/// Declares every game's module.
+macro_rules! game_modules {
+    ($($module:ident::$game:ident),* $(,)?) => {
+        $(pub mod $module;)*
+    };
+}
+
+for_each_game!(game_modules);

@@ -13,7 +13,6 @@ use hoard_net::session::{SeatMeta, Session, SessionMeta, session_dir};
 use hoard_net::transport::endpoint::{EndpointOptions, NetMode, bind_endpoint};
 use hoard_net::transport::mesh::{self, Mesh, MeshEvent};
 use hoard_net::{SeatSpec, SecretKey, Start};
-use hoard_rules::greedquest::{self, GreedQuest};
 use hoard_rules::{Game, Pending, Seat};
 use iroh::{Endpoint, EndpointAddr, TransportAddr};
 use std::path::PathBuf;
@@ -64,11 +63,35 @@ fn config(away_after_ms: u64) -> CoreConfig<Rounds> {
     }
 }
 
-/// Which game a table plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Rounds,
-    GreedQuest,
+/// Starts one device's task at the table's game, its cores set as the game wants and a
+/// quiet seat counted as away after the given milliseconds.
+type Spawn =
+    fn(&tokio::runtime::Runtime, Device, Option<Endpoint>, mpsc::UnboundedReceiver<Cmd>, u64);
+
+/// [`Spawn`] for the measured game of rounds.
+fn spawn_rounds(
+    rt: &tokio::runtime::Runtime,
+    device: Device,
+    endpoint: Option<Endpoint>,
+    cmds: mpsc::UnboundedReceiver<Cmd>,
+    away_after: u64,
+) {
+    rt.spawn(device.run::<Rounds>(endpoint, cmds, config(away_after)));
+}
+
+/// [`Spawn`] for one of Hoard's games, with its own rules for a seat that sits out.
+fn spawn_game<G: TableGame>(
+    rt: &tokio::runtime::Runtime,
+    device: Device,
+    endpoint: Option<Endpoint>,
+    cmds: mpsc::UnboundedReceiver<Cmd>,
+    away_after: u64,
+) {
+    let cfg = CoreConfig {
+        away_after,
+        ..G::core_config()
+    };
+    rt.spawn(device.run::<G>(endpoint, cmds, cfg));
 }
 
 struct Slot {
@@ -83,7 +106,7 @@ pub struct LoopTable {
     pub rt: tokio::runtime::Runtime,
     slots: Vec<Slot>,
     meta: SessionMeta,
-    kind: Kind,
+    spawn: Spawn,
     away_after_ms: u64,
     tx: std_mpsc::Sender<Status>,
     rx: std_mpsc::Receiver<Status>,
@@ -112,24 +135,24 @@ impl LoopTable {
             Start::new::<Rounds>(&rounds::Config { seats: n, rounds }, specs, [42; 32])
                 .expect("start")
         };
-        LoopTable::seat(dir, n, Kind::Rounds, start, away_after_ms)
+        LoopTable::seat(dir, n, spawn_rounds, start, away_after_ms)
     }
 
-    /// As [`LoopTable::new`], at a game of GreedQuest played as `config` says, with the
-    /// game's own rules for a seat that sits out.
-    pub fn greedquest(
+    /// As [`LoopTable::new`], at a game of `G` played as `config` says, with the game's own
+    /// rules for a seat that sits out.
+    pub fn playing<G: TableGame>(
         dir: &std::path::Path,
-        config: &greedquest::Config,
+        config: &G::Config,
         away_after_ms: u64,
     ) -> LoopTable {
-        let start = |specs| Start::new::<GreedQuest>(config, specs, [42; 32]).expect("start");
-        LoopTable::seat(dir, config.seats, Kind::GreedQuest, start, away_after_ms)
+        let start = |specs| Start::new::<G>(config, specs, [42; 32]).expect("start");
+        LoopTable::seat(dir, G::seats(config), spawn_game::<G>, start, away_after_ms)
     }
 
     fn seat(
         dir: &std::path::Path,
         n: u8,
-        kind: Kind,
+        spawn: Spawn,
         start: impl FnOnce(Vec<SeatSpec>) -> Start,
         away_after_ms: u64,
     ) -> LoopTable {
@@ -177,7 +200,7 @@ impl LoopTable {
             rt,
             slots: Vec::new(),
             meta,
-            kind,
+            spawn,
             away_after_ms,
             tx,
             rx,
@@ -226,19 +249,7 @@ impl LoopTable {
             resume,
             report,
         };
-        match self.kind {
-            Kind::Rounds => {
-                let cfg = config(away_after);
-                self.rt.spawn(device.run::<Rounds>(endpoint, cmds, cfg));
-            }
-            Kind::GreedQuest => {
-                let cfg = CoreConfig {
-                    away_after,
-                    ..GreedQuest::core_config()
-                };
-                self.rt.spawn(device.run::<GreedQuest>(endpoint, cmds, cfg));
-            }
-        }
+        (self.spawn)(&self.rt, device, endpoint, cmds, away_after);
     }
 
     /// Stops device `i` politely (its connections close at once).

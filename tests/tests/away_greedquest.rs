@@ -5,7 +5,7 @@
 //! Issue 20: "A 4-seat GreedQuest table whose seat 2 went quiet at step 6 was still at step
 //! 6 after both votes and 2.5 hours."
 
-use hoard_rules::greedquest::Config;
+use hoard_rules::greedquest::{Config, GreedQuest};
 use hoard_rules::{Pending, Seat};
 use hoard_tests::table::LoopTable;
 use hoard_tests::{Scratch, with_timeout};
@@ -33,7 +33,7 @@ fn greedquest_goes_on_without_a_device_that_left_and_takes_it_back_when_it_retur
     with_timeout(Duration::from_secs(150), || {
         let scratch = Scratch::new("away-greedquest");
         let config = Config::new(4);
-        let mut table = LoopTable::greedquest(&scratch.path, &config, 300);
+        let mut table = LoopTable::playing::<GreedQuest>(&scratch.path, &config, 300);
         let all: Vec<usize> = (0..4).collect();
         let live: Vec<usize> = (0..4).filter(|d| *d != AWAY).collect();
         for d in &all {

@@ -8,6 +8,7 @@ mod reveal;
 mod track;
 
 use super::{GameUi, TableFrame, TableIntent};
+use crate::rules_ref::RulesPage;
 use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::theme::Palette;
 use crate::widgets;
@@ -47,6 +48,72 @@ fn moment(public: &Public) -> Moment {
         round,
     }
 }
+
+/// The game's rules reference, in the app's "How to play".
+pub const RULES: RulesPage = RulesPage {
+    title: "GreedQuest",
+    players: "2 to 6 players",
+    pitch: "Race to the dragon's hoard in Room 12, then be first back out to Room 1.",
+    sections: &[
+        (
+            "A turn",
+            "Everyone picks one card from a hand of five and plays it face down. When all \
+             have played, the cards are turned over and resolved in a fixed order. Then \
+             everyone draws back up to five. An empty deck is reshuffled from the discards.",
+        ),
+        (
+            "Moving",
+            "The highest Go! card wins the turn and moves one room forward; equal winners \
+             all move. Forward means towards Room 12 until you reach it, then back towards \
+             Room 1. You cannot bounce off Room 1 or Room 12: extra movement is lost. The \
+             first to reach Room 12 and return to Room 1 wins; arriving together, you win \
+             together.",
+        ),
+        (
+            "The cards, in the order they act",
+            "Loot the Bodies!: throw away your hand and draw five new cards at once.\n\
+             Dragon ATTACK!!: cancels every card played this turn, unless two or more are \
+             played; then only the attacks are cancelled.\n\
+             The Meek Shall Inherit: this turn the lowest Go! wins. Two or more cancel out.\n\
+             Curse!: everyone who moves by Go!, See Ya! or Secret Door moves backward \
+             instead. Tracking is not affected. Two or more cancel out.\n\
+             Dragon Sighting: Go!, Tracking and See Ya! played by anyone in your room or \
+             the room behind you do nothing.\n\
+             Secret Door: move two rooms forward.\n\
+             See Ya!: move one room forward for every Go! card in play.\n\
+             Go! 1 to 8 (two of each) and Go WILD!: WILD is any value you like, chosen \
+             after every card is seen.\n\
+             Even Chance / Odd Reversal: if the winning Go! is even (odd), swap rooms with \
+             its player, keeping your facings.\n\
+             Tracking (two): move one room towards the winning Go!'s player.",
+        ),
+        (
+            "Duels",
+            "When a tie must be settled, the players in it each play a face-down card; the \
+             highest Go! wins and WILD beats every Go!. A tie at the top duels again; if \
+             nobody plays a Go!, everybody loses the duel.",
+        ),
+        (
+            "The rooms",
+            "Rooms change the rules for whoever stands in them, and room rules beat card \
+             rules. Room 1 protects against Curse!. Room 5 takes 2 from your Go!. Room 6 \
+             lets you leave only with a card nobody else played. Room 8 stops you drawing. \
+             Room 10 silences Secret Door and See Ya!. In Room 11 you may discard the \
+             first card you draw each turn. Tap a room on the table to read its rule.",
+        ),
+        (
+            "Variants",
+            "Short Game: only Room 1's rule applies. Shortest Game: the first to reach \
+             Room 12 wins. This Is My Room!: leaders in the same room and direction duel \
+             between turns; losers step back. Survival of the Fittest and Uniqueness Is \
+             Where You Find It: cards played without effect, or special cards once played, \
+             are gone for good.",
+        ),
+    ],
+};
+
+/// The game's screen, by the name every game's screen module gives it.
+pub type Screen = GreedQuestUi;
 
 #[derive(Default)]
 pub struct GreedQuestUi {

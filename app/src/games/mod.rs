@@ -1,8 +1,7 @@
-//! One screen per game behind one small trait, after egui's demo windows: adding a game
-//! to the app is one file here and one line in [`all`].
-
-pub mod greedquest;
-pub mod sprawl;
+//! One screen per game behind one small trait, after egui's demo windows. Each game in
+//! [`hoard_rules::for_each_game`] has its screen here, in `<module>.rs` (or
+//! `<module>/mod.rs`), named `Screen`: a [`GameUi`] with a `Default`; beside it, `RULES` is
+//! the game's page in "How to play". Nothing else in the app names a game.
 
 use crate::net::{AnyInput, GameSetup, GameView};
 use std::ops::RangeInclusive;
@@ -58,10 +57,21 @@ pub trait GameUi {
     }
 }
 
-/// Every game the app can show, in the order the lobby lists them.
-pub fn all() -> Vec<Box<dyn GameUi>> {
-    vec![
-        Box::new(greedquest::GreedQuestUi::default()),
-        Box::new(sprawl::SprawlUi::default()),
-    ]
+/// Declares every game's screen module and lists the screens.
+macro_rules! screens {
+    ($($module:ident::$game:ident),* $(,)?) => {
+        $(pub mod $module;)*
+
+        /// Every game the app can show, in the order the lobby lists them.
+        pub fn all() -> Vec<Box<dyn GameUi>> {
+            vec![$(Box::new(<$module::Screen as Default>::default()),)*]
+        }
+
+        /// The rules reference of every game the app can show, in the same order.
+        pub fn rules_pages() -> Vec<&'static crate::rules_ref::RulesPage> {
+            vec![$(&$module::RULES,)*]
+        }
+    };
 }
+
+hoard_rules::for_each_game!(screens);

@@ -5,6 +5,7 @@
 //! (taken from `legal_inputs`), plus the Counting Coup questions.
 
 use super::{GameUi, TableFrame, TableIntent};
+use crate::rules_ref::RulesPage;
 use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::theme::{self, Palette, TOUCH};
 use crate::widgets;
@@ -16,6 +17,44 @@ use hoard_rules::{Game, Seat};
 const MAX_CELL: f32 = 72.0;
 /// Room for the column letters and row numbers around the grid.
 const RULER: f32 = 16.0;
+
+/// The game's rules reference, in the app's "How to play".
+pub const RULES: RulesPage = RulesPage {
+    title: "Sprawl",
+    players: "3 to 8 players",
+    pitch: "Grow towers and branches of pyramids; the emptiest stash at the end wins.",
+    sections: &[
+        (
+            "Your stash",
+            "Fifteen pyramids of your colour: five each of 3, 2 and 1 pips. The board is \
+             5x6 for three players, 6x6 for four to six, 8x8 for seven or eight.",
+        ),
+        (
+            "A turn",
+            "First turn: stand any pyramid anywhere as your starting tower. After that, do \
+             one thing: build (cap your tower with a piece one size smaller), branch (lay a \
+             piece beside your tower or branch, pointing away from it; branches shrink by \
+             one size each step, and a tower supports branches as long as it is tall), or \
+             spore (stand a new tower on an empty square one of your branches targets).",
+        ),
+        (
+            "Targeting and attacks",
+            "A lying piece targets the square as many squares away as its pips, in the \
+             direction it points, whatever lies between. It attacks the square next to \
+             its point: a tower attacked by a size it does not contain is neutralized and \
+             stops growing. You may not spore where your new tower would be neutralized.",
+        ),
+        (
+            "The end",
+            "When a player has no legal move, the game ends at the start of that player's \
+             next turn. Pieces of neutralized towers go back to their stashes; the fewest \
+             pips left in your stash wins.",
+        ),
+    ],
+};
+
+/// The game's screen, by the name every game's screen module gives it.
+pub type Screen = SprawlUi;
 
 #[derive(Default)]
 pub struct SprawlUi {
@@ -113,7 +152,7 @@ impl GameUi for SprawlUi {
     }
 
     fn summary(&self, view: &GameView) -> Vec<String> {
-        let AnyState::Sprawl { public } = &view.state else {
+        let AnyState::Sprawl { public, .. } = &view.state else {
             return Vec::new();
         };
         (0..public.seats())
@@ -147,7 +186,7 @@ impl GameUi for SprawlUi {
         view: &GameView,
         frame: TableFrame,
     ) -> Vec<TableIntent> {
-        let AnyState::Sprawl { public } = &view.state else {
+        let AnyState::Sprawl { public, .. } = &view.state else {
             return Vec::new();
         };
         let mut intents = Vec::new();

@@ -192,8 +192,8 @@ pub fn normalise_code(raw: &str) -> String {
 
 /// A game's display name from its short name on the wire.
 pub fn game_title(name: &str) -> String {
-    crate::rules_ref::page(name)
-        .map(|p| p.title.to_string())
+    hoard_net::games::basic(name, 0)
+        .map(|setup| setup.title().to_string())
         .unwrap_or_else(|| name.to_string())
 }
 

@@ -40,7 +40,10 @@
 mod bot;
 
 use crate::deck::{CardMove, HiddenDeck};
-use crate::{CardId, Game, Handle, Outcome, Pending, Play, RuleError, Seal, Seat, Step, rng};
+use crate::{
+    Absence, CardId, Game, Handle, Listed, Outcome, Pending, Play, RuleError, Seal, Seat, Step,
+    rng,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -700,6 +703,16 @@ impl Game for Counter {
         private.faces.insert(card, face);
     }
 
+    /// A seat the table goes on without answers nothing in a window and waits out its
+    /// turn, skipped or removed alike (a removed seat's cards stay in its hand).
+    fn sit_out(public: &Public, seat: Seat, _absence: Absence) -> Option<Input> {
+        match &public.phase {
+            Phase::Window { seats, .. } if seats.contains(&seat) => Some(Input::Allow),
+            Phase::Turn { seat: s } if *s == seat => Some(Input::Wait),
+            _ => None,
+        }
+    }
+
     fn pass(public: &Public, seat: Seat) -> Option<Input> {
         match &public.phase {
             Phase::Window { seats, .. } if seats.contains(&seat) => Some(Input::Allow),
@@ -708,11 +721,21 @@ impl Game for Counter {
     }
 }
 
-/// What a seat the table goes on without does: answers nothing, and waits out its turn.
-pub fn sit_out(public: &Public, seat: Seat) -> Option<Input> {
-    match &public.phase {
-        Phase::Window { seats, .. } if seats.contains(&seat) => Some(Input::Allow),
-        Phase::Turn { seat: s } if *s == seat => Some(Input::Wait),
-        _ => None,
+impl Listed for Counter {
+    const TITLE: &'static str = "Counter";
+
+    fn config(seats: u8) -> Config {
+        Config::new(seats)
+    }
+
+    fn seats(config: &Config) -> u8 {
+        config.seats
+    }
+
+    fn with_seats(config: &Config, seats: u8) -> Config {
+        Config {
+            seats,
+            ..config.clone()
+        }
     }
 }

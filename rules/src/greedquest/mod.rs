@@ -95,7 +95,7 @@ pub use state::{
     SeatSet, SeatView, Slot, Stage, Status,
 };
 
-use crate::{Game, Pending, RuleError, Seat, Step};
+use crate::{Absence, Game, Listed, Pending, RuleError, Seat, Step};
 use rand_chacha::ChaCha8Rng;
 
 /// The GreedQuest engine.
@@ -153,5 +153,46 @@ impl Game for GreedQuest {
 
     fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
         events::narrate(event, name)
+    }
+
+    fn sit_out(_public: &Public, _seat: Seat, absence: Absence) -> Option<Input> {
+        // Every step has an answer (see `Input::SitOut`); the rules say what each means.
+        Some(match absence {
+            Absence::Skipped => Input::SitOut,
+            Absence::Removed => Input::Leave,
+        })
+    }
+}
+
+impl Listed for GreedQuest {
+    const TITLE: &'static str = "GreedQuest";
+    const VARIANTS: &'static [&'static str] =
+        &["short", "shortest", "my-room", "survival", "uniqueness"];
+
+    fn config(seats: u8) -> Config {
+        Config::new(seats)
+    }
+
+    fn seats(config: &Config) -> u8 {
+        config.seats
+    }
+
+    fn with_seats(config: &Config, seats: u8) -> Config {
+        Config {
+            seats,
+            ..config.clone()
+        }
+    }
+
+    fn set_variant(config: &mut Config, variant: &str) -> Result<(), String> {
+        match variant {
+            "short" => config.length = Length::Short,
+            "shortest" => config.length = Length::Shortest,
+            "my-room" => config.this_is_my_room = true,
+            "survival" => config.attrition = Attrition::Survival,
+            "uniqueness" => config.attrition = Attrition::Uniqueness,
+            other => return Err(format!("GreedQuest has no variant {other:?}")),
+        }
+        Ok(())
     }
 }

@@ -86,7 +86,7 @@ pub use event::{Event, Fallen, narrate};
 pub use moves::Input;
 pub use state::{Card, Config, Credit, Phase, Public, STASH_PER_SIZE, SporeMade, Stash};
 
-use crate::{Game, Pending, Play, RuleError, Seal, Seat, Step, rng};
+use crate::{Absence, Game, Listed, Pending, Play, RuleError, Seal, Seat, Step, rng};
 use moves::View;
 
 /// The Sprawl engine.
@@ -320,6 +320,51 @@ impl Game for Sprawl {
 
     fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
         narrate(event, name)
+    }
+
+    fn sit_out(_public: &Public, _seat: Seat, absence: Absence) -> Option<Input> {
+        Some(match absence {
+            Absence::Skipped => Input::SitOut,
+            Absence::Removed => Input::Leave,
+        })
+    }
+}
+
+impl Listed for Sprawl {
+    const TITLE: &'static str = "Sprawl";
+    const VARIANTS: &'static [&'static str] = &[
+        "counting-coup",
+        "sprawlgami",
+        "overload",
+        "superior-forces",
+        "loose-branching",
+    ];
+
+    fn config(seats: u8) -> Config {
+        Config::new(seats)
+    }
+
+    fn seats(config: &Config) -> u8 {
+        config.seats
+    }
+
+    fn with_seats(config: &Config, seats: u8) -> Config {
+        Config {
+            seats,
+            ..config.clone()
+        }
+    }
+
+    fn set_variant(config: &mut Config, variant: &str) -> Result<(), String> {
+        match variant {
+            "counting-coup" => config.counting_coup = true,
+            "sprawlgami" => config.sprawlgami = true,
+            "overload" => config.overload = true,
+            "superior-forces" => config.superior_forces = true,
+            "loose-branching" => config.loose_branching = true,
+            other => return Err(format!("Sprawl has no variant {other:?}")),
+        }
+        Ok(())
     }
 }
 

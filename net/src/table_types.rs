@@ -1,0 +1,231 @@
+//! What the screens and the network say to each other: the commands that go in, the events
+//! and the views that come out. Plain data, shared by the handle, the device and the
+//! sessions, and depending on none of them.
+
+use crate::games::{AnyInput, AnyState, GameSetup};
+use crate::identity::SessionId;
+use crate::transport::{TableId, TableInfo};
+use hoard_rules::{Outcome, Pending, Seat};
+use serde::{Deserialize, Serialize};
+
+/// Where this device plays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Network {
+    /// The local Wi-Fi: tables listed over mDNS, joined by tap or ticket; no internet needed.
+    #[default]
+    Lan,
+    /// No network at all: one device and bots.
+    Offline,
+    /// Over the internet through iroh's relays (opt-in); LAN discovery still works.
+    Relay,
+    /// Loopback only (127.0.0.1), tickets only, no mDNS: several devices on one machine
+    /// (tests, benchmarks). Nothing leaves the machine.
+    Loopback,
+}
+
+/// What to do about a seat that has gone quiet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AwayVote {
+    /// Keep waiting (the default; withdraws nothing already signed).
+    Wait,
+    /// Go on without it at every step that waits on it, until it is heard from again.
+    Skip,
+    /// Go on without it for the rest of the game.
+    Remove,
+}
+
+/// What the screens (or the CLI) ask of the network. Host-only commands from a guest are
+/// answered with an [`Event::Error`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    SetProfile {
+        name: String,
+        colour: [u8; 3],
+    },
+    /// Open a table (advertised on the LAN unless offline); I take seat 0.
+    HostTable {
+        name: String,
+    },
+    /// Join by a pasted or scanned join code.
+    JoinTicket {
+        ticket: String,
+    },
+    /// Join a table from the discovered list.
+    JoinTable {
+        table: TableId,
+    },
+    /// Host only.
+    ChooseGame {
+        setup: GameSetup,
+    },
+    /// Host only: a bot takes the next seat (it runs on this device with its own key).
+    AddBot,
+    /// Host only: free a seat (a bot's, or a guest's).
+    RemoveSeat {
+        seat: Seat,
+    },
+    Ready {
+        ready: bool,
+    },
+    /// Host only, when everyone is ready.
+    Start,
+    Play {
+        input: AnyInput,
+    },
+    Vote {
+        seat: Seat,
+        vote: AwayVote,
+    },
+    /// My player is back after the table skipped my turns: my next turns wait for me again
+    /// (shown when [`GameView::skipped_me`]).
+    Back,
+    /// Agree to end the game at the step the table is at (`agree`), or keep playing: the
+    /// offer others made is then no longer shown at this step (nothing is signed; the
+    /// offer lapses by itself when the step is played).
+    EndGame {
+        agree: bool,
+    },
+    /// Reopen an unfinished game from disk.
+    Resume {
+        session: SessionId,
+    },
+    /// Put an unfinished game away for good: its files are deleted and it leaves the list
+    /// of unfinished games. (The others at its table can go on without this seat.)
+    Forget {
+        session: SessionId,
+    },
+    LeaveTable,
+    /// Let a bot play this device's own seat (the headless `--bot` mode).
+    Autoplay {
+        on: bool,
+    },
+}
+
+/// What happened, for the screens. Snapshots, not deltas: the latest one is the truth.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(clippy::large_enum_variant)] // a snapshot per change; boxing would only move the copy
+pub enum Event {
+    /// Every open table seen on the LAN, each time the list changes.
+    Tables(Vec<TableInfo>),
+    /// My hosted table's join code (text; the app draws the QR code).
+    Ticket {
+        ticket: String,
+    },
+    Lobby(LobbyView),
+    /// A full snapshot of the game after every change.
+    Game(GameView),
+    /// Unfinished games on disk (sent at start and whenever the list changes).
+    Unfinished(Vec<SessionSummary>),
+    /// Plain-language status ("Mia is away", "Reconnected").
+    Notice(String),
+    /// Plain-language error; nothing is lost.
+    Error(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LobbySeat {
+    pub name: String,
+    pub colour: [u8; 3],
+    pub bot: bool,
+    pub ready: bool,
+    pub me: bool,
+    pub connected: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LobbyView {
+    pub table_name: String,
+    /// This device hosts the table.
+    pub host: bool,
+    pub seats: Vec<LobbySeat>,
+    pub setup: GameSetup,
+    /// The host may start: every seat is ready and the game takes this many players.
+    pub can_start: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatView {
+    pub name: String,
+    pub colour: [u8; 3],
+    pub bot: bool,
+    pub connected: bool,
+    /// How long the table has waited for this seat, once it counts as away.
+    pub away_for_secs: Option<u32>,
+    /// Its move for the current step is in (its content may still be sealed).
+    pub committed: bool,
+}
+
+/// An away seat the table may vote about.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AwayVoteView {
+    pub seat: Seat,
+    pub away_for_secs: u32,
+    /// What this device voted, if it did.
+    pub my_vote: Option<AwayVote>,
+}
+
+/// The table's agreement to end the game at the step it is at.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EndView {
+    /// The seats that agreed to end the game here.
+    pub agreed: Vec<Seat>,
+    /// This device's player is among them.
+    pub mine: bool,
+    /// This device's player chose to keep playing at this step.
+    pub declined: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum AuditVerdict {
+    /// Every hidden play of every seat was checked and was legal.
+    Verified,
+    /// What was wrong, naming the seat and the step where there is one.
+    Fault {
+        seat: Option<Seat>,
+        step: Option<u32>,
+        what: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameView {
+    pub session: SessionId,
+    /// My seat (the one this device's player holds).
+    pub me: Option<Seat>,
+    pub seats: Vec<SeatView>,
+    pub state: AnyState,
+    pub pending: Pending,
+    /// An input is awaited from me and I have not sent it.
+    pub my_turn: bool,
+    /// The whole game log in plain words, oldest first.
+    pub log: Vec<String>,
+    pub votes: Vec<AwayVoteView>,
+    /// The table went on without my seat while I was away, and I have not moved or said I
+    /// am back since: the others' devices may go on skipping my turns until I do.
+    pub skipped_me: bool,
+    pub audit: Option<AuditVerdict>,
+    pub outcome: Option<Outcome>,
+    /// Agreements to end the game at this step.
+    pub end: EndView,
+    /// The game is over because the table agreed to end it (not played out).
+    pub ended_by_agreement: bool,
+    /// Completed steps.
+    pub step: u32,
+    /// The public state's hash after the last step (the same on every device).
+    pub state_hash: [u8; 32],
+    /// Set if the game stopped on a proven fault or a divergence.
+    pub halted: Option<String>,
+}
+
+/// An unfinished game on disk.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SessionSummary {
+    pub session: SessionId,
+    pub game: String,
+    pub names: Vec<String>,
+    /// Steps played so far.
+    pub turn: u32,
+    /// This device was at the game's table when it last stopped (the app was closed or
+    /// killed mid-game, not left): the app takes the player straight back to it.
+    pub interrupted: bool,
+}
