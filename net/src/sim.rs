@@ -114,6 +114,11 @@ pub struct Report {
     pub sealed_steps: u32,
     /// Sealed plays made: one per seat per sealed step it took part in.
     pub sealed_plays: u32,
+    /// Steps of a shared hidden deck (shuffles, deals, reveals), and of them shuffles.
+    pub deck_steps: u32,
+    pub shuffles: u32,
+    /// Hidden cards passed from one seat to another.
+    pub passed: u32,
     /// Messages and bytes handed to the network (echoes and syncs included).
     pub messages: u64,
     pub bytes: u64,
@@ -986,6 +991,24 @@ impl<G: Game> Sim<G> {
                 StepRecord::Chance { .. } | StepRecord::Deck { .. } | StepRecord::Ended { .. } => 0,
             })
             .sum();
+        let (mut deck_steps, mut shuffles, mut passed) = (0, 0, 0);
+        for r in first.records() {
+            match r {
+                StepRecord::Deck { parts, .. } => {
+                    deck_steps += 1;
+                    if parts
+                        .iter()
+                        .any(|(_, p)| matches!(p, crate::mental::table::DeckRecord::Shuffle(_)))
+                    {
+                        shuffles += 1;
+                    }
+                }
+                StepRecord::Inputs { passed: p, .. } => {
+                    passed += p.iter().map(|(_, c)| c.len() as u32).sum::<u32>();
+                }
+                _ => {}
+            }
+        }
         let seats = self.nodes.len();
         let (mut skipped, mut removed) = (vec![0u32; seats], vec![0u32; seats]);
         let mut returned = vec![false; seats];
@@ -1017,6 +1040,9 @@ impl<G: Game> Sim<G> {
             steps: first.step(),
             sealed_steps,
             sealed_plays,
+            deck_steps,
+            shuffles,
+            passed,
             messages: self.messages,
             bytes: self.bytes,
             sim_time: self.now.0,
