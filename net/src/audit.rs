@@ -299,6 +299,19 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
             G::learn(private, card, face);
         }
     }
+    // A game that stopped on a dishonest deck must have a shuffle that does not replay;
+    // if none was found, the shuffler is among the seats that did not reveal.
+    if let Some(StepRecord::Ended { by }) = input.records.last()
+        && by.is_empty()
+    {
+        return Err(fault(
+            None,
+            Some(input.records.len() as u32 - 1),
+            "the game stopped on a dishonest deck, and every shuffle that could be checked \
+             replays: the shuffler is a seat that did not reveal its secret"
+                .into(),
+        ));
+    }
     if public_hash(&public) != input.final_state {
         return Err(fault(
             None,

@@ -409,6 +409,11 @@ impl<G: Game> Session<G> {
             CoreEvent::Ended { step } => {
                 self.log.push(format!("Everyone agreed to end the game here (step {step})."));
             }
+            CoreEvent::DeckBroken { step, what } => {
+                let line = format!("The game stopped at step {step}: {what}. The audit names who.");
+                self.log.push(line.clone());
+                out.errors.push(line);
+            }
             CoreEvent::Diverged(d) => out.errors.push(format!(
                 "{}'s table differs from ours at step {} (theirs {}, ours {}): the game cannot be trusted",
                 self.name(d.seat),

@@ -45,7 +45,7 @@ pub struct Accept {
     pub secret: Hash,
     /// The seat's part of the table's key for shared hidden decks, drawn from the same
     /// secret, with the proof that the seat knows it.
-    pub deck: crate::mental::table::DeckKey,
+    pub deck: Box<crate::mental::table::DeckKey>,
 }
 
 /// What the table does about an away seat. Waiting is not a vote: it is the default.
@@ -130,7 +130,7 @@ pub enum Body {
     /// The seat's part of a step of a shared hidden deck: its turn in a shuffle, its
     /// decryption shares of a deal or a reveal, or the proofs of the cards its input at this
     /// step shows or passes.
-    Deck(crate::mental::table::DeckPart),
+    Deck(Box<crate::mental::table::DeckPart>),
 }
 
 /// What kind of body a message carries; with seat and step (and a vote's target) it names

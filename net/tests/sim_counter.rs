@@ -20,7 +20,7 @@ const LONG_GAMES: u64 = 10_000;
 
 /// One seeded game; faulty games are shortened (8 to 15 turns) to keep the run's time.
 fn game(seed: u64, faulty: bool, memo: &SignatureMemo, trace: bool) -> Result<Report, String> {
-    let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x636f_756e_7465_72);
+    let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x0063_6f75_6e74_6572);
     let seats = 2 + (r.next_u32() % 4) as u8;
     let mut config = Counter::config(seats);
     let turns = 8 + (r.next_u32() % 8) as u16;
@@ -81,12 +81,18 @@ fn a_perfect_network_deals_shows_passes_and_ends_verified() {
             "seed {seed}: {:?}",
             report.verdicts
         );
-        assert!(report.deck_steps > report.seats as u32, "seed {seed}: a shuffle and deals");
+        assert!(
+            report.deck_steps > report.seats as u32,
+            "seed {seed}: a shuffle and deals"
+        );
         reshuffles += report.shuffles - 1;
         passed += report.passed;
         windows += report.sealed_steps;
     }
-    assert!(reshuffles > 0, "some game made its deck again from the discards");
+    assert!(
+        reshuffles > 0,
+        "some game made its deck again from the discards"
+    );
     assert!(passed > 0, "some card was passed");
     assert!(windows > 10, "reaction windows: {windows}");
 }
@@ -134,5 +140,8 @@ fn replay() {
 fn ten_thousand_faulty_games() {
     let t = Instant::now();
     let (games, steps) = run(DEFAULT_GAMES..DEFAULT_GAMES + LONG_GAMES);
-    println!("{games} faulty games, {steps} steps, all verified, in {:?}", t.elapsed());
+    println!(
+        "{games} faulty games, {steps} steps, all verified, in {:?}",
+        t.elapsed()
+    );
 }

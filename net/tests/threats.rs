@@ -382,6 +382,7 @@ fn first_illegal_step(t: &Table) -> u32 {
         let step = match record {
             // No game here is ended by agreement; such an end plays nothing anyway.
             StepRecord::Ended { .. } => break,
+            StepRecord::Deck { .. } => panic!("high card has no shared deck"),
             StepRecord::Chance { draw, .. } => Step::Chance(*draw),
             StepRecord::Inputs { plays, .. } => Step::Inputs(
                 plays
@@ -960,4 +961,287 @@ async fn next_event(
         .await
         .expect("an event in time")
         .expect("the mesh is up")
+}
+
+// ---- The mental deck (Counter, the shared-deck game) ----------------------------------
+
+use hoard_net::mental::Ciphertext;
+use hoard_net::mental::table::{DeckPart, Share, deck_secret};
+use hoard_rules::counter::{self as ctr, Counter};
+
+fn counter_table(nonce: u8) -> Table {
+    counter_table_with(nonce, None)
+}
+
+/// Three Counter devices; the third runs modified software that changes its deck parts.
+fn counter_table_with(nonce: u8, crooked: Option<fn(&mut DeckPart)>) -> Table {
+    let keys = keys(3, nonce);
+    let mut config = ctr::Config::new(3);
+    config.turns = 24;
+    let start = start_for::<Counter>(&config, &keys, nonce);
+    let cfg = CoreConfig {
+        sit_out: Some(<Counter as Game>::sit_out),
+        ..cfg()
+    };
+    let devices: Vec<Box<dyn Device>> = (0..3)
+        .map(|i| {
+            let mut b = bot::<Counter>(&start, &keys[i], i as u8, cfg.clone());
+            if let (Some(f), CHEAT) = (crooked, i) {
+                b.core.tamper_own_deck_parts(f);
+            }
+            b as Box<dyn Device>
+        })
+        .collect();
+    Table::new(devices, keys, start)
+}
+
+/// A tamper that re-signs every deck part the cheater sends after `change`.
+fn tamper_deck(t: &mut Table, mut change: impl FnMut(&Signed, &mut DeckPart) -> bool + 'static) {
+    let key = t.keys[CHEAT].clone();
+    t.tamper = Some(Box::new(move |i, tr| {
+        if i != CHEAT {
+            return None;
+        }
+        let s = decode_signed(tr)?;
+        let Body::Deck(mut part) = s.body.clone() else {
+            return None;
+        };
+        if !change(&s, &mut part) {
+            return None;
+        }
+        Some(vec![Transmit {
+            to: tr.to,
+            bytes: resigned(&key, &s, Body::Deck(part)),
+        }])
+    }));
+}
+
+#[test]
+fn a_shuffler_who_doubles_cards_is_caught_when_one_shows_twice_and_named_by_the_audit() {
+    // The cheater passes on a deck whose every card is the first one: the first two cards
+    // shown are the same card, caught the moment the second shows; the game stops there
+    // and the audit, replaying each shuffle from its revealed secret, names the shuffler.
+    let mut t = counter_table_with(
+        11,
+        Some(|part| {
+            if let DeckPart::Shuffle(cards) = part {
+                let first = cards[0];
+                cards.iter_mut().for_each(|c| *c = first);
+            }
+        }),
+    );
+    honest_finish(&mut t);
+    for d in &t.devices[..2] {
+        assert!(
+            d.events()
+                .iter()
+                .any(|e| e.contains("DeckBroken") && e.contains("twice")),
+            "the doubled card is caught when it shows: {:?}",
+            d.events()
+        );
+        let f = fault_of(d.as_ref());
+        assert_eq!(f.seat, Some(CHEAT as Seat), "{}", f.what);
+        assert!(f.what.contains("does not replay"), "{}", f.what);
+    }
+}
+
+#[test]
+fn a_shuffler_who_swaps_cards_that_never_show_is_named_by_the_audit() {
+    // Two cards swapped for one another's re-encryption: no card shows twice, yet the
+    // cheater's part does not replay from its secret.
+    let mut t = counter_table_with(
+        12,
+        Some(|part| {
+            if let DeckPart::Shuffle(cards) = part {
+                cards.swap(0, 23);
+            }
+        }),
+    );
+    honest_finish(&mut t);
+    for d in &t.devices[..2] {
+        let f = fault_of(d.as_ref());
+        assert_eq!(f.seat, Some(CHEAT as Seat), "{}", f.what);
+        assert!(
+            f.what.contains("shuffle of deck 0 does not replay"),
+            "{}",
+            f.what
+        );
+    }
+}
+
+#[test]
+fn a_wrong_decryption_share_is_refused_at_once_naming_its_seat() {
+    let mut t = counter_table(13);
+    tamper_deck(&mut t, |_, part| match part {
+        DeckPart::Shares { shares, .. } => {
+            shares[0] = Share(shares[0].0 + shares[0].0);
+            true
+        }
+        _ => false,
+    });
+    t.run_until(200_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.halted().is_some())
+    });
+    for d in &t.devices[..2] {
+        let f = d
+            .halted()
+            .expect("the honest devices stop at the bad share");
+        assert_eq!(f.seat, Some(CHEAT as Seat), "{}", f.what);
+        assert!(f.what.contains("Cat (seat 2)"), "{}", f.what);
+        assert!(f.step.is_some_and(|s| s <= 4), "at the first deal: {f:?}");
+    }
+}
+
+/// Runs until the two honest devices have a verdict (the cheater's own device holds the
+/// part it made, not the one it sent, and is left behind).
+fn honest_finish(t: &mut Table) {
+    let done = t.run_until(2_000_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.verdict().is_some())
+    });
+    assert!(
+        done,
+        "{:?}",
+        t.devices[0]
+            .events()
+            .iter()
+            .rev()
+            .take(5)
+            .collect::<Vec<_>>()
+    );
+}
+
+/// Every deck part sent at the table, by step.
+fn deck_parts(t: &Table) -> Vec<(u32, Seat, DeckPart)> {
+    let mut out = Vec::new();
+    for (_, tr) in &t.sent {
+        if let Some(s) = decode_signed(tr)
+            && let Body::Deck(p) = s.body
+            && !out
+                .iter()
+                .any(|(n, seat, _)| *n == s.step && *seat == s.seat)
+        {
+            out.push((s.step, s.seat, *p));
+        }
+    }
+    out
+}
+
+#[test]
+fn nothing_that_crosses_the_wire_lets_a_seat_read_another_seats_dealt_cards() {
+    // Seat 0 is dealt at step 1 (after the shuffle at step 0). Seat 2 holds every message
+    // of the game, its own key, and everyone's shares: with all of it, the cards still
+    // open to no card of the deck; with seat 0's key they open.
+    let mut t = counter_table(14);
+    assert!(t.finish());
+    let parts = deck_parts(&t);
+    let deck: Vec<Ciphertext> = parts
+        .iter()
+        .filter(|(n, _, _)| *n == 0)
+        .filter_map(|(_, _, p)| match p {
+            DeckPart::Shuffle(c) => Some(c.clone()),
+            _ => None,
+        })
+        .next_back()
+        .expect("the last shuffler's deck");
+    let shares: Vec<Vec<Share>> = parts
+        .iter()
+        .filter(|(n, _, _)| *n == 1)
+        .filter_map(|(_, _, p)| match p {
+            DeckPart::Shares { shares, .. } => Some(shares.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        shares.len(),
+        2,
+        "seats 1 and 2 gave their shares of seat 0's deal"
+    );
+    let points: Vec<_> = (0..ctr::CARDS)
+        .map(|c| hoard_net::mental::card_point("counter", "deck 0", u32::from(c)))
+        .collect();
+    let secret_of = |seat: usize| {
+        // The secrets are revealed at the audit; here they come from the end's reveals.
+        t.signed_from(seat)
+            .into_iter()
+            .find_map(|s| match s.body {
+                Body::Reveal(r) => Some(r.secret),
+                _ => None,
+            })
+            .expect("a reveal")
+    };
+    for (i, c) in deck.iter().take(ctr::HAND).enumerate() {
+        let others: Vec<_> = shares.iter().map(|s| s[i].0).collect();
+        let stripped = c.strip(&others);
+        // What seat 2 can compute: everything public, and its own key again.
+        let own = stripped.open([&stripped.share(&deck_secret(&secret_of(2)))]);
+        assert!(
+            !points.contains(&stripped.b) && !points.contains(&own),
+            "card {i} leaked"
+        );
+        let read = stripped.open([&stripped.share(&deck_secret(&secret_of(0)))]);
+        assert!(points.contains(&read), "seat 0 reads card {i}");
+    }
+}
+
+#[test]
+fn a_passed_card_cannot_be_opened_by_the_table() {
+    // Find a Give: its card is re-encrypted to the receiver's key. The third seat, with
+    // every share ever published and its own key, opens it to no card; the receiver does.
+    for nonce in 20..40u8 {
+        let mut t = counter_table(nonce);
+        assert!(t.finish());
+        let mut found = None;
+        for (n, seat, p) in deck_parts(&t) {
+            if let DeckPart::Moves { passed, .. } = p
+                && let Some(h) = passed.first()
+            {
+                found = Some((n, seat, h.card));
+                break;
+            }
+        }
+        let Some((n, giver, card)) = found else {
+            continue;
+        };
+        let record = &t.devices[0].records()[n as usize];
+        let StepRecord::Inputs { plays, .. } = record else {
+            panic!("a pass is an input step")
+        };
+        let (_, PlayRecord::Open(bytes)) = &plays[0] else {
+            panic!("an open move")
+        };
+        let ctr::Input::Give { to, .. } = postcard::from_bytes(bytes).unwrap() else {
+            panic!("a Give")
+        };
+        let third = (0..3u8).find(|s| *s != giver && *s != to).unwrap();
+        let secret_of = |seat: u8| {
+            t.signed_from(seat as usize)
+                .into_iter()
+                .find_map(|s| match s.body {
+                    Body::Reveal(r) => Some(r.secret),
+                    _ => None,
+                })
+                .unwrap()
+        };
+        let points: Vec<_> = (0..ctr::CARDS)
+            .map(|c| hoard_net::mental::card_point("counter", "deck 0", u32::from(c)))
+            .collect();
+        let all_shares: Vec<_> = deck_parts(&t)
+            .into_iter()
+            .flat_map(|(_, _, p)| match p {
+                DeckPart::Shares { shares, .. } | DeckPart::Moves { shares, .. } => shares,
+                _ => Vec::new(),
+            })
+            .map(|s| s.0)
+            .collect();
+        let by_third = card.open([&card.share(&deck_secret(&secret_of(third)))]);
+        assert!(!points.contains(&by_third) && !points.contains(&card.b));
+        assert!(
+            all_shares.iter().all(|d| !points.contains(&(card.b - d))),
+            "no published share opens the passed card"
+        );
+        let by_receiver = card.open([&card.share(&deck_secret(&secret_of(to)))]);
+        assert!(points.contains(&by_receiver), "the receiver reads it");
+        return;
+    }
+    panic!("no game of twenty passed a card");
 }

@@ -58,7 +58,8 @@ impl<G: Game> Core<G> {
     pub fn ended_by_agreement(&self) -> Option<u32> {
         let records = self.records();
         match records.last() {
-            Some(StepRecord::Ended { .. }) => Some(records.len() as u32 - 1),
+            // An end no seat signed is a game stopped on a dishonest deck.
+            Some(StepRecord::Ended { by }) if !by.is_empty() => Some(records.len() as u32 - 1),
             _ => None,
         }
     }

@@ -29,7 +29,18 @@ use crate::wire::{Basis, Body};
 use hoard_rules::{Game, Pending, Seat, Step};
 use std::collections::BTreeSet;
 
+/// A completed step as the log keeps it and as the engine sees it.
+type RecordAndStep<G> = (StepRecord, Step<<G as Game>::Input>);
+
 impl<G: Game> Core<G> {
+    /// Makes this device cheat with its own deck parts, as modified software would: `f`
+    /// changes each part before it is signed. For the threat tests; an honest device never
+    /// calls it.
+    #[doc(hidden)]
+    pub fn tamper_own_deck_parts(&mut self, f: fn(&mut DeckPart)) {
+        self.crooked_deck = Some(f);
+    }
+
     fn deck_fault(&self, n: u32, e: CardFault) -> Fault {
         match e {
             CardFault::Seat { seat, why } => Fault {
@@ -65,6 +76,7 @@ impl<G: Game> Core<G> {
     ) {
         let Some(gs) = &self.game else { return };
         let n = view.n;
+        let mut dishonest = None;
         for (seat, (_, part)) in &view.deck {
             if view.deck_ok.contains(seat) {
                 continue;
@@ -112,9 +124,24 @@ impl<G: Game> Core<G> {
                     view.deck_ok.insert(*seat);
                 }
                 Ok(false) => {}
+                Err(CardFault::Deck(why)) => dishonest = Some(why),
                 Err(e) => faults.push(self.deck_fault(n, e)),
             }
         }
+        if view.dishonest.is_none() {
+            view.dishonest = dishonest;
+        }
+    }
+
+    /// A card of step `n` showed a dishonest shuffle: every device sees the same, so every
+    /// device ends the game at this step (recorded as an end no seat signed) and the
+    /// reveal and the audit that follow name the shuffler.
+    pub(super) fn stop_dishonest(&mut self, now: super::Time, n: u32, why: &str) {
+        self.events.push_back(super::Event::DeckBroken {
+            step: n,
+            what: why.to_string(),
+        });
+        self.end_here(now, n, Vec::new(), &BTreeSet::new());
     }
 
     /// This seat's part of the current deck step, if the step waits for it now: a shuffle
@@ -167,13 +194,14 @@ impl<G: Game> Core<G> {
         }
     }
 
-    /// The record and the engine's step of a deck step whose every part is in.
+    /// The record and the engine's step of a deck step whose every part is in, or why its
+    /// cards show a dishonest shuffle.
     pub(super) fn deck_record(
         &self,
         pending: &Pending,
         view: &View<G>,
         active: &[Seat],
-    ) -> Result<(StepRecord, Step<G::Input>), Fault> {
+    ) -> Result<Result<RecordAndStep<G>, String>, Fault> {
         let parts: Vec<(Seat, DeckRecord)> = active
             .iter()
             .filter_map(|s| view.deck.get(s).map(|(_, p)| (*s, p.record())))
@@ -194,11 +222,11 @@ impl<G: Game> Core<G> {
                         _ => None,
                     })
                     .collect();
-                Step::Revealed(
-                    gs.deck
-                        .reveal_faces(cards, &shares)
-                        .map_err(|e| self.deck_fault(view.n, e))?,
-                )
+                match gs.deck.reveal_faces(cards, &shares) {
+                    Ok(faces) => Step::Revealed(faces),
+                    Err(CardFault::Deck(why)) => return Ok(Err(why)),
+                    Err(e) => return Err(self.deck_fault(view.n, e)),
+                }
             }
             _ => Step::Inputs(Vec::new()),
         };
@@ -206,7 +234,7 @@ impl<G: Game> Core<G> {
             Step::Revealed(faces) => faces.clone(),
             _ => Vec::new(),
         };
-        Ok((StepRecord::Deck { parts, faces }, step))
+        Ok(Ok((StepRecord::Deck { parts, faces }, step)))
     }
 
     /// The cards the inputs of a completed step passed, by seat, as the log keeps them.
@@ -252,7 +280,7 @@ impl<G: Game> Core<G> {
             return;
         }
         match gs.deck.make_moves(n, self.me, &self.secret, &moves) {
-            Ok(part) => self.sign_and_send(n, basis, Body::Deck(part)),
+            Ok(part) => self.sign_and_send(n, basis, Body::Deck(Box::new(part))),
             Err(e) => {
                 let f = self.deck_fault(n, e);
                 self.halt(f);

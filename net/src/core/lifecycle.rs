@@ -171,6 +171,7 @@ impl<G: Game> Core<G> {
             away: vec![false; n],
             standing: vec![None; n],
             back_due: false,
+            crooked_deck: None,
             linked: vec![None; n],
             quiet_since: now,
             peer_have: vec![None; n],
@@ -201,7 +202,11 @@ impl<G: Game> Core<G> {
             chain_head: self.chain.head(),
             chain_len: self.chain.len(),
             secret: seal::secret_commitment(&self.session, self.me, &self.secret),
-            deck: crate::mental::table::make_key(&self.session.0, self.me, &self.secret),
+            deck: Box::new(crate::mental::table::make_key(
+                &self.session.0,
+                self.me,
+                &self.secret,
+            )),
         };
         self.sign_and_send(0, Basis::default(), Body::Accept(accept));
     }

@@ -371,6 +371,9 @@ pub enum Event<E> {
     EndProposed { step: u32, seat: Seat },
     /// Every seat still in the game agreed: the game ended at this step, unplayed.
     Ended { step: u32 },
+    /// A card turned up that its deck cannot hold (a card twice, or one never in it): a
+    /// shuffle was dishonest. The game ends at this step; the audit names the shuffler.
+    DeckBroken { step: u32, what: String },
     /// This device had gone ahead on a step the table had meanwhile voted to skip it in;
     /// it went back to that step and caught up with the table.
     Rewound { step: u32 },
@@ -458,6 +461,9 @@ struct View<G: Game> {
     deck: BTreeMap<Seat, (Hash, DeckPart)>,
     /// Seats whose deck part was checked and found good.
     deck_ok: BTreeSet<Seat>,
+    /// A card of this step turned up as no card its deck could hold: a shuffle was
+    /// dishonest, and the game stops here for the audit to name whose.
+    dishonest: Option<String>,
 }
 
 impl<G: Game> View<G> {
@@ -477,6 +483,7 @@ impl<G: Game> View<G> {
             ends: BTreeSet::new(),
             deck: BTreeMap::new(),
             deck_ok: BTreeSet::new(),
+            dishonest: None,
         }
     }
 }
@@ -510,6 +517,9 @@ enum Progress {
 /// One device's seat at one session. See the module docs for how to drive it.
 pub struct Core<G: Game> {
     cfg: CoreConfig<G>,
+    /// Modified software, for the threat tests only: changes this seat's own deck parts
+    /// before it signs them. Nothing else ever sets it.
+    crooked_deck: Option<fn(&mut DeckPart)>,
     start: Start,
     session: SessionId,
     config: G::Config,

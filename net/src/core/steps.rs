@@ -185,6 +185,10 @@ impl<G: Game> Core<G> {
             self.end_here(now, n, staying, &removals);
             return Ok(Progress::Again);
         }
+        if let Some(why) = &view.dishonest {
+            self.stop_dishonest(now, n, why);
+            return Ok(Progress::Again);
+        }
 
         let awaited: Vec<Seat> = match &pending {
             Pending::Turn { seat } => vec![*seat],
@@ -254,8 +258,11 @@ impl<G: Game> Core<G> {
                 if i_am_in && !self.table_is_past(n) =>
             {
                 match self.my_deck_part(&pending, view, &active) {
-                    Some(Ok(part)) => {
-                        self.sign_and_send(n, basis, Body::Deck(part));
+                    Some(Ok(mut part)) => {
+                        if let Some(crooked) = self.crooked_deck {
+                            crooked(&mut part);
+                        }
+                        self.sign_and_send(n, basis, Body::Deck(Box::new(part)));
                         return Ok(Progress::Again);
                     }
                     Some(Err(fault)) => return Err(fault),
@@ -429,7 +436,13 @@ impl<G: Game> Core<G> {
                 )
             }
             Pending::Shuffle { .. } | Pending::Deal { .. } | Pending::Reveal { .. } => {
-                self.deck_record(&pending, view, &active)?
+                match self.deck_record(&pending, view, &active)? {
+                    Ok(done) => done,
+                    Err(why) => {
+                        self.stop_dishonest(now, n, &why);
+                        return Ok(Progress::Again);
+                    }
+                }
             }
             Pending::Over(_) => return Ok(Progress::Waiting(BTreeSet::new())),
         };

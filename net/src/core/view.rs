@@ -109,7 +109,7 @@ impl<G: Game> Core<G> {
                         Body::Deck(part) if public_now => {
                             view.deck
                                 .entry(s.seat)
-                                .or_insert_with(|| (*id, part.clone()));
+                                .or_insert_with(|| (*id, (**part).clone()));
                         }
                         _ => {}
                     }

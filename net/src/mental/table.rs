@@ -414,6 +414,30 @@ impl TableDeck {
         }
     }
 
+    /// Whether `card` may open to `face`: a card of its making not yet seen as another
+    /// handle. A [`CardFault::Deck`] otherwise.
+    pub fn check_open(&self, card: &Handle, face: CardId) -> Result<(), CardFault> {
+        let making = self
+            .makings
+            .get(&(card.deck, card.generation))
+            .ok_or_else(|| CardFault::Deck(format!("{card:?} is of no deck made")))?;
+        if !making.cards.contains(&face) {
+            return Err(CardFault::Deck(format!(
+                "card {face} turned up in deck {}, which was not made with it: a shuffle was \
+                 dishonest",
+                card.deck
+            )));
+        }
+        match making.opened.get(&face) {
+            Some(other) if other != card => Err(CardFault::Deck(format!(
+                "card {face} turned up twice in deck {} ({other:?} and {card:?}): a shuffle \
+                 was dishonest",
+                card.deck
+            ))),
+            _ => Ok(()),
+        }
+    }
+
     /// Marks `card` as opened to `face`: a face no card of its making has turned up as
     /// before (the same handle may show again), and one its making holds.
     fn opened(&mut self, card: &Handle, face: CardId) -> Result<(), CardFault> {
@@ -656,6 +680,12 @@ impl TableDeck {
                         format!("it claimed a card to be {face}, which it is not"),
                     ));
                 }
+            }
+        }
+        // The proofs hold; a face its deck cannot have shows a dishonest shuffle.
+        for m in moves {
+            if let CardMove::Show { card, face } = m {
+                self.check_open(card, *face)?;
             }
         }
         Ok(())
