@@ -56,7 +56,7 @@ fn parts(records: &[StepRecord], seat: Seat, from: usize) -> Vec<PlayRecord> {
                 .iter()
                 .find(|(s, _)| *s == seat)
                 .map(|(_, p)| p.clone()),
-            StepRecord::Chance { .. } | StepRecord::Ended { .. } => None,
+            StepRecord::Chance { .. } | StepRecord::Deck { .. } | StepRecord::Ended { .. } => None,
         })
         .collect()
 }
