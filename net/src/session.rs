@@ -312,6 +312,10 @@ impl<G: Game> Session<G> {
                 continue;
             };
             let path = seat_dir(&dir, seat);
+            let bot = meta.seats.get(i).is_some_and(|s| s.bot) || (seat == my_seat && autoplay);
+            // A bot answers as fast whatever it holds: its answers wait the whole window.
+            let mut cfg = cfg.clone();
+            cfg.reaction.hold_to_end |= bot;
             let (store, core) = if resume {
                 let (store, saved) = SeatStore::open(&path, &meta.start)?;
                 let core = Core::resume(saved, seat_key, entropy()?, now, cfg.clone())?;
@@ -321,7 +325,6 @@ impl<G: Game> Session<G> {
                 let core = Core::new(meta.start.clone(), seat_key, entropy()?, now, cfg.clone())?;
                 (store, core)
             };
-            let bot = meta.seats.get(i).is_some_and(|s| s.bot) || (seat == my_seat && autoplay);
             locals.push(Local {
                 seat,
                 key: spec.key,

@@ -18,6 +18,7 @@ fn cfg() -> CoreConfig<HighCard> {
         chain_len: 64,
         sit_out: Some(highcard::sit_out),
         memo: None,
+        reaction: Default::default(),
     }
 }
 
@@ -779,6 +780,7 @@ fn a_device_whose_rules_disagree_is_reported_with_both_hashes_and_the_step() {
         chain_len: 64,
         sit_out: None,
         memo: None,
+        reaction: Default::default(),
     };
     let devices: Vec<Box<dyn Device>> = vec![
         bot::<HighCard>(&start, &keys[0], 0, cfg()),

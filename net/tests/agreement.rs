@@ -19,6 +19,7 @@ fn cfg() -> CoreConfig<HighCard> {
         chain_len: 64,
         sit_out: Some(highcard::sit_out),
         memo: None,
+        reaction: Default::default(),
     }
 }
 

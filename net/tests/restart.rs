@@ -16,6 +16,7 @@ fn cfg() -> CoreConfig<HighCard> {
         chain_len: 64,
         sit_out: None,
         memo: None,
+        reaction: Default::default(),
     }
 }
 

@@ -6,6 +6,7 @@
 //! `HOARD_SIM_SEED=<seed>` replays it with a trace.
 
 use hoard_net::CoreConfig;
+use hoard_net::core::ReactionTiming;
 use hoard_net::sim::{self, Faults, Report};
 use hoard_net::wire::SignatureMemo;
 use hoard_rules::counter::Counter;
@@ -38,6 +39,10 @@ fn game(seed: u64, faulty: bool, memo: &SignatureMemo, trace: bool) -> Result<Re
         chain_len: 16,
         sit_out: Some(<Counter as Game>::sit_out),
         memo: Some(memo.clone()),
+        reaction: ReactionTiming {
+            hold_to_end: true,
+            ..ReactionTiming::default()
+        },
     };
     sim::play::<Counter>(&config, seats, faults, seed, cfg, trace)
 }

@@ -47,6 +47,7 @@ fn game(seed: u64, memo: &SignatureMemo, trace: bool) -> Result<Report, String> 
         chain_len: 64,
         sit_out: GreedQuest::core_config().sit_out,
         memo: Some(memo.clone()),
+        reaction: Default::default(),
     };
     sim::play::<GreedQuest>(&config, config.seats, faults, seed, cfg, trace)
 }
@@ -186,6 +187,7 @@ fn away_seat_is_skipped_and_plays_again_and_dead_seat_is_removed() {
             resync_after: 1_000,
             chain_len: 64,
             memo: Some(memo.clone()),
+            reaction: Default::default(),
             ..GreedQuest::core_config()
         };
         let trace = sim::replay_seed() == Some(seed);

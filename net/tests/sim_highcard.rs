@@ -17,6 +17,7 @@ fn cfg() -> CoreConfig<HighCard> {
         chain_len: 256,
         sit_out: Some(highcard::sit_out),
         memo: None,
+        reaction: Default::default(),
     }
 }
 

@@ -21,6 +21,7 @@ fn game(seed: u64, memo: &SignatureMemo, trace: bool) -> Result<Report, String> 
         resync_after: 1_000,
         chain_len: 64,
         memo: Some(memo.clone()),
+        reaction: Default::default(),
         ..Sprawl::core_config()
     };
     sim::play::<Sprawl>(&config, 4, faults, seed, cfg, trace)

@@ -20,6 +20,7 @@ fn cfg<G: Game>() -> CoreConfig<G> {
         chain_len: 64,
         sit_out: None,
         memo: None,
+        reaction: Default::default(),
     }
 }
 
@@ -1244,4 +1245,91 @@ fn a_passed_card_cannot_be_opened_by_the_table() {
         return;
     }
     panic!("no game of twenty passed a card");
+}
+
+#[test]
+fn a_device_that_holds_no_answer_answers_no_faster_than_one_that_does() {
+    // Every answer to a play leaves its device when the reaction window ends, whether its
+    // hand held a counter (and used it) or held nothing that could answer: bots wait the
+    // whole window, and the timing says nothing of the hand.
+    use hoard_net::core::ReactionTiming;
+    let keys = keys(3, 41);
+    let start = start_for::<Counter>(&ctr::Config::new(3), &keys, 41);
+    let cfg = CoreConfig {
+        sit_out: Some(<Counter as Game>::sit_out),
+        reaction: ReactionTiming {
+            hold_to_end: true,
+            ..ReactionTiming::default()
+        },
+        ..cfg()
+    };
+    let window = cfg.reaction.window_ms;
+    let devices: Vec<Box<dyn Device>> = (0..3)
+        .map(|i| bot::<Counter>(&start, &keys[i], i as u8, cfg.clone()) as Box<dyn Device>)
+        .collect();
+    let mut t = Table::new(devices, keys, start);
+    // Stamp every message with the time it was sent.
+    let mut stamped: Vec<(hoard_net::Time, Signed)> = Vec::new();
+    let tick = 50;
+    for _ in 0..400_000 {
+        if t.devices.iter().all(|d| d.verdict().is_some()) {
+            break;
+        }
+        let before = t.sent.len();
+        t.run_until(1, tick, |_| false);
+        for (_, tr) in &t.sent[before..] {
+            // The first time a message is sent, not its echoes and resends.
+            if let Some(s) = decode_signed(tr)
+                && !stamped.iter().any(|(_, seen)| *seen == s)
+            {
+                stamped.push((t.now, s));
+            }
+        }
+    }
+    assert!(
+        t.devices
+            .iter()
+            .all(|d| d.verdict().is_some_and(|v| v.is_verified()))
+    );
+    let windows: Vec<u32> = t.devices[0]
+        .records()
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| {
+            matches!(r, StepRecord::Inputs { plays, .. }
+                if plays.iter().all(|(_, p)| matches!(p, PlayRecord::Opened { .. })))
+        })
+        .map(|(n, _)| n as u32)
+        .collect();
+    assert!(windows.len() >= 3, "windows: {windows:?}");
+    let (mut counters, mut passes) = (0, 0);
+    for n in windows {
+        // The window opened when the play before it was complete: its last message.
+        let opened = stamped
+            .iter()
+            .filter(|(_, s)| s.step + 1 == n)
+            .map(|(at, _)| *at)
+            .max()
+            .expect("the play");
+        for (at, s) in stamped.iter().filter(|(_, s)| s.step == n) {
+            if let Body::Commit(_) = s.body {
+                let delay = at.as_millis() - opened.as_millis();
+                assert!(
+                    (window..window + 2 * tick).contains(&delay),
+                    "seat {} answered step {n} after {delay} ms, not when the window ended",
+                    s.seat
+                );
+            }
+            if let Body::Open { input, .. } = &s.body {
+                match postcard::from_bytes::<ctr::Input>(input).unwrap() {
+                    ctr::Input::Counter { .. } => counters += 1,
+                    _ => passes += 1,
+                }
+            }
+        }
+    }
+    assert!(
+        counters > 0 && passes > 0,
+        "counters {counters}, passes {passes}"
+    );
 }

@@ -35,6 +35,9 @@ impl<G: Game> Core<G> {
                     consider(since.plus(self.cfg.away_after));
                 }
             }
+            if let Some(t) = self.reaction_deadline() {
+                consider(t);
+            }
         }
         next
     }
@@ -143,6 +146,12 @@ impl<G: Game> Core<G> {
 
     /// Whether the table waits for a move from this seat that it has not made yet.
     pub fn my_move(&self) -> bool {
+        self.owes_move() && !self.answer_held()
+    }
+
+    /// Whether the table waits for this seat's move and its signed message is not out
+    /// (an answer held back for the reaction window counts as not out).
+    pub(super) fn owes_move(&self) -> bool {
         let Some(gs) = &self.game else { return false };
         if self.halted.is_some() || gs.removed.contains_key(&self.me) {
             return false;

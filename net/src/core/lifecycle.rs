@@ -172,6 +172,7 @@ impl<G: Game> Core<G> {
             standing: vec![None; n],
             back_due: false,
             crooked_deck: None,
+            reaction_at: None,
             linked: vec![None; n],
             quiet_since: now,
             peer_have: vec![None; n],

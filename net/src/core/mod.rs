@@ -94,6 +94,7 @@ mod draws;
 mod faults;
 mod ingest;
 mod lifecycle;
+mod reaction;
 mod replay;
 mod sealing;
 mod steps;
@@ -191,6 +192,33 @@ pub struct CoreConfig<G: Game> {
     pub sit_out: Option<SitOut<G>>,
     /// For simulators running many devices in one process only: see [`SignatureMemo`].
     pub memo: Option<SignatureMemo>,
+    /// How this device times its seat's answers at a [`hoard_rules::Seal::Reaction`] step.
+    pub reaction: ReactionTiming,
+}
+
+/// When a seat's answer to a play leaves its device, so that nothing about its hand shows
+/// in the timing (DESIGN.md, "Reactions"). Every device at a table uses the same numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReactionTiming {
+    /// No answer leaves before this long after the window opened here (ms): a player who
+    /// passes at once looks like one who thought.
+    pub min_ms: u64,
+    /// The window (ms): when it ends the device passes for its player, whatever the hand
+    /// holds, unless the player answered by hand first.
+    pub window_ms: u64,
+    /// Hold every answer to the window's end (bots: they answer as fast whatever they
+    /// hold, so they wait the whole window).
+    pub hold_to_end: bool,
+}
+
+impl Default for ReactionTiming {
+    fn default() -> Self {
+        ReactionTiming {
+            min_ms: 1_000,
+            window_ms: 3_000,
+            hold_to_end: false,
+        }
+    }
 }
 
 impl<G: Game> Clone for CoreConfig<G> {
@@ -201,6 +229,7 @@ impl<G: Game> Clone for CoreConfig<G> {
             chain_len: self.chain_len,
             sit_out: self.sit_out,
             memo: self.memo.clone(),
+            reaction: self.reaction,
         }
     }
 }
@@ -213,6 +242,7 @@ impl<G: Game> Default for CoreConfig<G> {
             chain_len: beacon::DEFAULT_CHAIN_LEN,
             sit_out: None,
             memo: None,
+            reaction: ReactionTiming::default(),
         }
     }
 }
@@ -520,6 +550,8 @@ pub struct Core<G: Game> {
     /// Modified software, for the threat tests only: changes this seat's own deck parts
     /// before it signs them. Nothing else ever sets it.
     crooked_deck: Option<fn(&mut DeckPart)>,
+    /// The reaction window this device is in: its step, log, and when it opened here.
+    reaction_at: Option<(u32, Hash, Time)>,
     start: Start,
     session: SessionId,
     config: G::Config,

@@ -50,6 +50,15 @@ impl<G: Game> Core<G> {
                 why: "your hand does not allow that move".into(),
             }));
         }
+        self.seal_input(now, n, seal, input);
+        Ok(())
+    }
+
+    /// Signs this seat's input for step `n` (sealed as `seal` says). An answer at a
+    /// reaction step is only sealed and kept: [`Core::seal_kept_play`] signs its commitment
+    /// when the window lets it leave.
+    pub(super) fn seal_input(&mut self, now: Time, n: u32, seal: Option<Seal>, input: G::Input) {
+        let Some(gs) = &self.game else { return };
         let bytes = encode(&input);
         let basis = gs.bases[n as usize];
         let body = match seal {
@@ -69,9 +78,10 @@ impl<G: Game> Core<G> {
                 Body::Commit(commitment)
             }
         };
-        self.sign_and_send(n, basis, body);
+        if seal != Some(Seal::Reaction) {
+            self.sign_and_send(n, basis, body);
+        }
         self.advance(now);
-        Ok(())
     }
 
     /// Signs again the commitment to this seat's kept sealed play for the current step, if
@@ -80,7 +90,10 @@ impl<G: Game> Core<G> {
     /// That commitment may have reached the table; choosing anew would show it two sealed
     /// plays. Signatures are deterministic, so this is the very message made before.
     /// Returns whether it signed.
-    pub(super) fn seal_kept_play(&mut self) -> bool {
+    pub(super) fn seal_kept_play(&mut self, now: Time) -> bool {
+        if !self.answer_may_leave(now) {
+            return false;
+        }
         let Some(gs) = &self.game else { return false };
         let sealed = matches!(
             gs.pending,
@@ -94,7 +107,7 @@ impl<G: Game> Core<G> {
         let Some((salt, input)) = self.sealed.get(&(n, basis.log)) else {
             return false;
         };
-        if !sealed || !self.my_move() {
+        if !sealed || !self.owes_move() {
             return false;
         }
         let commitment = seal::commitment(&self.session, n, self.me, salt, input);

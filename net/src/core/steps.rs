@@ -21,7 +21,8 @@ impl<G: Game> Core<G> {
         // before a restart that lost its commitment.
         loop {
             self.advance_once(now);
-            if !self.vote_standing() && !self.seal_kept_play() {
+            self.react(now);
+            if !self.vote_standing() && !self.seal_kept_play(now) {
                 break;
             }
         }
