@@ -998,7 +998,7 @@ impl<G: Game> Sim<G> {
                     deck_steps += 1;
                     if parts
                         .iter()
-                        .any(|(_, p)| matches!(p, crate::mental::table::DeckRecord::Shuffle(_)))
+                        .any(|(_, p)| matches!(p, crate::mental::table::DeckRecord::Shuffle { .. }))
                     {
                         shuffles += 1;
                     }

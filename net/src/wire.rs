@@ -131,6 +131,9 @@ pub enum Body {
     /// decryption shares of a deal or a reveal, or the proofs of the cards its input at this
     /// step shows or passes.
     Deck(Box<crate::mental::table::DeckPart>),
+    /// The seat's escrowed parts of the deck keys of seats the table removes, opened at a
+    /// deal or a reveal that needs those seats' shares.
+    Escrow(Vec<crate::mental::table::Opened>),
 }
 
 /// What kind of body a message carries; with seat and step (and a vote's target) it names
@@ -148,6 +151,7 @@ pub enum Kind {
     Back,
     End,
     Deck,
+    Escrow,
 }
 
 impl Kind {
@@ -177,6 +181,7 @@ impl Body {
             Body::Back => Kind::Back,
             Body::End => Kind::End,
             Body::Deck(_) => Kind::Deck,
+            Body::Escrow(_) => Kind::Escrow,
         }
     }
 }

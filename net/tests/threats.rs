@@ -1025,7 +1025,7 @@ fn a_shuffler_who_doubles_cards_is_caught_when_one_shows_twice_and_named_by_the_
     let mut t = counter_table_with(
         11,
         Some(|part| {
-            if let DeckPart::Shuffle(cards) = part {
+            if let DeckPart::Shuffle { cards, .. } = part {
                 let first = cards[0];
                 cards.iter_mut().for_each(|c| *c = first);
             }
@@ -1053,7 +1053,7 @@ fn a_shuffler_who_swaps_cards_that_never_show_is_named_by_the_audit() {
     let mut t = counter_table_with(
         12,
         Some(|part| {
-            if let DeckPart::Shuffle(cards) = part {
+            if let DeckPart::Shuffle { cards, .. } = part {
                 cards.swap(0, 23);
             }
         }),
@@ -1139,7 +1139,7 @@ fn nothing_that_crosses_the_wire_lets_a_seat_read_another_seats_dealt_cards() {
         .iter()
         .filter(|(n, _, _)| *n == 0)
         .filter_map(|(_, _, p)| match p {
-            DeckPart::Shuffle(c) => Some(c.clone()),
+            DeckPart::Shuffle { cards, .. } => Some(cards.clone()),
             _ => None,
         })
         .next_back()
@@ -1332,4 +1332,74 @@ fn a_device_that_holds_no_answer_answers_no_faster_than_one_that_does() {
         counters > 0 && passes > 0,
         "counters {counters}, passes {passes}"
     );
+}
+
+#[test]
+fn a_seat_that_withholds_its_decryption_shares_is_away_and_its_removal_keeps_the_deck_alive() {
+    // From its first deal after the set-up on, seat 2 gives no more shares: the table waits
+    // (a deal cannot go on without them), shows it away, and votes to remove it. The other
+    // seats then open their escrowed parts of its key with their next shares, every device
+    // makes the removed seat's shares itself, and the game plays on to a verified end.
+    let mut t = counter_table(51);
+    // From then on its device says nothing at all (its own core believes it gave them).
+    let mut silent = false;
+    t.tamper = Some(Box::new(move |from, tx| {
+        if from != CHEAT {
+            return None;
+        }
+        if silent {
+            return Some(Vec::new());
+        }
+        let s = decode_signed(tx)?;
+        if let Body::Deck(p) = &s.body
+            && matches!(**p, DeckPart::Shares { .. })
+            && s.step > 3
+        {
+            silent = true;
+            return Some(Vec::new());
+        }
+        None
+    }));
+    assert!(t.run_until(400_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.is_away(CHEAT as Seat))
+    }));
+    let stuck = t.devices[0].step();
+    assert!(
+        matches!(
+            t.devices[0].pending(),
+            Some(Pending::Deal { .. } | Pending::Reveal { .. })
+        ),
+        "the table waits on its shares: {:?}",
+        t.devices[0].pending()
+    );
+    t.devices[CHEAT].set_down(true);
+    for i in 0..2 {
+        t.devices[i]
+            .go_on_without(t.now, CHEAT as Seat, VoteAction::Remove)
+            .unwrap();
+    }
+    let done = t.run_until(2_000_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.verdict().is_some())
+    });
+    assert!(
+        done,
+        "stuck at step {}: {:?}\n{:#?}",
+        t.devices[0].step(),
+        t.devices[0].pending(),
+        t.devices[0]
+            .events()
+            .iter()
+            .rev()
+            .take(12)
+            .collect::<Vec<_>>()
+    );
+    assert!(t.devices[0].step() > stuck + 5, "the game went on");
+    for d in &t.devices[..2] {
+        assert_eq!(
+            d.verdict(),
+            Some(Verdict::Verified {
+                unchecked: vec![CHEAT as Seat]
+            })
+        );
+    }
 }

@@ -41,7 +41,7 @@ impl<G: Game> Core<G> {
         self.crooked_deck = Some(f);
     }
 
-    fn deck_fault(&self, n: u32, e: CardFault) -> Fault {
+    pub(super) fn deck_fault(&self, n: u32, e: CardFault) -> Fault {
         match e {
             CardFault::Seat { seat, why } => Fault {
                 seat: Some(seat),
@@ -82,8 +82,30 @@ impl<G: Game> Core<G> {
                 continue;
             }
             let checked = match (pending, part) {
-                (Pending::Shuffle { cards, .. }, DeckPart::Shuffle(out)) => {
-                    if out.len() == cards.len() {
+                (Pending::Shuffle { cards, .. }, DeckPart::Shuffle { cards: out, escrow }) => {
+                    let escrowed = match (gs.deck.escrow_due(*seat), escrow.is_empty()) {
+                        (true, false) => gs.deck.check_escrow(*seat, escrow).and_then(|()| {
+                            // The part sealed for this seat must be the one committed to.
+                            if *seat == self.me {
+                                return Ok(());
+                            }
+                            let mut deck = gs.deck.clone();
+                            deck.keep_escrow(*seat, escrow)?;
+                            deck.read_escrow(*seat, self.me, &self.secret).map(|_| ())
+                        }),
+                        (false, true) => Ok(()),
+                        (true, true) => Err(CardFault::Seat {
+                            seat: *seat,
+                            why: "its first shuffle escrows no part of its key".into(),
+                        }),
+                        (false, false) => Err(CardFault::Seat {
+                            seat: *seat,
+                            why: "it escrowed its key a second time".into(),
+                        }),
+                    };
+                    if let Err(e) = escrowed {
+                        Err(e)
+                    } else if out.len() == cards.len() {
                         Ok(true)
                     } else {
                         Err(CardFault::Seat {
@@ -165,15 +187,18 @@ impl<G: Game> Core<G> {
                     return None;
                 }
                 let previous = before.last().and_then(|s| match view.deck.get(s) {
-                    Some((_, DeckPart::Shuffle(out))) => Some(&out[..]),
+                    Some((_, DeckPart::Shuffle { cards, .. })) => Some(&cards[..]),
                     _ => None,
                 });
-                Some(Ok(DeckPart::Shuffle(gs.deck.shuffle_part(
-                    *deck,
-                    cards,
-                    previous,
-                    &self.secret,
-                ))))
+                let escrow = if gs.deck.escrow_due(me) {
+                    gs.deck.make_escrow(me, &self.secret)
+                } else {
+                    Vec::new()
+                };
+                Some(Ok(DeckPart::Shuffle {
+                    cards: gs.deck.shuffle_part(*deck, cards, previous, &self.secret),
+                    escrow,
+                }))
             }
             Pending::Deal { cards, .. } | Pending::Reveal { cards } => Some(
                 gs.deck
@@ -202,9 +227,27 @@ impl<G: Game> Core<G> {
         view: &View<G>,
         active: &[Seat],
     ) -> Result<Result<RecordAndStep<G>, String>, Fault> {
-        let parts: Vec<(Seat, DeckRecord)> = active
-            .iter()
-            .filter_map(|s| view.deck.get(s).map(|(_, p)| (*s, p.record())))
+        // Each part in, and the escrow parts opened at this step (the receiver of a deal
+        // opens its part too, with no shares of its own).
+        let mut seats: BTreeSet<Seat> = active.iter().copied().collect();
+        seats.extend(view.escrow.keys());
+        let parts: Vec<(Seat, DeckRecord)> = seats
+            .into_iter()
+            .filter_map(|s| {
+                let opened = view.escrow.get(&s).cloned().unwrap_or_default();
+                let record = match view.deck.get(&s).map(|(_, p)| p.record()) {
+                    Some(DeckRecord::Shares { shares, .. }) => {
+                        DeckRecord::Shares { shares, opened }
+                    }
+                    Some(other) if active.contains(&s) => other,
+                    _ if !opened.is_empty() => DeckRecord::Shares {
+                        shares: Vec::new(),
+                        opened,
+                    },
+                    _ => return None,
+                };
+                Some((s, record))
+            })
             .collect();
         let step = match pending {
             Pending::Shuffle { .. } => Step::Shuffled,
@@ -215,14 +258,7 @@ impl<G: Game> Core<G> {
                     step: Some(view.n),
                     what: "no game".into(),
                 })?;
-                let shares: Vec<_> = parts
-                    .iter()
-                    .filter_map(|(s, p)| match p {
-                        DeckRecord::Shares(x) => Some((*s, x.clone())),
-                        _ => None,
-                    })
-                    .collect();
-                match gs.deck.reveal_faces(cards, &shares) {
+                match gs.deck.reveal_faces(cards, &parts) {
                     Ok(faces) => Step::Revealed(faces),
                     Err(CardFault::Deck(why)) => return Ok(Err(why)),
                     Err(e) => return Err(self.deck_fault(view.n, e)),
@@ -235,6 +271,36 @@ impl<G: Game> Core<G> {
             _ => Vec::new(),
         };
         Ok(Ok((StepRecord::Deck { parts, faces }, step)))
+    }
+
+    /// Seats whose shares a deal or reveal must make from their escrowed keys: removed
+    /// before this step or by its vote, with keys the table does not know yet.
+    pub(super) fn escrow_needed(&self, pending: &Pending, gone: &BTreeSet<Seat>) -> Vec<Seat> {
+        let Some(gs) = &self.game else {
+            return Vec::new();
+        };
+        let to = match pending {
+            Pending::Deal { to, .. } => Some(*to),
+            Pending::Reveal { .. } => None,
+            _ => return Vec::new(),
+        };
+        gone.iter()
+            .copied()
+            .filter(|s| Some(*s) != to && !gs.deck.key_known(*s) && gs.deck.escrowed(*s))
+            .collect()
+    }
+
+    /// This seat's opened escrow parts of `needed` seats' keys, if it owes them at this step.
+    pub(super) fn my_escrow(&self, view: &View<G>, needed: &[Seat]) -> Option<Body> {
+        let gs = self.game.as_ref()?;
+        if needed.is_empty() || needed.contains(&self.me) || view.escrow.contains_key(&self.me) {
+            return None;
+        }
+        Some(Body::Escrow(gs.deck.open_escrow(
+            self.me,
+            &self.secret,
+            needed,
+        )))
     }
 
     /// The cards the inputs of a completed step passed, by seat, as the log keeps them.

@@ -491,6 +491,8 @@ struct View<G: Game> {
     deck: BTreeMap<Seat, (Hash, DeckPart)>,
     /// Seats whose deck part was checked and found good.
     deck_ok: BTreeSet<Seat>,
+    /// Each seat's opened escrow parts at this step (checked on arrival).
+    escrow: BTreeMap<Seat, Vec<crate::mental::table::Opened>>,
     /// A card of this step turned up as no card its deck could hold: a shuffle was
     /// dishonest, and the game stops here for the audit to name whose.
     dishonest: Option<String>,
@@ -513,6 +515,7 @@ impl<G: Game> View<G> {
             ends: BTreeSet::new(),
             deck: BTreeMap::new(),
             deck_ok: BTreeSet::new(),
+            escrow: BTreeMap::new(),
             dishonest: None,
         }
     }

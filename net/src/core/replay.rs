@@ -101,6 +101,9 @@ impl<G: Game> Core<G> {
         self.game = None;
         self.begin(self.quiet_since);
         let Some(gs) = &mut self.game else { return };
+        for seat in removed_keep.keys() {
+            gs.deck.remove(*seat);
+        }
         gs.removed = removed_keep;
         gs.skipped = skipped_keep;
         gs.events = events_keep;

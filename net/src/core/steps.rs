@@ -213,13 +213,22 @@ impl<G: Game> Core<G> {
             _ => BTreeSet::new(),
         };
         // A deal or a reveal cannot go on without a seat's decryption shares: the table
-        // waits for it (a skip vote does not pass over it).
+        // waits for it (a skip vote does not pass over it). A seat the table removes (now
+        // or before) has its shares made from its escrowed key, which every other seat
+        // opens at the step.
         let needs_all = matches!(pending, Pending::Deal { .. } | Pending::Reveal { .. });
+        let gone: BTreeSet<Seat> = removed.union(&removals).copied().collect();
+        let escrow_needed = self.escrow_needed(&pending, &gone);
         let active: Vec<Seat> = awaited
             .iter()
             .copied()
             .filter(|s| {
-                !removed.contains(s) && (needs_all || !skips.contains(s)) && !sitting.contains(s)
+                let passed_over = if needs_all {
+                    removals.contains(s)
+                } else {
+                    skips.contains(s)
+                };
+                !removed.contains(s) && !passed_over && !sitting.contains(s)
             })
             .collect();
         // Seats I voted to skip: I hold the step for the vote unless it is shown to have
@@ -254,6 +263,14 @@ impl<G: Game> Core<G> {
                 && active.iter().all(|s| view.commits.contains_key(s)) =>
             {
                 return self.open_sealed_play(n, basis, &active, view);
+            }
+            Pending::Deal { .. } | Pending::Reveal { .. }
+                if i_am_in
+                    && !self.table_is_past(n)
+                    && let Some(body) = self.my_escrow(view, &escrow_needed) =>
+            {
+                self.sign_and_send(n, basis, body);
+                return Ok(Progress::Again);
             }
             Pending::Shuffle { .. } | Pending::Deal { .. } | Pending::Reveal { .. }
                 if i_am_in && !self.table_is_past(n) =>
@@ -331,7 +348,15 @@ impl<G: Game> Core<G> {
                 }
             }
             Pending::Shuffle { .. } | Pending::Deal { .. } | Pending::Reveal { .. } => {
-                Self::deck_owed(&pending, view, &active)
+                let mut owed = Self::deck_owed(&pending, view, &active);
+                if !escrow_needed.is_empty() {
+                    // Every seat still in opens its part, the receiver of a deal too.
+                    owed.extend(
+                        all.iter()
+                            .filter(|s| !gone.contains(s) && !view.escrow.contains_key(s)),
+                    );
+                }
+                owed
             }
             Pending::Over(_) => BTreeSet::new(),
         };
@@ -596,6 +621,7 @@ impl<G: Game> Core<G> {
         }
         for seat in removals {
             gs.removed.entry(*seat).or_insert(n);
+            gs.deck.remove(*seat);
             out.push(Event::Removed {
                 step: n,
                 seat: *seat,

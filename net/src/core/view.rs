@@ -50,6 +50,7 @@ impl<G: Game> Core<G> {
         let draw_k = gs.draws + 1;
         let ids = self.by_step.get(&n).map_or(&[][..], |v| &v[..]);
         let mut input_ids: Vec<(Seat, Hash)> = Vec::new();
+        let mut escrow_faults = Vec::new();
         for (id, _) in ids.iter().skip(view.seen) {
             let Some(held) = self.msgs.get(id) else {
                 continue;
@@ -106,6 +107,14 @@ impl<G: Game> Core<G> {
                         Body::End if !matches!(pending, Pending::Over(_)) => {
                             view.ends.insert(s.seat);
                         }
+                        Body::Escrow(opened) if public_now => {
+                            match gs.deck.check_opened(s.seat, opened) {
+                                Ok(()) => {
+                                    view.escrow.entry(s.seat).or_insert_with(|| opened.clone());
+                                }
+                                Err(e) => escrow_faults.push((n, e)),
+                            }
+                        }
                         Body::Deck(part) if public_now => {
                             view.deck
                                 .entry(s.seat)
@@ -120,7 +129,10 @@ impl<G: Game> Core<G> {
         view.seen = ids.len();
 
         let mut proofs: Vec<Proof> = Vec::new();
-        let mut faults: Vec<Fault> = Vec::new();
+        let mut faults: Vec<Fault> = escrow_faults
+            .into_iter()
+            .map(|(n, e)| self.deck_fault(n, e))
+            .collect();
         self.sort_openings(view, public_now, &mut proofs, &mut faults);
         for (seat, id) in input_ids {
             if view.inputs.contains_key(&seat) {

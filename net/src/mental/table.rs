@@ -40,11 +40,37 @@ pub struct Handover {
     pub proof: HandoverProof,
 }
 
+/// One seat's part of its deck key, escrowed with another seat (see [`TableDeck`]'s
+/// "Removal"): `S = s·G` in the open, and `s` sealed to the other seat's deck key by hashed
+/// ElGamal (`R = r·G`, `s` masked with a hash of `r·P`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Escrowed {
+    #[serde(with = "elgamal::point")]
+    pub commitment: RistrettoPoint,
+    #[serde(with = "elgamal::point")]
+    pub r: RistrettoPoint,
+    #[serde(with = "crate::wire::bytes32")]
+    pub sealed: [u8; 32],
+}
+
+/// One seat's escrow part of a removed seat's key, opened for the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opened {
+    /// The removed seat.
+    pub of: Seat,
+    #[serde(with = "elgamal::scalar")]
+    pub part: Scalar,
+}
+
 /// One seat's part of a deck step, signed in its own message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DeckPart {
-    /// Its turn in a shuffle: the deck as it passes it on.
-    Shuffle(Vec<Ciphertext>),
+    /// Its turn in a shuffle: the deck as it passes it on; in the game's first shuffle,
+    /// also its deck key escrowed with every other seat (in seat order).
+    Shuffle {
+        cards: Vec<Ciphertext>,
+        escrow: Vec<Escrowed>,
+    },
     /// Its decryption shares of the cards of a deal or a reveal, in the step's order.
     Shares {
         shares: Vec<Share>,
@@ -63,8 +89,14 @@ pub enum DeckPart {
 /// audit replay them (proofs were checked on arrival and are not needed again).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DeckRecord {
-    Shuffle(Vec<Ciphertext>),
-    Shares(Vec<Share>),
+    Shuffle {
+        cards: Vec<Ciphertext>,
+        escrow: Vec<Escrowed>,
+    },
+    Shares {
+        shares: Vec<Share>,
+        opened: Vec<Opened>,
+    },
     /// The cards an input passed, each as its receiver got it.
     Passed(Vec<Ciphertext>),
 }
@@ -73,8 +105,14 @@ impl DeckPart {
     /// What the log keeps of it.
     pub fn record(&self) -> DeckRecord {
         match self {
-            DeckPart::Shuffle(cards) => DeckRecord::Shuffle(cards.clone()),
-            DeckPart::Shares { shares, .. } => DeckRecord::Shares(shares.clone()),
+            DeckPart::Shuffle { cards, escrow } => DeckRecord::Shuffle {
+                cards: cards.clone(),
+                escrow: escrow.clone(),
+            },
+            DeckPart::Shares { shares, .. } => DeckRecord::Shares {
+                shares: shares.clone(),
+                opened: Vec::new(),
+            },
             DeckPart::Moves { passed, .. } => {
                 DeckRecord::Passed(passed.iter().map(|h| h.card).collect())
             }
@@ -179,6 +217,7 @@ impl CardFault {
 }
 
 /// Every shared deck of one game at one table.
+#[derive(Clone)]
 pub struct TableDeck {
     game: &'static str,
     session: [u8; 32],
@@ -190,6 +229,14 @@ pub struct TableDeck {
     shuffling: Option<Shuffling>,
     /// Every card point of every deck the game has named, by its compressed bytes.
     points: BTreeMap<(DeckId, [u8; 32]), CardId>,
+    /// Each seat's deck key split among the others, from its first shuffle part.
+    escrows: BTreeMap<Seat, Vec<Escrowed>>,
+    /// Seats the table removed.
+    removed: std::collections::BTreeSet<Seat>,
+    /// Escrow parts opened so far: removed seat → opening seat → part.
+    opened: BTreeMap<Seat, BTreeMap<Seat, Scalar>>,
+    /// Keys of removed seats, put together from every other seat's part.
+    gone_keys: BTreeMap<Seat, Scalar>,
 }
 
 impl TableDeck {
@@ -206,6 +253,10 @@ impl TableDeck {
             generations: BTreeMap::new(),
             shuffling: None,
             points: BTreeMap::new(),
+            escrows: BTreeMap::new(),
+            removed: Default::default(),
+            opened: BTreeMap::new(),
+            gone_keys: BTreeMap::new(),
         }
     }
 
@@ -471,23 +522,11 @@ impl TableDeck {
     pub fn reveal_faces(
         &self,
         cards: &[Handle],
-        parts: &[(Seat, Vec<Share>)],
+        parts: &[(Seat, DeckRecord)],
     ) -> Result<Vec<CardId>, CardFault> {
-        let mut copy = TableDeck {
-            game: self.game,
-            session: self.session,
-            keys: Vec::new(),
-            joint: self.joint,
-            cards: cards
-                .iter()
-                .filter_map(|h| self.cards.get(h).map(|c| (*h, *c)))
-                .collect(),
-            makings: self.makings.clone(),
-            generations: BTreeMap::new(),
-            shuffling: None,
-            points: self.points.clone(),
-        };
-        copy.finish_reveal(cards, parts)
+        let mut copy = self.clone();
+        let shares = copy.shares_with_gone(cards, parts, None)?;
+        copy.finish_reveal(cards, &shares)
     }
 
     /// A reveal is done: every seat gave its shares; the faces, in order.
@@ -720,6 +759,210 @@ impl TableDeck {
         Ok(())
     }
 
+    // ---- Removal ------------------------------------------------------------------------
+    //
+    // A seat the table removes must not freeze the decks: every card still needs its
+    // decryption share. So in the game's first shuffle each seat splits its deck key into
+    // one part per other seat (the parts sum to the key, and their points `s·G`, public,
+    // sum to its key share, which everyone checks) and seals each part to that seat's deck
+    // key. When the table removes a seat, every other seat opens its part of the removed
+    // seat's key with its next decryption shares; with every part in, every device knows
+    // the removed seat's key and makes its shares itself. It costs the removed seat's hand
+    // its secrecy (it has left the game); and all the other seats together could read a
+    // seat's hand, which no fewer of them can.
+
+    fn escrow_pad(point: &RistrettoPoint, owner: Seat, to: Seat, session: &[u8; 32]) -> [u8; 32] {
+        let mut h = blake3::Hasher::new_derive_key("hoard v1 mental deck escrow pad");
+        h.update(session);
+        h.update(&[owner, to]);
+        h.update(point.compress().as_bytes());
+        *h.finalize().as_bytes()
+    }
+
+    /// This seat's deck key split among the other seats, for its first shuffle part.
+    pub fn make_escrow(&self, seat: Seat, secret: &[u8; 32]) -> Vec<Escrowed> {
+        let x = deck_secret(secret);
+        let others: Vec<Seat> = (0..self.keys.len() as Seat)
+            .filter(|s| *s != seat)
+            .collect();
+        let mut sum = Scalar::ZERO;
+        let mut out = Vec::with_capacity(others.len());
+        for (k, to) in others.iter().enumerate() {
+            let part = if k + 1 == others.len() {
+                x - sum
+            } else {
+                scalar_from_hash("hoard v1 mental deck escrow part", &[secret, &[*to]])
+            };
+            sum += part;
+            let r = scalar_from_hash("hoard v1 mental deck escrow r", &[secret, &[*to]]);
+            let pad = Self::escrow_pad(&(r * self.key(*to)), seat, *to, &self.session);
+            let mut sealed = part.to_bytes();
+            sealed.iter_mut().zip(pad).for_each(|(b, p)| *b ^= p);
+            out.push(Escrowed {
+                commitment: RistrettoPoint::mul_base(&part),
+                r: RistrettoPoint::mul_base(&r),
+                sealed,
+            });
+        }
+        out
+    }
+
+    /// Checks a seat's escrow in the open (one part per other seat, summing to its key
+    /// share) and keeps it; an empty escrow (a later shuffle) changes nothing.
+    pub fn keep_escrow(&mut self, seat: Seat, escrow: &[Escrowed]) -> Result<(), CardFault> {
+        if escrow.is_empty() || self.escrows.contains_key(&seat) {
+            return Ok(());
+        }
+        self.check_escrow(seat, escrow)?;
+        self.escrows.insert(seat, escrow.to_vec());
+        Ok(())
+    }
+
+    /// Checks a seat's escrow in the open: one part per other seat, summing to its key.
+    pub fn check_escrow(&self, seat: Seat, escrow: &[Escrowed]) -> Result<(), CardFault> {
+        let sum: RistrettoPoint = escrow.iter().map(|e| e.commitment).sum();
+        if escrow.len() + 1 != self.keys.len() || sum != self.key(seat) {
+            return Err(CardFault::seat(
+                seat,
+                "its escrowed key parts do not add up to its key",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether `seat` has yet to escrow its key (its first shuffle part carries it).
+    pub fn escrow_due(&self, seat: Seat) -> bool {
+        !self.escrows.contains_key(&seat)
+    }
+
+    /// The escrow part `owner` sealed for `seat` (counted among the others in seat order).
+    fn escrow_for(&self, owner: Seat, seat: Seat) -> Option<&Escrowed> {
+        let index = (0..self.keys.len() as Seat)
+            .filter(|s| *s != owner)
+            .position(|s| s == seat)?;
+        self.escrows.get(&owner)?.get(index)
+    }
+
+    /// This seat's part of `owner`'s key, unsealed and checked against its commitment.
+    pub fn read_escrow(
+        &self,
+        owner: Seat,
+        seat: Seat,
+        secret: &[u8; 32],
+    ) -> Result<Scalar, CardFault> {
+        let e = self
+            .escrow_for(owner, seat)
+            .ok_or_else(|| CardFault::seat(owner, "it escrowed no part of its key"))?;
+        let pad = Self::escrow_pad(&(deck_secret(secret) * e.r), owner, seat, &self.session);
+        let mut bytes = e.sealed;
+        bytes.iter_mut().zip(pad).for_each(|(b, p)| *b ^= p);
+        match Option::<Scalar>::from(Scalar::from_canonical_bytes(bytes)) {
+            Some(part) if RistrettoPoint::mul_base(&part) == e.commitment => Ok(part),
+            _ => Err(CardFault::seat(
+                owner,
+                "the part of its key it sealed for this seat is not the one it committed to",
+            )),
+        }
+    }
+
+    /// Marks `seat` removed by the table: its key is to be opened from the escrow.
+    pub fn remove(&mut self, seat: Seat) {
+        self.removed.insert(seat);
+    }
+
+    /// Whether the table knows the key of removed seat `seat`.
+    pub fn key_known(&self, seat: Seat) -> bool {
+        self.gone_keys.contains_key(&seat)
+    }
+
+    /// Whether `seat` escrowed its key, so that its removal can be undone for the deck.
+    pub fn escrowed(&self, seat: Seat) -> bool {
+        self.escrows.contains_key(&seat)
+    }
+
+    /// This seat's escrow parts of the keys of `gone` (seats being removed), to open.
+    pub fn open_escrow(&self, seat: Seat, secret: &[u8; 32], gone: &[Seat]) -> Vec<Opened> {
+        gone.iter()
+            .filter(|r| **r != seat && !self.gone_keys.contains_key(r))
+            .filter_map(|r| {
+                self.read_escrow(*r, seat, secret)
+                    .ok()
+                    .map(|part| Opened { of: *r, part })
+            })
+            .collect()
+    }
+
+    /// Checks parts a seat opened: each the one its commitment names.
+    pub fn check_opened(&self, seat: Seat, opened: &[Opened]) -> Result<(), CardFault> {
+        for o in opened {
+            let ok = self
+                .escrow_for(o.of, seat)
+                .is_some_and(|e| RistrettoPoint::mul_base(&o.part) == e.commitment);
+            if !ok {
+                return Err(CardFault::seat(
+                    seat,
+                    format!(
+                        "it opened a part of seat {}'s key that is not the escrowed one",
+                        o.of
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The step's shares, with those of removed seats made from their opened keys.
+    fn shares_with_gone(
+        &mut self,
+        cards: &[Handle],
+        parts: &[(Seat, DeckRecord)],
+        to: Option<Seat>,
+    ) -> Result<Vec<(Seat, Vec<Share>)>, CardFault> {
+        let mut shares = Vec::new();
+        for (seat, part) in parts {
+            let DeckRecord::Shares { shares: s, opened } = part else {
+                return Err(CardFault::seat(*seat, "its part of a deal holds no shares"));
+            };
+            for o in opened {
+                let ok = self
+                    .escrow_for(o.of, *seat)
+                    .is_some_and(|e| RistrettoPoint::mul_base(&o.part) == e.commitment);
+                if !ok {
+                    return Err(CardFault::seat(
+                        *seat,
+                        format!(
+                            "it opened a part of seat {}'s key that is not the escrowed one",
+                            o.of
+                        ),
+                    ));
+                }
+                self.removed.insert(o.of);
+                self.opened.entry(o.of).or_default().insert(*seat, o.part);
+            }
+            shares.push((*seat, s.clone()));
+        }
+        // A removed seat's key is known once every other seat's part of it is open.
+        for r in self.removed.clone() {
+            if self.gone_keys.contains_key(&r) {
+                continue;
+            }
+            let parts = self.opened.get(&r);
+            let all = (0..self.keys.len() as Seat)
+                .filter(|s| *s != r)
+                .all(|s| parts.is_some_and(|p| p.contains_key(&s)));
+            if all && let Some(parts) = parts {
+                self.gone_keys.insert(r, parts.values().sum());
+            }
+        }
+        let cts = self.hidden(cards)?;
+        for (r, x) in &self.gone_keys {
+            if Some(*r) != to && !shares.iter().any(|(s, _)| s == r) {
+                shares.push((*r, cts.iter().map(|c| Share(c.share(x))).collect()));
+            }
+        }
+        Ok(shares)
+    }
+
     // ---- Recorded steps ----------------------------------------------------------------
 
     /// Applies a recorded deck step (the game waited for `pending`) and returns the step
@@ -732,20 +975,11 @@ impl TableDeck {
         parts: &[(Seat, DeckRecord)],
         secrets: Option<&[Option<[u8; 32]>]>,
     ) -> Result<Step<I>, CardFault> {
-        let shares = || -> Vec<(Seat, Vec<Share>)> {
-            parts
-                .iter()
-                .filter_map(|(s, p)| match p {
-                    DeckRecord::Shares(shares) => Some((*s, shares.clone())),
-                    _ => None,
-                })
-                .collect()
-        };
         match pending {
             Pending::Shuffle { deck, cards } => {
                 self.begin_shuffle(*deck, cards);
                 for (seat, part) in parts {
-                    let DeckRecord::Shuffle(out) = part else {
+                    let DeckRecord::Shuffle { cards: out, escrow } = part else {
                         return Err(CardFault::seat(*seat, "its part of a shuffle is no deck"));
                     };
                     if let Some(Some(secret)) = secrets.and_then(|s| s.get(usize::from(*seat)))
@@ -760,16 +994,21 @@ impl TableDeck {
                         ));
                     }
                     self.add_shuffle(*seat, out)?;
+                    self.keep_escrow(*seat, escrow)?;
                 }
                 self.finish_shuffle();
                 Ok(Step::Shuffled)
             }
             Pending::Deal { to, cards } => {
                 self.hidden(cards)?;
-                self.finish_deal(*to, cards, &shares());
+                let shares = self.shares_with_gone(cards, parts, Some(*to))?;
+                self.finish_deal(*to, cards, &shares);
                 Ok(Step::Dealt)
             }
-            Pending::Reveal { cards } => Ok(Step::Revealed(self.finish_reveal(cards, &shares())?)),
+            Pending::Reveal { cards } => {
+                let shares = self.shares_with_gone(cards, parts, None)?;
+                Ok(Step::Revealed(self.finish_reveal(cards, &shares)?))
+            }
             other => Err(CardFault::Deck(format!(
                 "a deck step is in the log where the game waits for {other:?}"
             ))),
@@ -869,7 +1108,7 @@ mod tests {
     fn deal(t: &mut TableDeck, secrets: &[[u8; 32]], step: u32, to: Seat, cards: &[Handle]) {
         let mut parts = Vec::new();
         for (s, x) in secrets.iter().enumerate().filter(|(s, _)| *s as Seat != to) {
-            let DeckPart::Shares { shares, proof } =
+            let DeckPart::Shares { shares, proof, .. } =
                 t.make_shares(step, s as Seat, x, cards).unwrap()
             else {
                 unreachable!()
@@ -910,8 +1149,9 @@ mod tests {
     fn a_wrong_share_is_refused_naming_its_seat() {
         let (t, secrets) = table();
         let cards = [h(0), h(1)];
-        let DeckPart::Shares { mut shares, proof } =
-            t.make_shares(3, 2, &secrets[2], &cards).unwrap()
+        let DeckPart::Shares {
+            mut shares, proof, ..
+        } = t.make_shares(3, 2, &secrets[2], &cards).unwrap()
         else {
             unreachable!()
         };
@@ -919,7 +1159,8 @@ mod tests {
         let err = t.check_shares(3, 2, &cards, &shares, &proof).unwrap_err();
         assert!(matches!(err, CardFault::Seat { seat: 2, .. }), "{err}");
         // A share made with another seat's key is refused as that seat's.
-        let DeckPart::Shares { shares, proof } = t.make_shares(3, 0, &secrets[0], &cards).unwrap()
+        let DeckPart::Shares { shares, proof, .. } =
+            t.make_shares(3, 0, &secrets[0], &cards).unwrap()
         else {
             unreachable!()
         };
