@@ -2,14 +2,14 @@
 //! games need. A 108-card deck at 8 seats: each seat's part of the shuffle and the whole
 //! round on one core; dealing one card (seven seats' shares with their proof, checked by
 //! the receiver); showing one card (its holder's share, checked by everyone); the audit of
-//! a game's shuffles (every seat's part replayed); and the bytes a dealt card costs each
-//! seat on the wire.
+//! a game's shuffles (every seat's part replayed); the bytes a dealt card costs each seat
+//! on the wire; passing a card; and escrowing a seat's key against its removal.
 
 use curve25519_dalek::ristretto::RistrettoBasepointTable;
 use curve25519_dalek::{RistrettoPoint, Scalar};
 use hoard_net::mental::elgamal::{Ciphertext, card_point, scalar_from_hash};
-use hoard_net::mental::proof::{Context, DleqProof, KeyProof};
-use hoard_net::mental::shuffle;
+use hoard_net::mental::proof::{Context, DleqProof, HandoverProof, KeyProof};
+use hoard_net::mental::{shuffle, table};
 use std::time::{Duration, Instant};
 
 const SEATS: u8 = 8;
@@ -164,5 +164,57 @@ fn main() {
     println!(
         "show one card: the holder's share made and checked in {}",
         ms(show)
+    );
+
+    // Pass one card from seat 0 to seat 1: the handover to seat 1's key and its proof.
+    let held = card[0].strip(messages.iter().map(|(d, _)| &d[0]));
+    let r = scalar_from_hash("hoard bench handover", &[]);
+    let mut given = None;
+    let make = median(9, || {
+        given = Some(HandoverProof::prove(
+            &ctx(0, 4),
+            &secrets[0],
+            &held,
+            &keys[1],
+            &r,
+        ));
+    });
+    let (to_1, proof) = given.expect("a handover");
+    let check = median(9, || {
+        proof
+            .verify(&ctx(0, 4), &keys[0], &held, &keys[1], &to_1)
+            .expect("an honest handover");
+    });
+    let bytes = postcard::to_stdvec(&(to_1, proof)).expect("encodes").len();
+    println!(
+        "pass one card: the handover made in {}, checked in {}, {bytes} bytes",
+        ms(make),
+        ms(check)
+    );
+
+    // Removal insurance: each seat's key escrowed with the seven others at the first
+    // shuffle (made once per seat, checked by everyone), and one part read back.
+    let seat_secrets: Vec<[u8; 32]> = (0..SEATS).map(|s| [s + 40; 32]).collect();
+    let deck_keys: Vec<RistrettoPoint> = seat_secrets
+        .iter()
+        .map(|x| RistrettoPoint::mul_base(&table::deck_secret(x)))
+        .collect();
+    let mut tdeck = table::TableDeck::new("bench", SESSION, deck_keys);
+    let mut escrow = Vec::new();
+    let make = median(9, || escrow = tdeck.make_escrow(0, &seat_secrets[0]));
+    let check = median(9, || {
+        tdeck.check_escrow(0, &escrow).expect("an honest escrow")
+    });
+    tdeck.keep_escrow(0, &escrow).expect("kept");
+    let read = median(9, || {
+        tdeck.read_escrow(0, 3, &seat_secrets[3]).expect("its part");
+    });
+    let bytes = postcard::to_stdvec(&escrow).expect("encodes").len();
+    println!(
+        "escrow of one seat's key with {} others: made in {}, checked in {}, one part read in {}, {bytes} bytes",
+        SEATS - 1,
+        ms(make),
+        ms(check),
+        ms(read)
     );
 }

@@ -129,6 +129,45 @@ fn faulty_games_slice_3() {
     slice(3)
 }
 
+#[test]
+fn a_seat_that_dies_for_good_is_removed_and_its_escrowed_key_keeps_the_deck_dealing() {
+    // The dead seat's shares are needed at every deal; once the table removes it, the
+    // others open their parts of its key and every device makes its shares itself.
+    let memo = SignatureMemo::new();
+    let mut dealt_after = 0;
+    for seed in 0..40u64 {
+        let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0xdead);
+        let seats = 3 + (r.next_u32() % 3) as u8;
+        let mut faults = if seed % 2 == 0 {
+            Faults::random(&mut r)
+        } else {
+            Faults::none()
+        };
+        faults.dead_seat = Some((r.next_u32() % u32::from(seats)) as u8);
+        let config = Counter::config(seats);
+        let cfg = CoreConfig {
+            away_after: 5_000,
+            resync_after: 1_000,
+            chain_len: 16,
+            sit_out: Some(<Counter as Game>::sit_out),
+            memo: Some(memo.clone()),
+            reaction: ReactionTiming {
+                hold_to_end: true,
+                ..ReactionTiming::default()
+            },
+        };
+        let report = sim::play::<Counter>(&config, seats, faults, seed, cfg, false)
+            .unwrap_or_else(|e| panic!("{e}\nseed {seed}"));
+        assert!(
+            report.verdicts.iter().flatten().all(|v| v.is_verified()),
+            "seed {seed}: {:?}",
+            report.verdicts
+        );
+        dealt_after += report.deck_steps;
+    }
+    assert!(dealt_after > 40 * 4, "deck steps: {dealt_after}");
+}
+
 /// `HOARD_SIM_SEED=<seed>`: replays one game with a trace of every event.
 #[test]
 fn replay() {
