@@ -40,6 +40,9 @@ pub enum CardMove {
     Show { card: Handle, face: CardId },
     /// Passed to `to`: only giver and receiver know its face.
     Pass { card: Handle, to: Seat },
+    /// Put back face down: it goes back among the deck's hidden cards (the game says where,
+    /// and may deal it again); only its former holder knows its face.
+    PutBack { card: Handle },
 }
 
 /// The public side of one shared deck, for a game's `Public`: which making it is, how many

@@ -226,8 +226,8 @@ pub trait Game: 'static {
     fn narrate(event: &Self::Event, name: &dyn Fn(Seat) -> String) -> String;
 
     /// What `input` does with hidden cards of a shared deck that `seat` holds: each card it
-    /// shows to all (with the face the input claims for it) and each it passes to another
-    /// seat. The protocol proves every claimed face and carries every passed card so that
+    /// shows to all (with the face the input claims for it), each it passes to another
+    /// seat, and each it puts back face down. The protocol proves every claimed face and carries every passed card so that
     /// only its receiver can read it. Games without shared decks have none.
     fn card_moves(public: &Self::Public, seat: Seat, input: &Self::Input) -> Vec<CardMove> {
         let _ = (public, seat, input);

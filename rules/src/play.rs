@@ -209,7 +209,7 @@ pub fn handed<G: Game>(public: &G::Public, step: &Step<G::Input>) -> Vec<(Seat, 
             })
             .filter_map(|m| match m {
                 CardMove::Pass { card, to } => Some((to, card)),
-                CardMove::Show { .. } => None,
+                CardMove::Show { .. } | CardMove::PutBack { .. } => None,
             })
             .collect(),
         _ => Vec::new(),

@@ -601,7 +601,9 @@ impl TableDeck {
         let deck = moves
             .iter()
             .map(|m| match m {
-                CardMove::Show { card, .. } | CardMove::Pass { card, .. } => card.deck,
+                CardMove::Show { card, .. }
+                | CardMove::Pass { card, .. }
+                | CardMove::PutBack { card } => card.deck,
             })
             .next()
             .unwrap_or(0);
@@ -609,16 +611,12 @@ impl TableDeck {
             match m {
                 CardMove::Show { card, .. } if self.shown_before(card).is_some() => {}
                 CardMove::Show { card, .. } => shown.push(self.held_by(seat, card)?),
-                CardMove::Pass { card, to } => {
-                    let held = self.held_by(seat, card)?;
-                    let r = handover_randomness(&x, step, card);
-                    let (given, proof) = HandoverProof::prove(
-                        &self.ctx(card.deck, seat, step),
-                        &x,
-                        &held,
-                        &self.key(*to),
-                        &r,
-                    );
+                CardMove::Pass { .. } | CardMove::PutBack { .. } => {
+                    let (card, to) = self.handover_target(m);
+                    let held = self.held_by(seat, &card)?;
+                    let r = handover_randomness(&x, step, &card);
+                    let (given, proof) =
+                        HandoverProof::prove(&self.ctx(card.deck, seat, step), &x, &held, &to, &r);
                     passed.push(Handover { card: given, proof });
                 }
             }
@@ -673,9 +671,10 @@ impl TableDeck {
                     shown.push(self.held_by(seat, card)?);
                     claimed.push((card.deck, *face));
                 }
-                CardMove::Pass { card, to } => {
+                CardMove::Pass { .. } | CardMove::PutBack { .. } => {
+                    let (card, to) = self.handover_target(m);
                     deck.get_or_insert(card.deck);
-                    let held = self.held_by(seat, card)?;
+                    let held = self.held_by(seat, &card)?;
                     let Some(h) = handovers.next() else {
                         return Err(CardFault::seat(seat, "a passed card is missing"));
                     };
@@ -684,7 +683,7 @@ impl TableDeck {
                             &self.ctx(card.deck, seat, step),
                             &self.key(seat),
                             &held,
-                            &self.key(*to),
+                            &to,
                             &h.card,
                         )
                         .map_err(|e| CardFault::seat(seat, e))?;
@@ -730,6 +729,15 @@ impl TableDeck {
         Ok(())
     }
 
+    /// The card a pass or a put-back hands over, and the key it goes to: the receiver's,
+    /// or the table's for a card put back.
+    fn handover_target(&self, m: &CardMove) -> (Handle, RistrettoPoint) {
+        match m {
+            CardMove::Pass { card, to } => (*card, self.key(*to)),
+            CardMove::PutBack { card } | CardMove::Show { card, .. } => (*card, self.joint),
+        }
+    }
+
     /// Applies an input's moves (checked): shown cards face up, passed cards to their
     /// receivers' keys.
     pub fn finish_moves(
@@ -752,10 +760,16 @@ impl TableDeck {
                             },
                         );
                     }
-                    let _ = seat;
+                }
+                // Under the table's key again: it takes every seat's share to open.
+                CardMove::PutBack { card } => {
+                    if let Some(c) = passed.next() {
+                        self.cards.insert(*card, Card::Hidden(*c));
+                    }
                 }
             }
         }
+        let _ = seat;
         Ok(())
     }
 
@@ -1029,7 +1043,7 @@ impl TableDeck {
                 .map_or(&[][..], |(_, c)| &c[..]);
             let passes = moves
                 .iter()
-                .filter(|m| matches!(m, CardMove::Pass { .. }))
+                .filter(|m| matches!(m, CardMove::Pass { .. } | CardMove::PutBack { .. }))
                 .count();
             if given.len() != passes {
                 return Err(CardFault::seat(
@@ -1208,6 +1222,27 @@ mod tests {
         deal(&mut t2, &secrets, 1, 0, &[h(2)]);
         let part = t2.make_moves(2, 0, &secrets[0], &pass).unwrap();
         assert!(t2.check_moves(2, 0, &to_1, &part).is_err());
+    }
+
+    #[test]
+    fn a_card_put_back_face_down_is_dealt_again_and_read_by_its_new_holder_only() {
+        let (mut t, secrets) = table();
+        deal(&mut t, &secrets, 1, 0, &[h(5)]);
+        let face = t.read(&h(5), &secrets[0]).unwrap();
+        let back = [CardMove::PutBack { card: h(5) }];
+        let part = t.make_moves(2, 0, &secrets[0], &back).unwrap();
+        t.check_moves(2, 0, &back, &part).unwrap();
+        // Handed to seat 2's key instead of the table's, it is refused.
+        let to_2 = [CardMove::Pass { card: h(5), to: 2 }];
+        assert!(t.check_moves(2, 0, &to_2, &part).is_err());
+        let DeckRecord::Passed(given) = part.record() else {
+            unreachable!()
+        };
+        t.finish_moves(0, &back, &given).unwrap();
+        assert!(t.read(&h(5), &secrets[0]).is_err(), "held by nobody now");
+        deal(&mut t, &secrets, 3, 1, &[h(5)]);
+        assert_eq!(t.read(&h(5), &secrets[1]).unwrap(), face);
+        assert!(t.read(&h(5), &secrets[2]).is_err());
     }
 
     #[test]
