@@ -51,6 +51,9 @@ pub struct Status {
     pub state: [u8; 32],
     /// `Some(true)` once the audit verified the game.
     pub verified: Option<bool>,
+    /// By seat: the last step of this device's log at which the seat made a move of its
+    /// own (not sat out, not removed).
+    pub last_move: Vec<Option<u32>>,
 }
 
 /// Protocol settings for the measured tables: a quiet seat counts as away quickly, and the
@@ -270,8 +273,10 @@ impl LoopTable {
 
     /// Starts device `i` again from its data directory.
     pub fn restart(&mut self, i: usize) {
-        self.spawn(i, None, true);
+        // The others hear it is no longer gone before it can say it is back, so none of
+        // them chooses again to go on without it after its word.
         self.tell_others(i, false);
+        self.spawn(i, None, true);
     }
 
     pub fn submit(&self, i: usize, input: Input) {
@@ -525,6 +530,11 @@ async fn run_device<G: Game>(
             }
             // Playing by itself: move, and vote to go on without any seat that is away
             // (a vote already cast at this step is refused; nothing to do then).
+            // Skipped while it was gone, its player says it is back (the table's "I'm
+            // back"), as a person at the table would.
+            if session.core().sat_out().is_some() {
+                session.back(now());
+            }
             let core = session.core();
             let mut moved = false;
             if core.my_move()
@@ -565,6 +575,18 @@ async fn run_device<G: Game>(
         }
         let step = core.step();
         let verified = core.verdict().map(|v| v.is_verified());
+        let mut last_move = vec![None; n];
+        for (i, r) in core.records().iter().enumerate() {
+            if let hoard_net::log::StepRecord::Inputs { plays, .. } = r {
+                for (seat, p) in plays {
+                    if hoard_net::Absence::of(p).is_none()
+                        && let Some(m) = last_move.get_mut(usize::from(*seat))
+                    {
+                        *m = Some(i as u32);
+                    }
+                }
+            }
+        }
         let timer_ms = session
             .next_timeout()
             .map(|t| t.as_millis() as i64 - now().as_millis() as i64);
@@ -590,6 +612,7 @@ async fn run_device<G: Game>(
                     timer_ms,
                     state: core.state_hash(),
                     verified,
+                    last_move: last_move.clone(),
                 });
             }
             last_step = Some(step);

@@ -250,9 +250,12 @@ impl<G: Game> Core<G> {
         }
         let Some(gs) = &self.game else { return false };
         let n = gs.records.len() as u32;
-        // A Back at a step the table has left might not end a choice made since.
+        // Said at this device's step, even one the table has left: it comes after the step
+        // the table last went on without this seat, so it ends every choice to go on
+        // without it made up to then. (Waiting to catch up first would never end: a table
+        // that skips a seat the moment a step waits on it is always a step ahead of it.)
         let heard = !hear_first || self.peer_have.iter().any(Option::is_some);
-        if matches!(gs.pending, Pending::Over(_)) || !heard || self.table_is_past(n) {
+        if matches!(gs.pending, Pending::Over(_)) || !heard {
             return false;
         }
         let basis = gs.bases[n as usize];
