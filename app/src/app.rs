@@ -364,9 +364,11 @@ impl HoardApp {
     }
 
     fn game_ui(&mut self, ui: &mut egui::Ui, now: f64) {
-        let Some(view) = self.model.game.take() else {
+        let Some(mut view) = self.model.game.take() else {
             return;
         };
+        // The countdown as of this frame, not as of when the view came.
+        view.reaction_left_ms = self.model.reaction_left_ms(now);
         let frame = TableFrame {
             now,
             portrait: ui.available_width() < ui.available_height(),

@@ -20,6 +20,9 @@ pub struct Model {
     pub ticket: Option<String>,
     pub lobby: Option<LobbyView>,
     pub game: Option<GameView>,
+    /// egui time when the reaction window of the latest game view ends (the view says how
+    /// long was left when it was made; the countdown runs on from here).
+    reaction_ends: Option<f64>,
     pub unfinished: Vec<SessionSummary>,
     pub notices: Vec<Notice>,
 }
@@ -31,7 +34,10 @@ impl Model {
             Event::Tables(tables) => self.tables = tables,
             Event::Ticket { ticket } => self.ticket = Some(ticket),
             Event::Lobby(lobby) => self.lobby = Some(lobby),
-            Event::Game(game) => self.game = Some(game),
+            Event::Game(game) => {
+                self.reaction_ends = game.reaction_left_ms.map(|ms| now + ms as f64 / 1000.0);
+                self.game = Some(game);
+            }
             Event::Unfinished(list) => self.unfinished = list,
             Event::Notice(text) => self.notice(text, false, now),
             Event::Error(text) => self.notice(text, true, now),
@@ -59,10 +65,17 @@ impl Model {
             .reduce(f64::min)
     }
 
+    /// What is left of the game's reaction window at egui time `now`, in milliseconds.
+    pub fn reaction_left_ms(&self, now: f64) -> Option<u64> {
+        self.reaction_ends
+            .map(|end| ((end - now).max(0.0) * 1000.0).round() as u64)
+    }
+
     /// Forgets the table and game this device has left.
     pub fn leave(&mut self) {
         self.lobby = None;
         self.game = None;
+        self.reaction_ends = None;
         self.ticket = None;
     }
 }

@@ -71,6 +71,7 @@ fn view(public: &Public, privates: &[Option<Private>]) -> GameView {
         step: 1,
         state_hash: [0; 32],
         halted: None,
+        reaction_left_ms: None,
     }
 }
 

@@ -951,6 +951,7 @@ impl<G: TableGame> Table for Session<G> {
             step: core.step(),
             state_hash: core.state_hash(),
             halted,
+            reaction_left_ms: core.reaction_left(now),
         };
         Some(view)
     }
@@ -1172,6 +1173,57 @@ mod tests {
             "{:?}",
             view.log.last()
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The screen's countdown: a view made while Ann's seat is to answer a reaction window
+    /// says how long is left of it, less as time goes on; outside one it says nothing.
+    #[test]
+    fn a_view_in_a_reaction_window_counts_down_what_is_left_of_it() {
+        use crate::games::{AnyInput, AnyState};
+        use hoard_rules::counter::{self, Counter, Input, Phase};
+        let dir = std::env::temp_dir().join(format!("hoard-session-window-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (ann, ben) = (key(1), key(2));
+        let mut m = with_bot(&ann, &ben);
+        m.start = Start::new::<Counter>(&counter::Config::new(2), m.start.seats.clone(), [5; 32])
+            .expect("start");
+        let mut table = Session::<Counter>::create(
+            dir.clone(),
+            m,
+            &ann,
+            std::slice::from_ref(&ben),
+            false,
+            Time(0),
+        )
+        .expect("session");
+        // Ann only waits, so the bot plays, and Ann, holding cards, is asked to answer.
+        let mut t = 0;
+        loop {
+            assert!(t < 120_000, "no reaction window came to Ann");
+            t += 50;
+            table.timeout(Time(t));
+            let _ = table.pump(Time(t));
+            let view = table.view(Time(t)).expect("a view");
+            let AnyState::Counter { public, .. } = &view.state else {
+                panic!("a game of Counter");
+            };
+            match &public.phase {
+                Phase::Window { seats, .. } if seats.contains(&0) && view.my_turn => {
+                    let left = view.reaction_left_ms.expect("a countdown in the window");
+                    assert!(left > 0 && left <= 3_000, "{left} ms left");
+                    let later = table.view(Time(t + 1_000)).expect("a view");
+                    assert_eq!(later.reaction_left_ms, Some(left.saturating_sub(1_000)));
+                    break;
+                }
+                _ => assert_eq!(view.reaction_left_ms, None, "{:?}", public.phase),
+            }
+            if view.my_turn && matches!(public.phase, Phase::Turn { .. }) {
+                table
+                    .play(Time(t), AnyInput::Counter(Input::Wait))
+                    .expect("Ann waits");
+            }
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -215,6 +215,10 @@ pub struct GameView {
     pub state_hash: [u8; 32],
     /// Set if the game stopped on a proven fault or a divergence.
     pub halted: Option<String>,
+    /// Milliseconds left, when the view was made, in the reaction window my seat is to
+    /// answer (at its end the device lets the card stand for me); `None` outside one. The
+    /// screen counts down from here on its own clock: no new view comes for every tick.
+    pub reaction_left_ms: Option<u64>,
 }
 
 /// An unfinished game on disk.

@@ -175,6 +175,15 @@ pub fn show(
         }
     }
 
+    // A reaction window counts down on screen: a tenth of a second keeps its bar moving
+    // smoothly; once it has run out nothing more is asked (the next view wakes the screen).
+    if view.outcome.is_none()
+        && let Some(ms) = view.reaction_left_ms.filter(|ms| *ms > 0)
+    {
+        ui.ctx()
+            .request_repaint_after(std::time::Duration::from_millis(ms.min(100)));
+    }
+
     if view.outcome.is_some() {
         if end_screen(ui, view, game.map(|g| &**g)) {
             intents.push(GameIntent::Done);

@@ -72,6 +72,26 @@ pub fn app_on(
         })
 }
 
+/// The app, offline, whose clock moves about as fast as the wall's while a test steps it
+/// (`wait_until` steps every few milliseconds): for countdowns the network times in real time.
+pub fn app_in_real_time(data_dir: PathBuf, size: [f32; 2]) -> Harness<'static, HoardApp> {
+    Harness::builder()
+        .with_size(size)
+        .with_max_steps(10_000)
+        .with_step_dt(0.01)
+        .build_eframe(move |cc| {
+            HoardApp::new(
+                cc,
+                AppConfig {
+                    data_dir,
+                    phone: true,
+                    network: Some(NetworkChoice::Offline),
+                    platform: None,
+                },
+            )
+        })
+}
+
 /// Steps frames until `done` holds, letting the network thread work in between.
 pub fn wait_until(
     h: &mut Harness<'_, HoardApp>,
