@@ -199,10 +199,7 @@ fn a_reaction_window_counts_down_and_let_it_stand_answers_it() {
     wait_until(&mut h, "the game to go on", |h| {
         !has(h, &exchange) && h.query_by_label_contains("Your answer is in").is_none()
     });
-    assert!(
-        h.query_by_label_contains(" s left").is_none(),
-        "no countdown outside a window"
-    );
+    // (A countdown may show again at once: the next play can open the next window.)
     let _ = std::fs::remove_dir_all(&dir);
 }
 
