@@ -42,6 +42,8 @@ fn host_counter(h: &mut Harness<'_, HoardApp>, bots: usize) {
     wait_until(h, "Counter chosen", |h| {
         h.query_by_label_contains("First to 10 points").is_some()
     });
+    // The table's time to counter: one second keeps the game short.
+    click(h, "1 s");
     start(h);
     wait_until(h, "the Counter table", |h| {
         h.query_by_label_contains("Deck: ").is_some()

@@ -240,6 +240,15 @@ pub trait Game: 'static {
         let _ = (private, card, face);
     }
 
+    /// The table's reaction window in milliseconds (a table setting, part of `config`, so
+    /// every device at the table waits the same): how long every seat that may answer a
+    /// play out of turn has, and when its device passes for it. Three seconds unless the
+    /// game's options say otherwise.
+    fn reaction_window_ms(config: &Self::Config) -> u32 {
+        let _ = config;
+        3_000
+    }
+
     /// The input that answers nothing at a [`Seal::Reaction`] step: what a device sends for
     /// its player when the reaction window ends. `None` where `seat` has no part in one.
     fn pass(public: &Self::Public, seat: Seat) -> Option<Self::Input> {

@@ -336,15 +336,34 @@ impl GameUi for CounterUi {
         &mut self,
         ui: &mut egui::Ui,
         setup: &GameSetup,
-        _host: bool,
+        host: bool,
     ) -> Option<GameSetup> {
-        if let GameSetup::Counter(c) = setup {
-            ui.label(format!(
-                "First to {} points, or the best after {} turns",
-                c.target, c.turns
-            ));
-        }
-        None
+        let GameSetup::Counter(c) = setup else {
+            return None;
+        };
+        ui.label(format!(
+            "First to {} points, or the best after {} turns",
+            c.target, c.turns
+        ));
+        // The reaction window is a table setting: the host picks it for everyone.
+        let mut next = c.clone();
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Time to counter:");
+            for (ms, name) in [(1_000, "1 s"), (3_000, "3 s"), (5_000, "5 s")] {
+                let on = c.window_ms == ms;
+                if host {
+                    if ui
+                        .add(egui::Button::selectable(on, name).min_size(Vec2::splat(TOUCH)))
+                        .clicked()
+                    {
+                        next.window_ms = ms;
+                    }
+                } else if on {
+                    ui.label(name);
+                }
+            }
+        });
+        (next != *c).then_some(GameSetup::Counter(next))
     }
 
     fn summary(&self, view: &GameView) -> Vec<String> {

@@ -204,7 +204,8 @@ pub struct ReactionTiming {
     /// passes at once looks like one who thought.
     pub min_ms: u64,
     /// The window (ms): when it ends the device passes for its player, whatever the hand
-    /// holds, unless the player answered by hand first.
+    /// holds, unless the player answered by hand first. A table setting: every core takes
+    /// it from the game's options ([`hoard_rules::Game::reaction_window_ms`]).
     pub window_ms: u64,
     /// Hold every answer to the window's end (bots: they answer as fast whatever they
     /// hold, so they wait the whole window).

@@ -611,6 +611,9 @@ impl TableDeck {
             match m {
                 CardMove::Show { card, .. } if self.shown_before(card).is_some() => {}
                 CardMove::Show { card, .. } => shown.push(self.held_by(seat, card)?),
+                // A card already face up (a counter that came too late) needs no handover.
+                CardMove::Pass { card, .. } | CardMove::PutBack { card }
+                    if self.shown_before(card).is_some() => {}
                 CardMove::Pass { .. } | CardMove::PutBack { .. } => {
                     let (card, to) = self.handover_target(m);
                     let held = self.held_by(seat, &card)?;
@@ -671,6 +674,8 @@ impl TableDeck {
                     shown.push(self.held_by(seat, card)?);
                     claimed.push((card.deck, *face));
                 }
+                CardMove::Pass { card, .. } | CardMove::PutBack { card }
+                    if self.shown_before(card).is_some() => {}
                 CardMove::Pass { .. } | CardMove::PutBack { .. } => {
                     let (card, to) = self.handover_target(m);
                     deck.get_or_insert(card.deck);
@@ -750,6 +755,9 @@ impl TableDeck {
         for m in moves {
             match m {
                 CardMove::Show { card, face } => self.opened(card, *face)?,
+                // Face up already: it moves in the open, with no handover.
+                CardMove::Pass { card, .. } | CardMove::PutBack { card }
+                    if self.shown_before(card).is_some() => {}
                 CardMove::Pass { card, to } => {
                     if let Some(c) = passed.next() {
                         self.cards.insert(
@@ -1043,7 +1051,12 @@ impl TableDeck {
                 .map_or(&[][..], |(_, c)| &c[..]);
             let passes = moves
                 .iter()
-                .filter(|m| matches!(m, CardMove::Pass { .. } | CardMove::PutBack { .. }))
+                .filter(|m| match m {
+                    CardMove::Pass { card, .. } | CardMove::PutBack { card } => {
+                        self.shown_before(card).is_none()
+                    }
+                    CardMove::Show { .. } => false,
+                })
                 .count();
             if given.len() != passes {
                 return Err(CardFault::seat(
@@ -1222,6 +1235,28 @@ mod tests {
         deal(&mut t2, &secrets, 1, 0, &[h(2)]);
         let part = t2.make_moves(2, 0, &secrets[0], &pass).unwrap();
         assert!(t2.check_moves(2, 0, &to_1, &part).is_err());
+    }
+
+    #[test]
+    fn a_card_shown_and_kept_is_passed_in_the_open_with_no_handover() {
+        // A counter that came too late was shown and stays in its hand; given away later,
+        // it moves face up, and the receiver knows it as everyone does.
+        let (mut t, secrets) = table();
+        deal(&mut t, &secrets, 1, 0, &[h(6)]);
+        let face = t.read(&h(6), &secrets[0]).unwrap();
+        let show = [CardMove::Show { card: h(6), face }];
+        let part = t.make_moves(2, 0, &secrets[0], &show).unwrap();
+        t.check_moves(2, 0, &show, &part).unwrap();
+        t.finish_moves(0, &show, &[]).unwrap();
+        let pass = [CardMove::Pass { card: h(6), to: 1 }];
+        let part = t.make_moves(3, 0, &secrets[0], &pass).unwrap();
+        t.check_moves(3, 0, &pass, &part).unwrap();
+        let DeckRecord::Passed(given) = part.record() else {
+            unreachable!()
+        };
+        assert!(given.is_empty(), "no handover for a card everyone has seen");
+        t.apply_moves(&[(0, pass.to_vec())], &[]).unwrap();
+        assert_eq!(t.read(&h(6), &secrets[1]).unwrap(), face);
     }
 
     #[test]

@@ -61,6 +61,9 @@ pub const HAND: usize = 3;
 /// The most cards a player may hold.
 pub const HAND_LIMIT: usize = 5;
 
+/// The shortest and longest reaction windows a table may choose (ms).
+pub const WINDOWS_MS: (u32, u32) = (500, 10_000);
+
 /// The number printed on a card.
 pub fn number(card: CardId) -> u8 {
     (card / COPIES + 1) as u8
@@ -73,6 +76,8 @@ pub struct Config {
     pub target: i32,
     /// Turns in the whole game (all players together).
     pub turns: u16,
+    /// How long everyone has to counter a card (the reaction window), in milliseconds.
+    pub window_ms: u32,
 }
 
 impl Config {
@@ -81,6 +86,7 @@ impl Config {
             seats,
             target: 10,
             turns: 30,
+            window_ms: 3_000,
         }
     }
 }
@@ -335,6 +341,12 @@ impl Game for Counter {
             return Err(RuleError::BadConfig(format!(
                 "Counter is for 2 to 6 players, not {}",
                 config.seats
+            )));
+        }
+        if !(WINDOWS_MS.0..=WINDOWS_MS.1).contains(&config.window_ms) {
+            return Err(RuleError::BadConfig(format!(
+                "the time to counter must be {} to {} ms",
+                WINDOWS_MS.0, WINDOWS_MS.1
             )));
         }
         if config.target < 1 || config.turns < 1 {
@@ -713,6 +725,10 @@ impl Game for Counter {
         }
     }
 
+    fn reaction_window_ms(config: &Config) -> u32 {
+        config.window_ms
+    }
+
     fn pass(public: &Public, seat: Seat) -> Option<Input> {
         match &public.phase {
             Phase::Window { seats, .. } if seats.contains(&seat) => Some(Input::Allow),
@@ -723,6 +739,7 @@ impl Game for Counter {
 
 impl Listed for Counter {
     const TITLE: &'static str = "Counter";
+    const VARIANTS: &'static [&'static str] = &["quick-answers"];
 
     fn config(seats: u8) -> Config {
         Config::new(seats)
@@ -736,6 +753,17 @@ impl Listed for Counter {
         Config {
             seats,
             ..config.clone()
+        }
+    }
+
+    /// `quick-answers`: one second to counter instead of three.
+    fn set_variant(config: &mut Config, variant: &str) -> Result<(), String> {
+        match variant {
+            "quick-answers" => {
+                config.window_ms = 1_000;
+                Ok(())
+            }
+            other => Err(format!("Counter has no variant {other:?}")),
         }
     }
 }
