@@ -134,6 +134,13 @@ pub enum Body {
     /// The seat's escrowed parts of the deck keys of seats the table removes, opened at a
     /// deal or a reveal that needs those seats' shares.
     Escrow(Vec<crate::mental::table::Opened>),
+    /// "A card I hold opens to no card of its deck": the seat's own share of it and the
+    /// proof its key made the share, so every device opens it and sees.
+    Complaint {
+        card: hoard_rules::Handle,
+        share: crate::mental::table::Share,
+        proof: crate::mental::DleqProof,
+    },
 }
 
 /// What kind of body a message carries; with seat and step (and a vote's target) it names
@@ -152,6 +159,7 @@ pub enum Kind {
     End,
     Deck,
     Escrow,
+    Complaint,
 }
 
 impl Kind {
@@ -182,6 +190,7 @@ impl Body {
             Body::End => Kind::End,
             Body::Deck(_) => Kind::Deck,
             Body::Escrow(_) => Kind::Escrow,
+            Body::Complaint { .. } => Kind::Complaint,
         }
     }
 }

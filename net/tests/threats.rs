@@ -1403,3 +1403,32 @@ fn a_seat_that_withholds_its_decryption_shares_is_away_and_its_removal_keeps_the
         );
     }
 }
+
+#[test]
+fn a_shuffler_who_slips_in_a_card_that_is_no_card_is_shown_up_by_its_receiver() {
+    // The top card becomes a point that is no card of the deck. Only seat 0, to whom it is
+    // dealt, can see that; it shows the table its own share with a proof, every device
+    // opens the card, the game stops there, and the audit names the shuffler.
+    use curve25519_dalek::{RistrettoPoint, Scalar};
+    let mut t = counter_table_with(
+        15,
+        Some(|part| {
+            if let DeckPart::Shuffle { cards, .. } = part {
+                cards[0].b += RistrettoPoint::mul_base(&Scalar::from(7u64));
+            }
+        }),
+    );
+    honest_finish(&mut t);
+    for d in &t.devices[..2] {
+        assert!(
+            d.events()
+                .iter()
+                .any(|e| e.contains("DeckBroken") && e.contains("opens to no card")),
+            "{:?}",
+            d.events()
+        );
+        let f = fault_of(d.as_ref());
+        assert_eq!(f.seat, Some(CHEAT as Seat), "{}", f.what);
+        assert!(f.what.contains("does not replay"), "{}", f.what);
+    }
+}

@@ -303,6 +303,36 @@ impl<G: Game> Core<G> {
         )))
     }
 
+    /// A card dealt or passed to this seat opened to no card of its deck: only this seat can
+    /// see that, so it shows the table, with its own share of the card and the proof that
+    /// its key made it, and every device opens the card and stops the game there.
+    pub(super) fn my_complaint(&self, n: u32) -> Option<Body> {
+        let card = self.complaint?;
+        let gs = self.game.as_ref()?;
+        let (share, proof) = gs.deck.complain(n, self.me, &self.secret, &card)?;
+        Some(Body::Complaint { card, share, proof })
+    }
+
+    /// Checks a seat's complaint about a card it holds: its share is its own, and the card
+    /// it opens to is indeed no card its deck could hold (then the deck was dishonest);
+    /// otherwise the complaint is false, a fault of its seat.
+    pub(super) fn check_complaint(
+        &self,
+        n: u32,
+        seat: Seat,
+        card: &hoard_rules::Handle,
+        share: &crate::mental::table::Share,
+        proof: &crate::mental::DleqProof,
+    ) -> Result<String, Fault> {
+        let Some(gs) = &self.game else {
+            return Err(self.deck_fault(n, CardFault::Deck("no game".into())));
+        };
+        match gs.deck.check_complaint(n, seat, card, share, proof) {
+            Ok(why) => Ok(why),
+            Err(e) => Err(self.deck_fault(n, e)),
+        }
+    }
+
     /// The cards the inputs of a completed step passed, by seat, as the log keeps them.
     pub(super) fn passed_in(
         view: &View<G>,
@@ -382,16 +412,30 @@ impl<G: Game> Core<G> {
                 }
                 _ => Ok(()),
             };
-            moved.and_then(|()| {
+            moved.map(|()| {
+                let mut bad = None;
                 for (seat, card) in handed.iter().filter(|(s, _)| *s == me) {
-                    let face = gs.deck.read(card, &secret)?;
-                    if let Some(Some(private)) = gs.privates.get_mut(usize::from(*seat)) {
-                        G::learn(private, *card, face);
+                    match gs.deck.read(card, &secret) {
+                        Ok(face) => {
+                            if let Some(Some(private)) = gs.privates.get_mut(usize::from(*seat)) {
+                                G::learn(private, *card, face);
+                            }
+                        }
+                        // Only this seat can see it: it shows the table (see below).
+                        Err(_) => bad = bad.or(Some(*card)),
                     }
                 }
-                Ok(())
+                bad
             })
         };
-        result.map_err(|e| self.deck_fault(n, e))
+        match result {
+            Ok(bad) => {
+                if bad.is_some() {
+                    self.complaint = bad;
+                }
+                Ok(())
+            }
+            Err(e) => Err(self.deck_fault(n, e)),
+        }
     }
 }

@@ -176,6 +176,7 @@ impl<G: Game> Core<G> {
             back_due: false,
             crooked_deck: None,
             reaction_at: None,
+            complaint: None,
             linked: vec![None; n],
             quiet_since: now,
             peer_have: vec![None; n],

@@ -556,6 +556,8 @@ pub struct Core<G: Game> {
     crooked_deck: Option<fn(&mut DeckPart)>,
     /// The reaction window this device is in: its step, log, and when it opened here.
     reaction_at: Option<(u32, Hash, Time)>,
+    /// A card this seat was given that opens to no card of its deck, to show the table.
+    complaint: Option<hoard_rules::Handle>,
     start: Start,
     session: SessionId,
     config: G::Config,

@@ -240,6 +240,16 @@ impl<G: Game> Core<G> {
             .map(|(t, _)| *t)
             .collect();
 
+        // A card given to this seat that is no card: show the table, which stops there.
+        if self.complaint.is_some() && !self.table_is_past(n) {
+            let body = self.my_complaint(n);
+            self.complaint = None;
+            if let Some(body) = body {
+                self.sign_and_send(n, basis, body);
+                return Ok(Progress::Again);
+            }
+        }
+
         // This seat's duties first.
         match &pending {
             Pending::Chance

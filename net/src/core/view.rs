@@ -51,6 +51,7 @@ impl<G: Game> Core<G> {
         let ids = self.by_step.get(&n).map_or(&[][..], |v| &v[..]);
         let mut input_ids: Vec<(Seat, Hash)> = Vec::new();
         let mut escrow_faults = Vec::new();
+        let mut complaint_faults = Vec::new();
         for (id, _) in ids.iter().skip(view.seen) {
             let Some(held) = self.msgs.get(id) else {
                 continue;
@@ -107,6 +108,14 @@ impl<G: Game> Core<G> {
                         Body::End if !matches!(pending, Pending::Over(_)) => {
                             view.ends.insert(s.seat);
                         }
+                        Body::Complaint { card, share, proof } if public_now => {
+                            match self.check_complaint(n, s.seat, card, share, proof) {
+                                Ok(why) => {
+                                    view.dishonest.get_or_insert(why);
+                                }
+                                Err(f) => complaint_faults.push(f),
+                            }
+                        }
                         Body::Escrow(opened) if public_now => {
                             match gs.deck.check_opened(s.seat, opened) {
                                 Ok(()) => {
@@ -132,6 +141,7 @@ impl<G: Game> Core<G> {
         let mut faults: Vec<Fault> = escrow_faults
             .into_iter()
             .map(|(n, e)| self.deck_fault(n, e))
+            .chain(complaint_faults)
             .collect();
         self.sort_openings(view, public_now, &mut proofs, &mut faults);
         for (seat, id) in input_ids {

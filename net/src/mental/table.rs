@@ -568,6 +568,59 @@ impl TableDeck {
         }
     }
 
+    /// This seat's share of a card it holds that opens to no card of its deck, with the
+    /// proof its key made it: what shows the table a dishonest deal.
+    pub fn complain(
+        &self,
+        step: u32,
+        seat: Seat,
+        secret: &[u8; 32],
+        card: &Handle,
+    ) -> Option<(Share, DleqProof)> {
+        let held = self.held_by(seat, card).ok()?;
+        let (shares, proof) = DleqProof::prove(
+            &self.ctx(card.deck, seat, step),
+            &deck_secret(secret),
+            &[held],
+        );
+        Some((Share(*shares.first()?), proof))
+    }
+
+    /// Checks a complaint: the share is `seat`'s own for the card it holds; then why the card
+    /// shows a dishonest deck, or a [`CardFault::Seat`] if the card is a good one after all.
+    pub fn check_complaint(
+        &self,
+        step: u32,
+        seat: Seat,
+        card: &Handle,
+        share: &Share,
+        proof: &DleqProof,
+    ) -> Result<String, CardFault> {
+        let held = self.held_by(seat, card)?;
+        proof
+            .verify(
+                &self.ctx(card.deck, seat, step),
+                &self.key(seat),
+                &[held],
+                &[share.0],
+            )
+            .map_err(|e| CardFault::seat(seat, e))?;
+        let m = held.open([&share.0]);
+        match self.card_of(card.deck, &m) {
+            None => Ok(format!(
+                "the card dealt as {card:?} opens to no card of deck {}: a shuffle was dishonest",
+                card.deck
+            )),
+            Some(face) => match self.check_open(card, face) {
+                Err(CardFault::Deck(why)) => Ok(why),
+                _ => Err(CardFault::seat(
+                    seat,
+                    format!("it said the card it holds as {card:?} was no card, and it is one"),
+                )),
+            },
+        }
+    }
+
     // ---- Cards moved by an input -------------------------------------------------------
 
     fn held_by(&self, seat: Seat, card: &Handle) -> Result<Ciphertext, CardFault> {
