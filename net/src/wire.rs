@@ -136,11 +136,7 @@ pub enum Body {
     Escrow(Vec<crate::mental::table::Opened>),
     /// "A card I hold opens to no card of its deck": the seat's own share of it and the
     /// proof its key made the share, so every device opens it and sees.
-    Complaint {
-        card: hoard_rules::Handle,
-        share: crate::mental::table::Share,
-        proof: crate::mental::DleqProof,
-    },
+    Complaint(Box<crate::mental::table::Complaint>),
 }
 
 /// What kind of body a message carries; with seat and step (and a vote's target) it names
@@ -190,7 +186,7 @@ impl Body {
             Body::End => Kind::End,
             Body::Deck(_) => Kind::Deck,
             Body::Escrow(_) => Kind::Escrow,
-            Body::Complaint { .. } => Kind::Complaint,
+            Body::Complaint(_) => Kind::Complaint,
         }
     }
 }

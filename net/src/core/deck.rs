@@ -310,7 +310,11 @@ impl<G: Game> Core<G> {
         let card = self.complaint?;
         let gs = self.game.as_ref()?;
         let (share, proof) = gs.deck.complain(n, self.me, &self.secret, &card)?;
-        Some(Body::Complaint { card, share, proof })
+        Some(Body::Complaint(Box::new(crate::mental::table::Complaint {
+            card,
+            share,
+            proof,
+        })))
     }
 
     /// Checks a seat's complaint about a card it holds: its share is its own, and the card

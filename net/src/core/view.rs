@@ -108,8 +108,8 @@ impl<G: Game> Core<G> {
                         Body::End if !matches!(pending, Pending::Over(_)) => {
                             view.ends.insert(s.seat);
                         }
-                        Body::Complaint { card, share, proof } if public_now => {
-                            match self.check_complaint(n, s.seat, card, share, proof) {
+                        Body::Complaint(c) if public_now => {
+                            match self.check_complaint(n, s.seat, &c.card, &c.share, &c.proof) {
                                 Ok(why) => {
                                     view.dishonest.get_or_insert(why);
                                 }

@@ -62,6 +62,15 @@ pub struct Opened {
     pub part: Scalar,
 }
 
+/// A seat's word that a card it holds opens to no card of its deck: its own share of the
+/// card, with the proof that its key made it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Complaint {
+    pub card: Handle,
+    pub share: Share,
+    pub proof: DleqProof,
+}
+
 /// One seat's part of a deck step, signed in its own message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DeckPart {
