@@ -11,13 +11,12 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use hoard_app::HoardApp;
 use hoard_app::games::counter::CounterUi;
-use hoard_app::games::{GameUi, TableFrame, TableIntent};
 use hoard_app::net::{AnyInput, AnyState, EndView, GameView, SeatView, SessionId};
-use hoard_app::screens::table::{self, GameIntent};
 use hoard_rules::counter::{COPIES, Config, Counter, Input, Phase, Private, Public};
 use hoard_rules::{CardId, Game, Pending, Seal};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
+use support::table_screen::{Screen, table_screen};
 use support::*;
 
 fn enabled_buttons(h: &Harness<'_, HoardApp>) -> Vec<String> {
@@ -272,44 +271,16 @@ fn view_of(public: Public, private: Private, reaction_left_ms: Option<u64>) -> G
     }
 }
 
-struct Screen {
-    view: GameView,
-    game: Box<dyn GameUi>,
-    said: Vec<GameIntent>,
-}
-
 fn screen(view: GameView, size: [f32; 2]) -> Harness<'static, Screen> {
-    let state = Screen {
-        view,
-        game: Box::new(CounterUi::default()),
-        said: Vec::new(),
-    };
-    Harness::builder()
-        .with_size(size)
-        .with_max_steps(50)
-        .with_context_setup(|ctx| hoard_app::theme::apply(ctx, hoard_app::theme::ThemeChoice::Dark))
-        .build_ui_state(
-            |ui, s: &mut Screen| {
-                let frame = TableFrame {
-                    now: ui.input(|i| i.time),
-                    portrait: ui.available_height() > ui.available_width(),
-                };
-                let said = table::show(ui, &s.view, Some(&mut s.game), frame);
-                s.said.extend(said);
-            },
-            state,
-        )
+    table_screen(view, Box::new(CounterUi::default()), size)
 }
 
 fn played(h: &Harness<'_, Screen>) -> Vec<Input> {
-    h.state()
-        .said
-        .iter()
-        .filter_map(|i| match i {
-            GameIntent::Table(TableIntent::Play(AnyInput::Counter(input))) => Some(*input),
-            _ => None,
-        })
-        .collect()
+    support::table_screen::played(h, |i| match i {
+        AnyInput::Counter(input) => Some(*input),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    })
 }
 
 /// A node's words: a label's text is its value.

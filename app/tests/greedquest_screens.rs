@@ -3,20 +3,22 @@
 //! reaches one of the rulebook's decisions (WILD value, duel, who changes places, whom to
 //! track, Room 11) or a table concern (an away seat's vote, a failed audit).
 
+mod support;
+
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{By, Queryable};
 use hoard_app::games::greedquest::GreedQuestUi;
-use hoard_app::games::{GameUi, TableFrame, TableIntent};
 use hoard_app::net::{
     AnyInput, AnyState, AuditVerdict, AwayVote, AwayVoteView, EndView, GameView, SeatView,
     SessionId,
 };
-use hoard_app::screens::table::{self, GameIntent};
+use hoard_app::screens::table::GameIntent;
 use hoard_rules::greedquest::{
     Card, Config, Facing, GreedQuest, Input, Length, Position, Private, Public, Stage,
 };
 use hoard_rules::{Game, Outcome, Play, Seat, Step};
+use support::table_screen::{Screen, table_screen};
 
 const NAMES: [&str; 3] = ["Mia", "Bot 1", "Bot 2"];
 
@@ -75,49 +77,21 @@ fn view(public: &Public, privates: &[Option<Private>]) -> GameView {
     }
 }
 
-struct Screen {
-    view: GameView,
-    game: Box<dyn GameUi>,
-    said: Vec<GameIntent>,
-}
-
 fn screen(view: GameView) -> Harness<'static, Screen> {
     screen_sized(view, [360.0, 780.0])
 }
 
 fn screen_sized(view: GameView, size: [f32; 2]) -> Harness<'static, Screen> {
-    let state = Screen {
-        view,
-        game: Box::new(GreedQuestUi::default()),
-        said: Vec::new(),
-    };
-    Harness::builder()
-        .with_size(size)
-        .with_max_steps(50)
-        .with_context_setup(|ctx| hoard_app::theme::apply(ctx, hoard_app::theme::ThemeChoice::Dark))
-        .build_ui_state(
-            |ui, s: &mut Screen| {
-                let frame = TableFrame {
-                    now: ui.input(|i| i.time),
-                    portrait: ui.available_height() > ui.available_width(),
-                };
-                let said = table::show(ui, &s.view, Some(&mut s.game), frame);
-                s.said.extend(said);
-            },
-            state,
-        )
+    table_screen(view, Box::new(GreedQuestUi::default()), size)
 }
 
 /// The inputs the screen sent.
 fn played(h: &Harness<'_, Screen>) -> Vec<Input> {
-    h.state()
-        .said
-        .iter()
-        .filter_map(|i| match i {
-            GameIntent::Table(TableIntent::Play(AnyInput::GreedQuest(input))) => Some(*input),
-            _ => None,
-        })
-        .collect()
+    support::table_screen::played(h, |i| match i {
+        AnyInput::GreedQuest(input) => Some(*input),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    })
 }
 
 #[test]

@@ -1086,3 +1086,52 @@ pub fn play<G: Game>(
 pub fn replay_seed() -> Option<u64> {
     std::env::var("HOARD_SIM_SEED").ok()?.trim().parse().ok()
 }
+
+/// Plays the games of `seeds` with `game`, and fails at the end naming every seed that
+/// failed and how to replay it (`test`: the test file's name). Returns the games played
+/// and their steps.
+pub fn run_seeds(
+    seeds: impl Iterator<Item = u64>,
+    test: &str,
+    mut game: impl FnMut(u64) -> Result<Report, String>,
+) -> (u64, u64) {
+    let (mut games, mut steps) = (0, 0);
+    let mut failed = Vec::new();
+    for seed in seeds {
+        match game(seed) {
+            Ok(r) => {
+                games += 1;
+                steps += u64::from(r.steps);
+            }
+            Err(e) => failed.push(format!(
+                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test {test} replay -- --nocapture"
+            )),
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} of {} games failed:\n{}",
+        failed.len(),
+        games + failed.len() as u64,
+        failed.join("\n")
+    );
+    (games, steps)
+}
+
+/// Slice `i` of `slices` of a default run of `games` seeded games (the slices run side by
+/// side as separate tests), printing what it played and how long it took.
+pub fn run_slice(
+    i: u64,
+    slices: u64,
+    games: u64,
+    test: &str,
+    game: impl FnMut(u64) -> Result<Report, String>,
+) {
+    let t = std::time::Instant::now();
+    let per = games / slices;
+    let (played, steps) = run_seeds(i * per..(i + 1) * per, test, game);
+    println!(
+        "slice {i}: {played} faulty games, {steps} steps, all verified, in {:?}",
+        t.elapsed()
+    );
+}

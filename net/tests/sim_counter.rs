@@ -49,27 +49,7 @@ fn game(seed: u64, faulty: bool, memo: &SignatureMemo, trace: bool) -> Result<Re
 
 fn run(seeds: impl Iterator<Item = u64>) -> (u64, u64) {
     let memo = SignatureMemo::new();
-    let (mut games, mut steps) = (0, 0);
-    let mut failed = Vec::new();
-    for seed in seeds {
-        match game(seed, true, &memo, false) {
-            Ok(r) => {
-                games += 1;
-                steps += r.steps as u64;
-            }
-            Err(e) => failed.push(format!(
-                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test sim_counter replay -- --nocapture"
-            )),
-        }
-    }
-    assert!(
-        failed.is_empty(),
-        "{} of {} games failed:\n{}",
-        failed.len(),
-        games + failed.len() as u64,
-        failed.join("\n")
-    );
-    (games, steps)
+    sim::run_seeds(seeds, "sim_counter", |seed| game(seed, true, &memo, false))
 }
 
 #[test]
@@ -103,13 +83,10 @@ fn a_perfect_network_deals_shows_passes_and_ends_verified() {
 }
 
 fn slice(i: u64) {
-    let t = Instant::now();
-    let per = DEFAULT_GAMES / SLICES;
-    let (games, steps) = run(i * per..(i + 1) * per);
-    println!(
-        "slice {i}: {games} faulty games, {steps} steps, all verified, in {:?}",
-        t.elapsed()
-    );
+    let memo = SignatureMemo::new();
+    sim::run_slice(i, SLICES, DEFAULT_GAMES, "sim_counter", |seed| {
+        game(seed, true, &memo, false)
+    });
 }
 
 #[test]

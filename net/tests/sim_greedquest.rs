@@ -55,37 +55,14 @@ fn game(seed: u64, memo: &SignatureMemo, trace: bool) -> Result<Report, String> 
 /// Plays every seed; fails at the end, naming every seed that failed and how to replay it.
 fn run(seeds: impl Iterator<Item = u64>) -> (u64, u64) {
     let memo = SignatureMemo::new();
-    let (mut games, mut steps) = (0, 0);
-    let mut failed = Vec::new();
-    for seed in seeds {
-        match game(seed, &memo, false) {
-            Ok(r) => {
-                games += 1;
-                steps += r.steps as u64;
-            }
-            Err(e) => failed.push(format!(
-                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test sim_greedquest replay -- --nocapture"
-            )),
-        }
-    }
-    assert!(
-        failed.is_empty(),
-        "{} of {} games failed:\n{}",
-        failed.len(),
-        games + failed.len() as u64,
-        failed.join("\n")
-    );
-    (games, steps)
+    sim::run_seeds(seeds, "sim_greedquest", |seed| game(seed, &memo, false))
 }
 
 fn slice(i: u64) {
-    let t = Instant::now();
-    let per = DEFAULT_GAMES / SLICES;
-    let (games, steps) = run(i * per..(i + 1) * per);
-    println!(
-        "slice {i}: {games} faulty games, {steps} steps, all verified, in {:?}",
-        t.elapsed()
-    );
+    let memo = SignatureMemo::new();
+    sim::run_slice(i, SLICES, DEFAULT_GAMES, "sim_greedquest", |seed| {
+        game(seed, &memo, false)
+    });
 }
 
 #[test]

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod table_screen;
+
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};

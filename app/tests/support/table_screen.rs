@@ -1,0 +1,53 @@
+//! One game's table drawn alone from a [`GameView`], as the table screen draws it, with the
+//! intents it sends kept for the test to read: the harness of the screen tests.
+
+use egui_kittest::Harness;
+use hoard_app::games::{GameUi, TableFrame, TableIntent};
+use hoard_app::net::{AnyInput, GameView};
+use hoard_app::screens::table::{self, GameIntent};
+
+pub struct Screen {
+    pub view: GameView,
+    pub game: Box<dyn GameUi>,
+    pub said: Vec<GameIntent>,
+}
+
+/// `game`'s table showing `view` in a window of `size`, in the dark theme.
+pub fn table_screen(
+    view: GameView,
+    game: Box<dyn GameUi>,
+    size: [f32; 2],
+) -> Harness<'static, Screen> {
+    let state = Screen {
+        view,
+        game,
+        said: Vec::new(),
+    };
+    Harness::builder()
+        .with_size(size)
+        .with_max_steps(50)
+        .with_context_setup(|ctx| hoard_app::theme::apply(ctx, hoard_app::theme::ThemeChoice::Dark))
+        .build_ui_state(
+            |ui, s: &mut Screen| {
+                let frame = TableFrame {
+                    now: ui.input(|i| i.time),
+                    portrait: ui.available_height() > ui.available_width(),
+                };
+                let said = table::show(ui, &s.view, Some(&mut s.game), frame);
+                s.said.extend(said);
+            },
+            state,
+        )
+}
+
+/// The moves the table sent, as `pick` reads them out of the game's inputs.
+pub fn played<I>(h: &Harness<'_, Screen>, pick: impl Fn(&AnyInput) -> Option<I>) -> Vec<I> {
+    h.state()
+        .said
+        .iter()
+        .filter_map(|i| match i {
+            GameIntent::Table(TableIntent::Play(input)) => pick(input),
+            _ => None,
+        })
+        .collect()
+}
