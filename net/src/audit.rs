@@ -274,8 +274,21 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
                 Step::Inputs(out)
             }
         };
-        let handed = hoard_rules::play::handed::<G>(&public, &step);
-        let moves = card_moves::<G>(&public, &step);
+        // Cards move only by the inputs the table saw: an answer left sealed at a reaction
+        // step (opened here) moved nothing.
+        let seen = match (&step, record) {
+            (Step::Inputs(plays), StepRecord::Inputs { plays: rec, .. }) => Step::Inputs(
+                plays
+                    .iter()
+                    .zip(rec)
+                    .filter(|(_, (_, r))| !matches!(r, PlayRecord::Closed { .. }))
+                    .map(|(p, _)| p.clone())
+                    .collect(),
+            ),
+            _ => step.clone(),
+        };
+        let handed = hoard_rules::play::handed::<G>(&public, &seen);
+        let moves = card_moves::<G>(&public, &seen);
         if let Err(e) = G::apply(&mut public, &mut privates, &step) {
             let seat = e.seat();
             let what = match seat {

@@ -1432,3 +1432,63 @@ fn a_shuffler_who_slips_in_a_card_that_is_no_card_is_shown_up_by_its_receiver() 
         assert!(f.what.contains("does not replay"), "{}", f.what);
     }
 }
+
+#[test]
+fn a_counter_that_came_too_late_is_never_opened_so_its_hand_stays_hidden() {
+    // Two seats both counter a card: the first after the player in turn order is opened
+    // and taken; the other's answer stays sealed on the table (nobody learns it held a
+    // counter) and only the audit opens it, where the game verifies.
+    for nonce in 60..120u8 {
+        let mut t = counter_table(nonce);
+        assert!(t.finish());
+        honest_all_verified(&t);
+        let records = t.devices[0].records();
+        for (n, r) in records.iter().enumerate() {
+            let StepRecord::Inputs { plays, .. } = r else {
+                continue;
+            };
+            let Some((late, _)) = plays
+                .iter()
+                .find(|(_, p)| matches!(p, PlayRecord::Closed { .. }))
+            else {
+                continue;
+            };
+            let n = n as u32;
+            // What the late seat sealed, as its reveal at the end shows.
+            let sealed = t
+                .signed_from(*late as usize)
+                .into_iter()
+                .find_map(|s| match s.body {
+                    Body::Reveal(r) => r.sealed.into_iter().find(|o| o.step == n),
+                    _ => None,
+                })
+                .expect("the audit opened it");
+            let input: ctr::Input = postcard::from_bytes(&sealed.input).unwrap();
+            if !matches!(input, ctr::Input::Counter { .. }) {
+                continue;
+            }
+            // A counter nobody saw at the table: no opening, no card shown, at that step.
+            let shown_at_table = t
+                .sent
+                .iter()
+                .filter_map(|(_, tr)| decode_signed(tr))
+                .any(|s| {
+                    s.seat == *late
+                        && s.step == n
+                        && matches!(s.body, Body::Open { .. } | Body::Deck(_))
+                });
+            assert!(
+                !shown_at_table,
+                "seat {late}'s late counter left its device at step {n}"
+            );
+            assert!(
+                plays
+                    .iter()
+                    .any(|(_, p)| matches!(p, PlayRecord::Opened { .. })),
+                "an earlier answer was opened"
+            );
+            return;
+        }
+    }
+    panic!("no table of sixty had a counter come too late");
+}

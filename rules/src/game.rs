@@ -13,7 +13,10 @@ pub type Seat = u8;
 pub enum Pending {
     /// One seat's open input.
     Turn { seat: Seat },
-    /// Several seats decide at once; `seal` says who may see an input and when.
+    /// Several seats decide at once; `seal` says who may see an input and when. At a
+    /// [`Seal::Reaction`] step the order of `seats` is the order their answers are opened
+    /// in (the first that answers is the one taken); the step's inputs still come in
+    /// ascending seat order.
     Together { seats: Vec<Seat>, seal: Seal },
     /// A shared random number from the beacon: a 32-byte draw that no seat could
     /// predict or steer. The game expands it with [`crate::rng`].
@@ -50,8 +53,11 @@ pub enum Seal {
     /// state advances without seeing it.
     UntilAudit,
     /// A window in which the seats may answer a play out of turn (an Ace against a shop,
-    /// a card "played at any time"): sealed until all as [`Seal::UntilAll`], and every
-    /// seat may answer nothing with [`Game::pass`]. A device never lets a seat's
+    /// a card "played at any time"): sealed until all are committed, and every seat may
+    /// answer nothing with [`Game::pass`]. The answers are then opened one by one in the
+    /// order the step lists its seats, and the opening stops at the first that answers:
+    /// the later ones reach the engine as [`Play::Closed`] and must change nothing, public
+    /// or private (the audit opens them and replays them as made). A device never lets a seat's
     /// commitment leave before the table's reaction window has run, and passes for its
     /// player when it ends, so how fast a seat answers says nothing of its hand. A chain
     /// of answers (an answer to an answer) is a chain of such steps.

@@ -164,7 +164,10 @@ pub fn play_out_with<G: Game>(
                 Step::Chance(local_draw(seed, draws - 1))
             }
             Pending::Turn { seat } => Step::Inputs(vec![ask(seat)?]),
-            Pending::Together { seats, .. } => {
+            Pending::Together { mut seats, .. } => {
+                // A step's inputs come in ascending seat order, whatever order the game
+                // listed the seats in.
+                seats.sort_unstable();
                 Step::Inputs(seats.iter().map(|s| ask(*s)).collect::<Result<_, _>>()?)
             }
         };

@@ -168,11 +168,11 @@ fn the_first_counter_after_the_player_is_taken_and_a_late_one_goes_back_to_its_h
     );
     assert!(!public.hands[2].contains(&c2));
     // "everyone but that player may counter the counter": seat 0 still holds a 3, seat 3
-    // holds a card; seat 1 has none left.
+    // holds a card; seat 1 has none left. Their answers open in turn order after seat 2.
     assert_eq!(
         Counter::pending(&public),
         Pending::Together {
-            seats: vec![0, 3],
+            seats: vec![3, 0],
             seal: Seal::Reaction
         }
     );
@@ -412,4 +412,44 @@ fn a_dealer_that_does_not_know_a_card_cannot_be_asked_to_show_it() {
         wrong.is_err(),
         "a game replayed against other faces must fail"
     );
+}
+
+#[test]
+fn an_answer_left_sealed_changes_nothing_whether_or_not_the_audit_opens_it() {
+    // The protocol opens answers in turn order after the player and stops at the first
+    // counter: a later counter reaches the engine closed at the table and open at the
+    // audit, and both must leave the same table.
+    let (mut public, mut privates) = table(&[&[8], &[9], &[10], &[2]], &[], 1);
+    let c1 = card_of(&privates, 1, 9);
+    step(
+        &mut public,
+        &mut privates,
+        vec![(1, Input::Play { card: c1, face: 9 })],
+    )
+    .unwrap();
+    let c0 = card_of(&privates, 0, 8);
+    let c2 = card_of(&privates, 2, 10);
+    let (mut closed, mut closed_privates) = (public.clone(), privates.clone());
+    step(
+        &mut public,
+        &mut privates,
+        vec![
+            (0, Input::Counter { card: c0, face: 8 }),
+            (2, Input::Counter { card: c2, face: 10 }),
+            (3, Input::Allow),
+        ],
+    )
+    .unwrap();
+    Counter::apply(
+        &mut closed,
+        &mut closed_privates,
+        &Step::Inputs(vec![
+            (0, Play::Closed),
+            (2, Play::Open(Input::Counter { card: c2, face: 10 })),
+            (3, Play::Open(Input::Allow)),
+        ]),
+    )
+    .unwrap();
+    assert_eq!(public_hash(&closed), public_hash(&public));
+    assert_eq!(closed_privates, privates);
 }

@@ -42,7 +42,8 @@ pub const RULES: RulesPage = RulesPage {
             "When a card is played, everyone else may answer at once, in secret, with a card \
              of the same number. The first after the player in turn order counters it, and \
              the counter can be countered in turn. The last card laid stands: a play scores \
-             its number, a counter scores 1. Late counters go back to their hands, seen.",
+             its number, a counter scores 1. A counter that came too late stays in its \
+             player's hand, unseen.",
         ),
         (
             "The end",

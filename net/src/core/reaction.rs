@@ -9,11 +9,18 @@
 //! with [`Game::pass`], whatever the hand holds. So every answer that is not a person's
 //! own click leaves at the same moment, whether the hand held an answer or not.
 //!
+//! Once every answer is committed, they open one at a time in the order the game lists the
+//! seats (for the games here: turn order after the seat whose play is answered), and the
+//! opening stops at the first that answers: the later ones stay sealed, so a seat that
+//! would have answered too shows nothing of its hand. The audit opens them, and a game
+//! must let an answer so left sealed change nothing.
+//!
 //! [`ReactionTiming::min_ms`]: super::ReactionTiming::min_ms
 //! [`ReactionTiming::hold_to_end`]: super::ReactionTiming::hold_to_end
 
-use super::{Core, Time};
-use hoard_rules::{Game, Pending, Seal};
+use super::{Core, Time, View};
+use hoard_rules::{Game, Pending, Seal, Seat};
+use std::collections::BTreeSet;
 
 impl<G: Game> Core<G> {
     /// The reaction step this seat is to answer now, if any: its step and log.
@@ -106,5 +113,66 @@ impl<G: Game> Core<G> {
                 .as_millis()
                 .saturating_sub(now.as_millis())
         })
+    }
+
+    /// The order answers open in at a reaction step: the game's order of its seats, those
+    /// still answering. `None` for any other step.
+    pub(super) fn answer_order(pending: &Pending, active: &[Seat]) -> Option<Vec<Seat>> {
+        match pending {
+            Pending::Together {
+                seats,
+                seal: Seal::Reaction,
+            } => Some(
+                seats
+                    .iter()
+                    .copied()
+                    .filter(|s| active.contains(s))
+                    .collect(),
+            ),
+            _ => None,
+        }
+    }
+
+    /// Whether `seat`'s opened answer answers (is not its pass).
+    fn answered(&self, public: &G::Public, view: &View<G>, seat: Seat) -> bool {
+        view.opens
+            .get(&seat)
+            .is_some_and(|(_, input)| G::pass(public, seat).as_ref() != Some(input))
+    }
+
+    /// Who must open next at a reaction step whose commitments are all in: the first seat
+    /// in order not yet open, unless an earlier one answered (then nobody).
+    pub(super) fn answers_owed(
+        &self,
+        public: &G::Public,
+        order: &[Seat],
+        view: &View<G>,
+    ) -> BTreeSet<Seat> {
+        for seat in order {
+            if !view.opens.contains_key(seat) {
+                return [*seat].into();
+            }
+            if self.answered(public, view, *seat) {
+                return BTreeSet::new();
+            }
+        }
+        BTreeSet::new()
+    }
+
+    /// Whether this seat opens now: outside a reaction step always; in one, when every
+    /// seat before it in order has opened a pass.
+    pub(super) fn my_turn_to_open(
+        &self,
+        pending: &Pending,
+        view: &View<G>,
+        active: &[Seat],
+    ) -> bool {
+        let Some(order) = Self::answer_order(pending, active) else {
+            return true;
+        };
+        let Some(public) = self.game.as_ref().map(|g| &g.public) else {
+            return false;
+        };
+        self.answers_owed(public, &order, view).contains(&self.me)
     }
 }

@@ -84,6 +84,42 @@ impl<G: Game> Core<G> {
         self.advance(now);
     }
 
+    /// The `active` seats that have not shown this device they hold every commitment of
+    /// step `n` in `view` (see [`Core::open_sealed_play`]).
+    pub(super) fn unconfirmed(
+        &self,
+        n: u32,
+        basis: Basis,
+        active: &[Seat],
+        view: &View<G>,
+    ) -> BTreeSet<Seat> {
+        let me = self.me;
+        let ids: Vec<(Seat, Hash)> = active
+            .iter()
+            .filter_map(|s| view.commit_ids.get(s).map(|id| (*s, *id)))
+            .collect();
+        let known = if self.confirmed.0 == n && self.confirmed.1 == basis.log {
+            self.confirmed.2
+        } else {
+            0
+        };
+        active
+            .iter()
+            .copied()
+            .filter(|p| *p != me && known & (1 << p) == 0 && !view.opens.contains_key(p))
+            .filter(|p| {
+                let echoed = ids.iter().all(|(author, id)| {
+                    *author == me
+                        || author == p
+                        || self.msgs.get(id).is_some_and(|h| h.heard_from & (1 << p) != 0)
+                });
+                let listed = matches!(&self.peer_have[*p as usize],
+                    Some((step, have)) if *step == n && ids.iter().all(|(_, id)| have.contains(id)));
+                !(echoed || listed)
+            })
+            .collect()
+    }
+
     /// Signs again the commitment to this seat's kept sealed play for the current step, if
     /// the table waits for it: the store lost the signed commitment (a damaged last record
     /// of the log is taken for a torn write) but kept the salt and input, written first.
@@ -132,29 +168,11 @@ impl<G: Game> Core<G> {
         // seat opens only after the same check, and a cheat's word counts for
         // nothing anyway). A seat that showed different commitments to different
         // players is so caught (both signed versions meet) before anyone has opened.
-        let ids: Vec<(Seat, Hash)> = active
-            .iter()
-            .filter_map(|s| view.commit_ids.get(s).map(|id| (*s, *id)))
-            .collect();
         if self.confirmed.0 != n || self.confirmed.1 != basis.log {
             self.confirmed = (n, basis.log, 0);
         }
         let known = self.confirmed.2;
-        let unconfirmed: BTreeSet<Seat> = active
-            .iter()
-            .copied()
-            .filter(|p| *p != me && known & (1 << p) == 0 && !view.opens.contains_key(p))
-            .filter(|p| {
-                let echoed = ids.iter().all(|(author, id)| {
-                    *author == me
-                        || author == p
-                        || self.msgs.get(id).is_some_and(|h| h.heard_from & (1 << p) != 0)
-                });
-                let listed = matches!(&self.peer_have[*p as usize],
-                    Some((step, have)) if *step == n && ids.iter().all(|(_, id)| have.contains(id)));
-                !(echoed || listed)
-            })
-            .collect();
+        let unconfirmed = self.unconfirmed(n, basis, active, view);
         // Once shown, it stays shown: the set of commitments cannot change.
         self.confirmed.2 = active
             .iter()

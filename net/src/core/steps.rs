@@ -270,7 +270,8 @@ impl<G: Game> Core<G> {
                 && active.contains(&me)
                 && view.commits.contains_key(&me)
                 && !view.opens.contains_key(&me)
-                && active.iter().all(|s| view.commits.contains_key(s)) =>
+                && active.iter().all(|s| view.commits.contains_key(s))
+                && self.my_turn_to_open(&pending, view, &active) =>
             {
                 return self.open_sealed_play(n, basis, &active, view);
             }
@@ -347,14 +348,23 @@ impl<G: Game> Core<G> {
                     .copied()
                     .filter(|s| !view.commits.contains_key(s))
                     .collect();
-                if uncommitted.is_empty() {
+                if !uncommitted.is_empty() {
+                    uncommitted
+                } else if let Some(order) = Self::answer_order(&pending, &active) {
+                    // Answers open one by one, until the first that answers; each opens
+                    // once every seat has shown it holds the same commitments, so a seat
+                    // that has not (a device gone since it committed) holds them all up.
+                    let mut owed = self.answers_owed(&gs.public, &order, view);
+                    if !owed.is_empty() {
+                        owed.extend(self.unconfirmed(n, basis, &active, view));
+                    }
+                    owed
+                } else {
                     active
                         .iter()
                         .copied()
                         .filter(|s| !view.opens.contains_key(s))
                         .collect()
-                } else {
-                    uncommitted
                 }
             }
             Pending::Shuffle { .. } | Pending::Deal { .. } | Pending::Reveal { .. } => {
@@ -428,6 +438,13 @@ impl<G: Game> Core<G> {
                             let (bytes, input) = view.inputs[&seat].clone();
                             plays.push((seat, Play::Open(input)));
                             rec.push((seat, PlayRecord::Open(bytes)));
+                        }
+                        // An answer after the first that answered stays sealed: its
+                        // hand is not shown (the audit opens it).
+                        Seal::Reaction if !view.opens.contains_key(&seat) => {
+                            let commitment = view.commits[&seat];
+                            plays.push((seat, Play::Closed));
+                            rec.push((seat, PlayRecord::Closed { commitment }));
                         }
                         Seal::UntilAll | Seal::Reaction => {
                             let (bytes, input) = view.opens[&seat].clone();

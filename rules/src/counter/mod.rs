@@ -13,8 +13,9 @@
 //!     of them after the player in turn order counters it: the counter is laid on the play,
 //!     and everyone but that player may counter the counter, and so on. The last card laid
 //!     stands: a play that stands scores its number, a counter that stands scores 1. Every
-//!     card laid goes to the discard pile; a counter that came too late (someone before it
-//!     in turn order countered first) goes back to its player's hand, seen by all.
+//!     card laid goes to the discard pile. The answers are opened in turn order after the
+//!     player and the opening stops at the first counter, so a counter that came too late
+//!     stays in its player's hand unseen (the audit, at the end, sees it).
 //!   - *Give* a card face down to another player (only the two of you know what it is),
 //!     then draw two.
 //!   - *Draw* one card.
@@ -182,7 +183,8 @@ pub enum Event {
         seat: Seat,
         face: CardId,
     },
-    /// A counter came too late and went back to its hand, seen.
+    /// A counter came too late and stays in its hand (seen only where every answer is
+    /// open: the audit, the local driver).
     TooLate {
         seat: Seat,
         face: CardId,
@@ -230,8 +232,12 @@ fn answerers(public: &Public, laid: &[(Seat, CardId)]) -> Vec<Seat> {
     if seen(public, laid, number(face)) >= usize::from(COPIES) {
         return Vec::new();
     }
-    (0..public.config.seats)
-        .filter(|s| *s != last && !public.hands[usize::from(*s)].is_empty())
+    // In turn order after the card's player: the order answers are opened in, the first
+    // that answers being the one taken.
+    let seats = public.config.seats;
+    (1..seats)
+        .map(|k| (last + k) % seats)
+        .filter(|s| !public.hands[usize::from(*s)].is_empty())
         .collect()
 }
 
@@ -603,15 +609,19 @@ impl Game for Counter {
                 }
             }
             (Phase::Window { laid, seats }, Step::Inputs(plays)) => {
-                if !plays.iter().map(|(s, _)| s).eq(seats.iter()) {
+                let mut answering = seats.clone();
+                answering.sort_unstable();
+                if !plays.iter().map(|(s, _)| s).eq(answering.iter()) {
                     return Err(RuleError::WrongStep {
                         expected: format!("the answers of seats {seats:?}"),
                     });
                 }
                 let mut counters = Vec::new();
                 for (s, play) in plays {
+                    // An answer left sealed came after the first that answered: it changes
+                    // nothing (the audit opens it, and it comes too late there too).
                     let Play::Open(input) = play else {
-                        return Err(illegal(*s, "an answer is never sealed past the window"));
+                        continue;
                     };
                     Self::check_input(public, *s, input)?;
                     if let Input::Counter { card, face } = *input {
