@@ -12,7 +12,6 @@ use crate::rules_ref;
 use crate::screens::{
     home::{self, HomeIntent, HomeState, HomeView},
     lobby::{self, LobbyIntent, LobbyState},
-    log,
     profile::{self, ProfileForm, ProfileIntent},
     settings::{self as settings_screen, SettingsIntent},
     table::{self, GameIntent},
@@ -48,7 +47,6 @@ enum Page {
     Profile,
     Settings,
     Rules,
-    Log,
 }
 
 pub struct HoardApp {
@@ -65,6 +63,8 @@ pub struct HoardApp {
     confirm_leave: bool,
     /// "End game" was pressed: ask before proposing it to the table.
     confirm_end: bool,
+    /// The game log is open over the table.
+    log_open: bool,
     /// Sitting at a table (hosting, joining, or in a game): only then do lobby and game
     /// views from the network take over the screen.
     seated: bool,
@@ -111,6 +111,7 @@ impl HoardApp {
             rules_open: None,
             confirm_leave: false,
             confirm_end: false,
+            log_open: false,
             seated: false,
             left: None,
             applied_theme: None,
@@ -260,6 +261,7 @@ impl HoardApp {
         self.model.leave();
         self.seated = false;
         self.page = Page::Main;
+        self.log_open = false;
     }
 
     /// The Back key (Android's back button, Escape): leaves a page or a lobby; from a game
@@ -269,6 +271,8 @@ impl HoardApp {
             self.rules_open = None;
         } else if self.page != Page::Main {
             self.page = Page::Main;
+        } else if self.log_open && self.model.game.is_some() {
+            self.log_open = false;
         } else if self
             .model
             .game
@@ -374,13 +378,13 @@ impl HoardApp {
             portrait: ui.available_width() < ui.available_height(),
         };
         let game = self.games.iter_mut().find(|g| g.shows(&view));
-        let intents = table::show(ui, &view, game, frame);
+        let intents = table::show(ui, &view, game, frame, self.log_open);
         self.model.game = Some(view);
         for intent in intents {
             match intent {
                 GameIntent::Leave => self.confirm_leave = true,
                 GameIntent::Done => self.leave_table(),
-                GameIntent::Log => self.page = Page::Log,
+                GameIntent::Log => self.log_open = !self.log_open,
                 GameIntent::Vote { seat, vote } => self.send(Command::Vote { seat, vote }),
                 GameIntent::Back => self.send(Command::Back),
                 GameIntent::AskToEnd => self.confirm_end = true,
@@ -581,13 +585,6 @@ impl HoardApp {
             },
             Page::Rules => {
                 if rules_ref::show(ui, &mut self.rules_open) {
-                    self.page = Page::Main;
-                }
-            }
-            Page::Log => {
-                let empty = Vec::new();
-                let log = self.model.game.as_ref().map(|g| &g.log).unwrap_or(&empty);
-                if log::show(ui, "Game log", log) {
                     self.page = Page::Main;
                 }
             }

@@ -283,8 +283,11 @@ impl GameUi for GreedQuestUi {
                 .request_repaint_after(std::time::Duration::from_secs_f64(wait.max(0.01)));
         }
 
-        let (w, h) = (ui.available_width(), ui.available_height());
-        if w > h && h < SHORT {
+        // The arrangement follows the window, not the room the notices above leave: a
+        // notice must not turn a phone held upright into two cramped columns.
+        let w = ui.available_width();
+        let window = ui.ctx().content_rect().size();
+        if window.x > window.y && window.y < SHORT {
             // A phone on its side: the hand and the story beside the board, not under it.
             egui::Panel::right("gq-side")
                 .exact_size((w * 0.46).floor())
@@ -621,7 +624,10 @@ impl GreedQuestUi {
                 }
             }
         };
-        ui.label(RichText::new(prompt).size(17.0));
+        // A phone on its side has little height to spare: a smaller prompt keeps Play in view.
+        let window = ui.ctx().content_rect().size();
+        let prompt_size = if window.y < SHORT { 15.0 } else { 17.0 };
+        ui.label(RichText::new(prompt).size(prompt_size));
 
         // Choices that are not cards.
         if mine_to_do && !cards_to_play {
@@ -659,11 +665,10 @@ impl GreedQuestUi {
         let gap = 6.0;
         let avail = ui.available_width();
         let per_row = hand.len().max(5);
-        let w = ((avail - gap * (per_row as f32 - 1.0)) / per_row as f32).min(if frame.portrait {
-            120.0
-        } else {
-            140.0
-        });
+        // No taller than a fifth of the window, so the board above keeps its room.
+        let w = ((avail - gap * (per_row as f32 - 1.0)) / per_row as f32)
+            .min(if frame.portrait { 120.0 } else { 140.0 })
+            .min(window.y * 0.2 / 1.42);
         let size = Vec2::new(w, w * 1.42);
         let sent_card = match self.sent {
             Some((_, Input::Card(c))) => Some(c),

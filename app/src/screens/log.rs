@@ -1,15 +1,13 @@
 //! The game log: everything that happened, in plain words, oldest first, kept scrolled to
-//! the newest line.
+//! the newest line. The table screen shows it in a sheet over the hand.
 
-use crate::widgets;
 use egui::RichText;
 
-/// Returns true when Back was pressed.
-pub fn show(ui: &mut egui::Ui, title: &str, log: &[String]) -> bool {
-    let back = widgets::top_bar(ui, title, Some("Back"));
+/// The log's lines in a scroll area that keeps the newest in sight.
+pub fn lines(ui: &mut egui::Ui, log: &[String]) {
     if log.is_empty() {
         ui.label(RichText::new("Nothing has happened yet.").weak());
-        return back;
+        return;
     }
     egui::ScrollArea::vertical()
         .stick_to_bottom(true)
@@ -22,5 +20,4 @@ pub fn show(ui: &mut egui::Ui, title: &str, log: &[String]) -> bool {
                 });
             }
         });
-    back
 }

@@ -12,6 +12,7 @@ use hoard_rules::Seat;
 pub enum GameIntent {
     /// Back pressed: the app asks before leaving a game.
     Leave,
+    /// The log opened or closed.
     Log,
     Table(TableIntent),
     Vote {
@@ -52,9 +53,12 @@ pub fn show(
     view: &GameView,
     game: Option<&mut Box<dyn GameUi>>,
     frame: TableFrame,
+    log_open: bool,
 ) -> Vec<GameIntent> {
     let mut intents = Vec::new();
     let palette = Palette::of(ui);
+    // Where the table is drawn: the log opens over the lower part of it.
+    let region = ui.max_rect();
     let title = game.as_ref().map(|g| g.title()).unwrap_or("Game");
     ui.horizontal(|ui| {
         ui.set_min_height(crate::theme::TOUCH);
@@ -68,7 +72,14 @@ pub fn show(
             });
         }
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            if widgets::button(ui, "Log").clicked() {
+            if ui
+                .add(
+                    egui::Button::new("Log")
+                        .selected(log_open)
+                        .min_size(egui::Vec2::splat(crate::theme::TOUCH)),
+                )
+                .clicked()
+            {
                 intents.push(GameIntent::Log);
             }
             if !over
@@ -102,35 +113,9 @@ pub fn show(
         }
     }
 
-    // Votes on seats that are away: the table decides together whether to wait.
-    for vote in &view.votes {
-        let name = seat_name(view, vote.seat);
-        let text = if vote.my_vote == Some(AwayVote::Skip) {
-            format!(
-                "{name} is away: you are skipping {name}'s turns until {name} is back. Wait for {name}, or remove {name} from the game?"
-            )
-        } else {
-            format!(
-                "{name} has been away for {} seconds. Wait, skip {name}'s turns, or remove {name} from the game?",
-                vote.away_for_secs
-            )
-        };
-        widgets::banner(ui, &text, palette.warn);
-        ui.horizontal_wrapped(|ui| {
-            for (v, label) in [
-                (AwayVote::Wait, "Wait"),
-                (AwayVote::Skip, "Skip their turns"),
-                (AwayVote::Remove, "Remove them"),
-            ] {
-                if widgets::choice(ui, vote.my_vote == Some(v), label) {
-                    intents.push(GameIntent::Vote {
-                        seat: vote.seat,
-                        vote: v,
-                    });
-                }
-            }
-        });
-    }
+    // Seats that are away: the table decides together whether to wait. One notice for all
+    // of them, however many, so the table below keeps its room on a phone.
+    away_notice(ui, view, &mut intents);
 
     // The table's agreement to end the game here.
     if view.outcome.is_none() && !view.end.agreed.is_empty() {
@@ -184,6 +169,9 @@ pub fn show(
             .request_repaint_after(std::time::Duration::from_millis(ms.min(100)));
     }
 
+    if log_open && log_sheet(ui, region, &view.log) {
+        intents.push(GameIntent::Log);
+    }
     if view.outcome.is_some() {
         if end_screen(ui, view, game.map(|g| &**g)) {
             intents.push(GameIntent::Done);
@@ -201,6 +189,150 @@ pub fn show(
         }
     }
     intents
+}
+
+/// How long a seat has been away, short enough for a phone's line.
+fn how_long(secs: u32) -> String {
+    if secs < 120 {
+        format!("{secs} s")
+    } else {
+        format!("{} min", secs / 60)
+    }
+}
+
+const AWAY_CHOICES: [(AwayVote, &str); 3] = [
+    (AwayVote::Wait, "Wait"),
+    (AwayVote::Skip, "Skip their turns"),
+    (AwayVote::Remove, "Remove them"),
+];
+
+/// The one notice about every seat that is away: who, for how long, and the player's
+/// choice about them, for all at once or (after "One by one") for each.
+fn away_notice(ui: &mut egui::Ui, view: &GameView, intents: &mut Vec<GameIntent>) {
+    let palette = Palette::of(ui);
+    let votes = &view.votes;
+    let Some(first) = votes.first() else {
+        return;
+    };
+    let each_id = egui::Id::unique("away-one-by-one");
+    let mut each = ui.data(|d| d.get_temp::<bool>(each_id)).unwrap_or(false) && votes.len() > 1;
+    let text = if votes.len() == 1 {
+        let name = seat_name(view, first.seat);
+        if first.my_vote == Some(AwayVote::Skip) {
+            format!(
+                "{name} is away: you are skipping {name}'s turns until {name} is back. Wait for {name}, or remove {name} from the game?"
+            )
+        } else {
+            format!(
+                "{name} has been away for {} seconds: wait, skip their turns, or remove them?",
+                first.away_for_secs
+            )
+        }
+    } else {
+        let who: Vec<String> = votes
+            .iter()
+            .map(|v| {
+                format!(
+                    "{} ({})",
+                    seat_name(view, v.seat),
+                    how_long(v.away_for_secs)
+                )
+            })
+            .collect();
+        let who = match who.split_last() {
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
+        };
+        format!("{who} are away.")
+    };
+    egui::Frame::new()
+        .fill(palette.warn.gamma_multiply(0.18))
+        .stroke(egui::Stroke::new(1.0, palette.warn))
+        .corner_radius(8)
+        .inner_margin(egui::Margin::symmetric(8, 6))
+        .show(ui, |ui| {
+            ui.set_width(ui.available_width());
+            ui.label(RichText::new(text).color(ui.visuals().strong_text_color()));
+            ui.horizontal_wrapped(|ui| {
+                if !each {
+                    // A choice shows as made when every seat away has it.
+                    for (v, label) in AWAY_CHOICES {
+                        let all = votes.iter().all(|s| s.my_vote == Some(v));
+                        if widgets::choice(ui, all, label) {
+                            for s in votes.iter().filter(|s| s.my_vote != Some(v)) {
+                                intents.push(GameIntent::Vote {
+                                    seat: s.seat,
+                                    vote: v,
+                                });
+                            }
+                        }
+                    }
+                }
+                if votes.len() > 1 {
+                    let word = if each { "All at once" } else { "One by one" };
+                    if widgets::button(ui, word).clicked() {
+                        each = !each;
+                        ui.data_mut(|d| d.insert_temp(each_id, each));
+                    }
+                }
+            });
+            if !each {
+                return;
+            }
+            for vote in votes {
+                let name = seat_name(view, vote.seat);
+                ui.horizontal_wrapped(|ui| {
+                    ui.label(format!("{name}, {}:", how_long(vote.away_for_secs)));
+                    for (v, label) in [
+                        (AwayVote::Wait, format!("Wait for {name}")),
+                        (AwayVote::Skip, format!("Skip {name}")),
+                        (AwayVote::Remove, format!("Remove {name}")),
+                    ] {
+                        if widgets::choice(ui, vote.my_vote == Some(v), &label) {
+                            intents.push(GameIntent::Vote {
+                                seat: vote.seat,
+                                vote: v,
+                            });
+                        }
+                    }
+                });
+            }
+        });
+}
+
+/// The game log as a sheet over the lower part of the table (where the hand is), so the
+/// board above stays in sight while the player reads what happened. Returns true on
+/// "Close".
+fn log_sheet(ui: &egui::Ui, region: egui::Rect, log: &[String]) -> bool {
+    let height = (region.height() * 0.38)
+        .clamp(150.0, 320.0)
+        .min(region.height());
+    let rect = egui::Rect::from_min_max(
+        egui::pos2(region.left(), region.bottom() - height),
+        region.max,
+    );
+    let mut close = false;
+    egui::Area::new(egui::Id::unique("table-log-sheet"))
+        .order(egui::Order::Foreground)
+        .fixed_pos(rect.min)
+        .constrain(false)
+        .show(ui.ctx(), |ui| {
+            egui::Frame::popup(ui.style())
+                .inner_margin(egui::Margin::symmetric(8, 4))
+                .show(ui, |ui| {
+                    let inner = rect.shrink2(egui::vec2(9.0, 5.0));
+                    ui.set_width(inner.width());
+                    ui.set_height(inner.height());
+                    ui.horizontal(|ui| {
+                        ui.label(RichText::new("Game log").strong().size(18.0));
+                        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                            close = widgets::button(ui, "Close the log").clicked();
+                        });
+                    });
+                    crate::screens::log::lines(ui, log);
+                });
+        });
+    close
 }
 
 /// The winners, the scores, the audit's verdict and a way home. Returns true on "Home".

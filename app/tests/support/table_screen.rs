@@ -10,6 +10,8 @@ pub struct Screen {
     pub view: GameView,
     pub game: Box<dyn GameUi>,
     pub said: Vec<GameIntent>,
+    /// The game log is open over the table (the bar's "Log" opens and closes it).
+    pub log_open: bool,
 }
 
 /// `game`'s table showing `view` in a window of `size`, in the dark theme.
@@ -22,6 +24,7 @@ pub fn table_screen(
         view,
         game,
         said: Vec::new(),
+        log_open: false,
     };
     Harness::builder()
         .with_size(size)
@@ -33,7 +36,10 @@ pub fn table_screen(
                     now: ui.input(|i| i.time),
                     portrait: ui.available_height() > ui.available_width(),
                 };
-                let said = table::show(ui, &s.view, Some(&mut s.game), frame);
+                let said = table::show(ui, &s.view, Some(&mut s.game), frame, s.log_open);
+                if said.iter().any(|i| matches!(i, GameIntent::Log)) {
+                    s.log_open = !s.log_open;
+                }
                 s.said.extend(said);
             },
             state,

@@ -1,0 +1,360 @@
+//! The table screen keeps its parts apart on every screen from a phone to a laptop: the
+//! bar, the notices about seats that are away, the board and the hand never draw over each
+//! other, however many seats are away; and on a phone the game log opens without hiding
+//! the board.
+
+mod support;
+
+use egui::{LayerId, Rect};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use hoard_app::games::GameUi;
+use hoard_app::games::greedquest::GreedQuestUi;
+use hoard_app::games::sprawl::SprawlUi;
+use hoard_app::net::{AnyState, AwayVoteView, EndView, GameView, SeatView, SessionId};
+use hoard_rules::greedquest::{Config, Length, Position};
+use hoard_rules::{Game, Seat};
+use support::table_screen::{Screen, table_screen};
+
+const NAMES: [&str; 4] = ["Mia", "Ann", "Bo", "Cyrus"];
+const COLOURS: [[u8; 3]; 4] = [[40, 120, 220], [220, 60, 50], [40, 160, 80], [240, 190, 30]];
+
+/// From a small phone upright and on its side to a laptop.
+const SIZES: [[f32; 2]; 6] = [
+    [360.0, 640.0],
+    [640.0, 360.0],
+    [412.0, 915.0],
+    [800.0, 600.0],
+    [1024.0, 768.0],
+    [1280.0, 800.0],
+];
+
+/// Four seats, this device's player in seat 0 and the first `away` of the others gone.
+fn view_with(state: AnyState, away: usize) -> GameView {
+    let mut view = GameView {
+        session: SessionId([5; 32]),
+        me: Some(0),
+        seats: NAMES
+            .iter()
+            .zip(COLOURS)
+            .map(|(n, colour)| SeatView {
+                name: n.to_string(),
+                colour,
+                bot: false,
+                connected: true,
+                away_for_secs: None,
+                committed: false,
+            })
+            .collect(),
+        state,
+        pending: hoard_rules::Pending::Turn { seat: 0 },
+        my_turn: true,
+        log: Vec::new(),
+        votes: Vec::new(),
+        skipped_me: false,
+        audit: None,
+        outcome: None,
+        end: EndView::default(),
+        ended_by_agreement: false,
+        step: 12,
+        state_hash: [0; 32],
+        halted: None,
+        reaction_left_ms: None,
+    };
+    for seat in 1..=away {
+        let secs = 95 - 30 * seat as u32;
+        view.seats[seat].connected = false;
+        view.seats[seat].away_for_secs = Some(secs);
+        view.votes.push(AwayVoteView {
+            seat: seat as Seat,
+            away_for_secs: secs,
+            my_vote: None,
+        });
+    }
+    view
+}
+
+fn greedquest(away: usize) -> (GameView, Box<dyn GameUi>) {
+    let config = Config {
+        length: Length::Short,
+        ..Config::new(4)
+    };
+    let (public, privates) = Position::new(config)
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut view = view_with(
+        AnyState::GreedQuest {
+            public: public.clone(),
+            private: privates[0].clone(),
+        },
+        away,
+    );
+    view.pending = hoard_rules::greedquest::GreedQuest::pending(&public);
+    (view, Box::new(GreedQuestUi::default()))
+}
+
+fn sprawl(away: usize) -> (GameView, Box<dyn GameUi>) {
+    use hoard_rules::sprawl::{Config, Sprawl};
+    let config = Config::new(4);
+    let public = Sprawl::setup(&config).unwrap_or_else(|e| panic!("{e}"));
+    let mut view = view_with(
+        AnyState::Sprawl {
+            public: public.clone(),
+            private: Some(()),
+        },
+        away,
+    );
+    view.pending = Sprawl::pending(&public);
+    (view, Box::new(SprawlUi::default()))
+}
+
+/// A labelled part of the screen as drawn: its name, where it shows (after clipping by
+/// the scroll area or panel around it) and the layer it is drawn on.
+#[derive(Debug)]
+struct Part {
+    label: String,
+    shown: Rect,
+    /// The whole of it, shown or not.
+    full: Rect,
+    layer: LayerId,
+}
+
+/// How much of the part called `label` shows (the best showing of parts so called).
+fn showing(parts: &[Part], label: &str) -> f32 {
+    parts
+        .iter()
+        .filter(|p| p.label == label)
+        .map(|p| p.shown.area() / p.full.area().max(1.0))
+        .fold(0.0, f32::max)
+}
+
+/// What must show of each game's table whatever else is on the screen.
+fn essentials(game: &str) -> &'static [&'static str] {
+    match game {
+        // The hand, its Play button and this player's own place at the table.
+        "GreedQuest" => &["Go! 1", "Go! 2", "Go! 3", "Play", "Mia has not played yet"],
+        // The board's first square and what the moment asks.
+        _ => &["A1: empty", "Drawing who goes first..."],
+    }
+}
+
+/// Every labelled widget and line of text that shows on the screen.
+fn parts(h: &Harness<'_, Screen>) -> Vec<Part> {
+    let labels: std::collections::HashMap<u64, String> = h
+        .query_all_by(|_| true)
+        .filter_map(|n| {
+            let node = n.accesskit_node();
+            // A button or an image is named by its label, a line of text by its value.
+            let text = node.label().or_else(|| node.value())?;
+            Some((node.locate().0.0, text))
+        })
+        .collect();
+    h.ctx.viewport(|v| {
+        let pass = if v.this_pass.widgets.layer_ids().len() > 0 {
+            &v.this_pass
+        } else {
+            &v.prev_pass
+        };
+        pass.widgets
+            .layers()
+            .flat_map(|(layer, widgets)| widgets.iter().map(move |w| (*layer, w)))
+            .filter(|(_, w)| w.visible)
+            .filter_map(|(layer, w)| {
+                let label = labels.get(&w.id.value())?;
+                let shown = w.interact_rect;
+                (shown.is_positive() && shown.area() > 1.0).then(|| Part {
+                    label: label.clone(),
+                    shown,
+                    full: w.rect,
+                    layer,
+                })
+            })
+            .collect()
+    })
+}
+
+/// Pairs of parts on one layer that draw over each other (one inside the other is a part
+/// and its caption, not a collision).
+fn collisions(parts: &[Part]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, a) in parts.iter().enumerate() {
+        for b in &parts[i + 1..] {
+            if a.layer != b.layer {
+                continue;
+            }
+            let overlap = a.shown.intersect(b.shown);
+            if !overlap.is_positive() || overlap.area() < 4.0 {
+                continue;
+            }
+            if a.shown.contains_rect(b.shown) || b.shown.contains_rect(a.shown) {
+                continue;
+            }
+            out.push(format!(
+                "{:?} {:?} overlaps {:?} {:?}",
+                a.label, a.shown, b.label, b.shown
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn no_table_screen_draws_its_parts_over_each_other_from_a_phone_to_a_laptop() {
+    let mut failures = Vec::new();
+    for (game, make) in [
+        (
+            "GreedQuest",
+            greedquest as fn(usize) -> (GameView, Box<dyn GameUi>),
+        ),
+        ("Sprawl", sprawl),
+    ] {
+        for away in [0, 1, 3] {
+            for size in SIZES {
+                let (view, ui) = make(away);
+                let mut h = table_screen(view, ui, size);
+                h.run();
+                let window = Rect::from_min_size(egui::Pos2::ZERO, size.into());
+                let parts = parts(&h);
+                for label in ["< Leave", "Log"] {
+                    if showing(&parts, label) < 0.99 {
+                        failures.push(format!("{game}, {away} away, {size:?}: no {label:?}"));
+                    }
+                }
+                for label in essentials(game) {
+                    let part = showing(&parts, label);
+                    if part < 0.5 {
+                        failures.push(format!(
+                            "{game}, {away} away, {size:?}: {label:?} shows {:.0}%",
+                            part * 100.0
+                        ));
+                    }
+                }
+                for p in &parts {
+                    if !window.expand(0.5).contains_rect(p.shown) {
+                        failures.push(format!(
+                            "{game}, {away} away, {size:?}: {:?} leaves the window at {:?}",
+                            p.label, p.shown
+                        ));
+                    }
+                }
+                for c in collisions(&parts) {
+                    failures.push(format!("{game}, {away} away, {size:?}: {c}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn three_seats_away_share_one_compact_notice_with_one_choice_for_all_or_each() {
+    let (view, ui) = greedquest(3);
+    let mut h = table_screen(view, ui, [360.0, 640.0]);
+    h.run();
+    let notice = h.get_by_label_contains("are away");
+    let node = notice.accesskit_node();
+    let text = node.label().or_else(|| node.value()).unwrap_or_default();
+    for who in ["Ann", "Bo", "Cyrus"] {
+        assert!(text.contains(who), "{who} is missing from {text:?}");
+    }
+    assert!(
+        text.contains("65 s") && text.contains("5 s"),
+        "how long each has been away: {text:?}"
+    );
+    // One row of choices, not one per seat: the notice and its choices stay short.
+    assert_eq!(h.query_all_by_label("Skip their turns").count(), 1);
+    let top = notice.rect().top();
+    let bottom = h.get_by_label("Skip their turns").rect().bottom();
+    assert!(
+        bottom - top <= 640.0 * 0.3,
+        "the notice takes {} of 640 points",
+        bottom - top
+    );
+
+    // One choice for all of them.
+    h.get_by_label("Skip their turns").click();
+    h.run();
+    let skipped: Vec<Seat> = h
+        .state()
+        .said
+        .iter()
+        .filter_map(|i| match i {
+            hoard_app::screens::table::GameIntent::Vote { seat, vote }
+                if *vote == hoard_app::net::AwayVote::Skip =>
+            {
+                Some(*seat)
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(skipped, vec![1, 2, 3]);
+
+    // Or one for each.
+    h.state_mut().said.clear();
+    h.get_by_label("One by one").click();
+    h.run();
+    h.get_by_label("Remove Bo").click();
+    h.run();
+    assert!(h.state().said.iter().any(|i| matches!(
+        i,
+        hoard_app::screens::table::GameIntent::Vote {
+            seat: 2,
+            vote: hoard_app::net::AwayVote::Remove
+        }
+    )));
+}
+
+#[test]
+fn on_a_phone_the_open_log_leaves_greedquests_track_in_view() {
+    let (mut view, ui) = greedquest(0);
+    view.log = (1..=40)
+        .map(|i| format!("Turn {i}: Ann played Go! 3 and moved to Room 4."))
+        .collect();
+    let mut h = table_screen(view, ui, [360.0, 640.0]);
+    h.run();
+    h.get_by_label("Log").click();
+    h.run();
+    assert!(h.state().log_open, "Log opens the log");
+    let window = Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(360.0, 640.0));
+    let parts = parts(&h);
+    let newest = parts
+        .iter()
+        .find(|p| p.label.starts_with("Turn 40:"))
+        .expect("the newest line of the log shows");
+    let log_layer = newest.layer;
+    let log: Vec<&Part> = parts.iter().filter(|p| p.layer == log_layer).collect();
+    let rooms: Vec<&Part> = parts
+        .iter()
+        .filter(|p| p.label.starts_with("Room ") && p.label.contains(':'))
+        .collect();
+    assert_eq!(rooms.len(), 12, "every room of the track shows: {rooms:?}");
+    let rooms_by_name = |name: &str| h.query_all_by_label_contains(name).count();
+    assert!(rooms_by_name("Room 12:") > 0);
+    for room in &rooms {
+        assert!(
+            window.contains_rect(room.shown),
+            "{} is off screen",
+            room.label
+        );
+        // The whole room shows, not a sliver at the edge of a scroll area.
+        let full = h.get_by_label(&room.label).rect();
+        assert!(
+            room.shown.area() >= full.area() * 0.95,
+            "{} is cut to {:?} of {full:?}",
+            room.label,
+            room.shown
+        );
+        for l in &log {
+            assert!(
+                !l.shown.intersects(room.shown),
+                "the log's {:?} covers {}",
+                l.label,
+                room.label
+            );
+        }
+    }
+    // And it closes again.
+    h.get_by_label("Log").click();
+    h.run();
+    assert!(!h.state().log_open);
+}
