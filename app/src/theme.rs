@@ -2,6 +2,7 @@
 //! and the colours players pick for their seats.
 
 use egui::{Color32, FontFamily, FontId, Stroke, TextStyle, Theme, Vec2};
+use hoard_net::colours::SEAT_COLOURS as PALETTE;
 use serde::{Deserialize, Serialize};
 
 /// The smallest side of anything a finger must hit, in points (Android's 48 dp rule).
@@ -41,17 +42,18 @@ impl ThemeChoice {
     }
 }
 
-/// The seat colours a player can pick: distinct in both themes and for the common
+/// The seat colours a player can pick (the network's palette, which keeps them apart at a
+/// table), with their names: distinct in both themes and for the common
 /// kinds of colour blindness when paired with the name shown beside every token.
 pub const SEAT_COLOURS: [([u8; 3], &str); 8] = [
-    ([220, 60, 50], "Red"),
-    ([40, 120, 220], "Blue"),
-    ([240, 190, 30], "Yellow"),
-    ([40, 160, 80], "Green"),
-    ([150, 80, 200], "Purple"),
-    ([240, 130, 30], "Orange"),
-    ([30, 180, 190], "Teal"),
-    ([230, 90, 160], "Pink"),
+    (PALETTE[0], "Red"),
+    (PALETTE[1], "Blue"),
+    (PALETTE[2], "Yellow"),
+    (PALETTE[3], "Green"),
+    (PALETTE[4], "Purple"),
+    (PALETTE[5], "Orange"),
+    (PALETTE[6], "Teal"),
+    (PALETTE[7], "Pink"),
 ];
 
 /// A player's colour as egui wants it.

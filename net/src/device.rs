@@ -9,6 +9,7 @@
 //! device keeps a link to every other. In each pair one side dials: a guest dials the
 //! host, and between guests the lower id dials.
 
+use crate::colours;
 use crate::core::Time;
 use crate::error::{NetError, Result};
 use crate::games::{AnyInput, ForGame, GameSetup, TableGame, with_game};
@@ -150,17 +151,6 @@ pub fn read_bots(bytes: &[u8]) -> Result<Vec<SecretKey>> {
     Ok(keys.iter().map(SecretKey::from_bytes).collect())
 }
 
-/// Colours handed to bots, in order.
-const BOT_COLOURS: [[u8; 3]; 7] = [
-    [0xd9, 0x4f, 0x3d],
-    [0x3d, 0x8b, 0xd9],
-    [0x4c, 0xae, 0x5a],
-    [0xe0, 0xa8, 0x2e],
-    [0x9b, 0x5d, 0xc9],
-    [0x2e, 0xb8, 0xb0],
-    [0xc9, 0x5d, 0x95],
-];
-
 /// The most seats a lobby holds (the largest game seats 8).
 const MAX_LOBBY: usize = crate::identity::MAX_SEATS;
 
@@ -278,6 +268,22 @@ fn load_profile(data_dir: &Path, me: &PublicKey) -> Profile {
             name: format!("Player {}", &me.fmt_short().to_string()[..4]),
             colour: [0x5d, 0x7c, 0xc9],
         })
+}
+
+/// The colour for seat `seat` of `seats` (`None`: a seat sitting down): the `wanted` one
+/// unless another seat wears it, then the free one nearest to it; a bot (`wanted` `None`)
+/// takes the first free colour. Colours at a table are always distinct.
+fn colour_for(seats: &[LobbyEntry], seat: Option<usize>, wanted: Option<[u8; 3]>) -> [u8; 3] {
+    let taken: Vec<[u8; 3]> = seats
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != seat)
+        .map(|(_, s)| s.colour)
+        .collect();
+    match wanted {
+        Some(wanted) => colours::free_colour(wanted, &taken),
+        None => colours::bot_colour(&taken),
+    }
 }
 
 struct Host {
@@ -503,9 +509,10 @@ impl Device {
                 )?;
                 match &mut self.role {
                     Role::Hosting(h) => {
+                        let colour = colour_for(&h.seats, Some(0), Some(self.profile.colour));
                         if let Some(seat) = h.seats.first_mut() {
                             seat.name = self.profile.name.clone();
-                            seat.colour = self.profile.colour;
+                            seat.colour = colour;
                         }
                         self.lobby_changed();
                     }
@@ -570,12 +577,13 @@ impl Device {
                 }
                 let key = new_key()?;
                 let number = host.seats.iter().filter(|s| s.bot).count();
+                let colour = colour_for(&host.seats, None, None);
                 host.seats.push(LobbyEntry {
                     key: key.public(),
                     device: me,
                     addr: host.seats[0].addr.clone(),
                     name: format!("Bot {}", number + 1),
-                    colour: BOT_COLOURS[number % BOT_COLOURS.len()],
+                    colour,
                     bot: true,
                     ready: true,
                     connected: true,
@@ -1232,7 +1240,9 @@ impl Device {
                 }
                 let name = fit_name(&name);
                 let addr = address_of(peer, &addr);
-                if let Some(seat) = h.seats.iter_mut().find(|s| s.device == peer && !s.bot) {
+                let at = h.seats.iter().position(|s| s.device == peer && !s.bot);
+                let colour = colour_for(&h.seats, at, Some(colour));
+                if let Some(seat) = at.and_then(|i| h.seats.get_mut(i)) {
                     seat.name = name;
                     seat.colour = colour;
                     seat.addr = addr;
@@ -1663,6 +1673,45 @@ mod tests {
         );
         assert_eq!(mode(&bots), 0o600);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Reported: Bot 2 and the player who joined after it both wore blue.
+    #[test]
+    fn every_seat_at_a_table_wears_its_own_colour_and_a_newcomer_gets_the_nearest_free_one() {
+        let blue = colours::SEAT_COLOURS[1];
+        let seat = |b: u8, colour: [u8; 3], bot: bool| LobbyEntry {
+            key: id(b),
+            device: if bot { id(1) } else { id(b) },
+            addr: EndpointAddr::new(id(1)),
+            name: format!("seat {b}"),
+            colour,
+            bot,
+            ready: true,
+            connected: true,
+        };
+        // The host in red, then three bots.
+        let mut seats = vec![seat(1, colours::SEAT_COLOURS[0], false)];
+        for b in 2..5 {
+            let colour = colour_for(&seats, None, None);
+            seats.push(seat(b, colour, true));
+        }
+        // A player in blue joins; a player in a blue a bot already wears joins after.
+        let first = colour_for(&seats, None, Some(blue));
+        assert_eq!(first, blue, "blue was free");
+        seats.push(seat(5, first, false));
+        let second = colour_for(&seats, None, Some([0x3d, 0x8b, 0xd9]));
+        assert_eq!(
+            second,
+            colours::SEAT_COLOURS[6],
+            "teal is the free colour nearest blue"
+        );
+        seats.push(seat(6, second, false));
+        // The first player joins again (a new profile, a reconnect): its own colour is its own.
+        assert_eq!(colour_for(&seats, Some(4), Some(blue)), blue);
+        let mut read: Vec<usize> = seats.iter().map(|s| colours::reads_as(s.colour)).collect();
+        read.sort();
+        read.dedup();
+        assert_eq!(read.len(), seats.len(), "{seats:?}");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! transport and the simulator are thin loops around it. See DESIGN.md, "net".
 pub mod audit;
 pub mod beacon;
+pub mod colours;
 pub mod core;
 pub mod device;
 pub mod error;
