@@ -304,6 +304,7 @@ impl HoardApp {
                 self.seated = true;
                 self.send(Command::HostTable {
                     name: format!("{}'s table", profile.name),
+                    seats: None,
                 });
             }
             HomeIntent::JoinCode(ticket) => {

@@ -178,13 +178,27 @@ fn parse(args: &[String]) -> Result<Options, String> {
     opts.mode = match sub.as_str() {
         "host" => {
             let game = game.ok_or_else(|| format!("host needs --game ({})", game_list()))?;
-            let setup = setup_for(&game, &variants, 1 + bots)?;
-            if let Some(n) = seats
-                && n < 1 + bots
-            {
+            let players = u16::from(bots) + 1;
+            let setup = setup_for(&game, &variants, u8::try_from(players).unwrap_or(u8::MAX))?;
+            let most = *setup.seat_range().end();
+            if players > u16::from(most) {
                 return Err(format!(
-                    "--seats {n} leaves no room for you and {bots} bots"
+                    "{} seats at most {most} players: --bots {bots} leaves no seat for you",
+                    setup.title()
                 ));
+            }
+            if let Some(n) = seats {
+                if u16::from(n) < players {
+                    return Err(format!(
+                        "--seats {n} leaves no room for you and {bots} bots"
+                    ));
+                }
+                if n > most {
+                    return Err(format!(
+                        "{} seats at most {most} players, not --seats {n}",
+                        setup.title()
+                    ));
+                }
             }
             Mode::Host {
                 setup,
@@ -301,6 +315,7 @@ fn play(opts: &Options) -> Result<ExitCode, String> {
                 want_seats = seats.unwrap_or(1 + bots);
                 handle.send(Command::HostTable {
                     name: table.clone(),
+                    seats: Some(want_seats),
                 });
                 handle.send(Command::ChooseGame {
                     setup: setup.clone(),
@@ -476,12 +491,34 @@ mod tests {
         assert!(help().contains("Sprawl variants"), "{}", help());
     }
 
+    /// Reported: `hoard host --bots 9` on a six-seat game printed its error, then waited
+    /// for its timeout.
+    #[test]
+    fn too_many_bots_for_the_game_stops_at_once_with_an_error() {
+        let dir = std::env::temp_dir().join(format!("hoard-cli-bots-{}", std::process::id()));
+        let began = Instant::now();
+        let code = run(args(&format!(
+            "host --game greedquest --bots 9 --offline --timeout 60 --data-dir {}",
+            dir.display()
+        )));
+        assert_eq!(code, ExitCode::from(1));
+        assert!(
+            began.elapsed() < Duration::from_secs(5),
+            "took {:?}",
+            began.elapsed()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn mistakes_are_explained() {
         for (line, says) in [
             ("host --bots 2", "--game"),
             ("host --game chess", "unknown game"),
             ("host --game greedquest --bots 2 --seats 2", "no room"),
+            ("host --game greedquest --bots 9", "at most 6 players"),
+            ("host --game greedquest --bots 255", "at most 6 players"),
+            ("host --game greedquest --seats 7", "at most 6 players"),
             ("join abc", "--bot"),
             ("join --bot", "join code"),
             ("dance", "unknown subcommand"),

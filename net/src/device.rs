@@ -288,10 +288,23 @@ fn colour_for(seats: &[LobbyEntry], seat: Option<usize>, wanted: Option<[u8; 3]>
 
 struct Host {
     name: String,
+    /// The number of seats the host chose, if it chose.
+    size: Option<u8>,
     setup: GameSetup,
     seats: Vec<LobbyEntry>,
     /// Keys of the bots seated, by their public key.
     bots: BTreeMap<PublicKey, SecretKey>,
+}
+
+impl Host {
+    /// How many seats the table has: the host's choice, within what the game seats (and a
+    /// lobby holds); without a choice, the game's most.
+    fn seats_total(&self) -> usize {
+        let range = self.setup.seat_range();
+        let most = usize::from(*range.end()).min(MAX_LOBBY);
+        self.size
+            .map_or(most, |n| usize::from(n.max(*range.start())).min(most))
+    }
 }
 
 struct Guest {
@@ -523,7 +536,7 @@ impl Device {
                     _ => {}
                 }
             }
-            Command::HostTable { name } => {
+            Command::HostTable { name, seats } => {
                 self.leave();
                 let name = if name.trim().is_empty() {
                     format!("{}'s table", self.profile.name)
@@ -543,6 +556,7 @@ impl Device {
                 };
                 self.role = Role::Hosting(Host {
                     name,
+                    size: seats,
                     setup: GameSetup::default(),
                     seats: vec![me],
                     bots: BTreeMap::new(),
@@ -568,11 +582,11 @@ impl Device {
             Command::AddBot => {
                 let me = self.me;
                 let host = self.host_mut()?;
-                let max = (*host.setup.seat_range().end() as usize).min(MAX_LOBBY);
+                let max = host.seats_total();
                 if host.seats.len() >= max {
                     return Err(NetError::BadStart(format!(
-                        "{} seats at most {max} players",
-                        host.setup.game_name()
+                        "this table of {} has {max} seats, and all are taken",
+                        host.setup.title()
                     )));
                 }
                 let key = new_key()?;
@@ -1248,8 +1262,7 @@ impl Device {
                     seat.addr = addr;
                     seat.connected = true;
                 } else {
-                    let max = (*h.setup.seat_range().end() as usize).min(MAX_LOBBY);
-                    if h.seats.len() >= max {
+                    if h.seats.len() >= h.seats_total() {
                         self.send(
                             &peer,
                             &Frame::Refused {
@@ -1336,7 +1349,7 @@ impl Device {
             host_name: self.profile.name.clone(),
             game: h.setup.game_name().to_string(),
             seats_taken: h.seats.len() as u8,
-            seats_total: *h.setup.seat_range().end(),
+            seats_total: h.seats_total() as u8,
             version: PROTOCOL_VERSION,
         };
         let guests: Vec<EndpointId> = h
@@ -1673,6 +1686,23 @@ mod tests {
         );
         assert_eq!(mode(&bots), 0o600);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Reported: the list of tables said "3 of 6 seats" for a GreedQuest table hosted for
+    /// four.
+    #[test]
+    fn a_table_is_as_big_as_its_host_chose_within_what_the_game_seats() {
+        let host = |size| Host {
+            name: "The cellar".into(),
+            size,
+            setup: crate::games::basic("greedquest", 3).expect("greedquest"),
+            seats: Vec::new(),
+            bots: BTreeMap::new(),
+        };
+        assert_eq!(host(Some(4)).seats_total(), 4);
+        assert_eq!(host(None).seats_total(), 6, "no choice: the game's most");
+        assert_eq!(host(Some(9)).seats_total(), 6);
+        assert_eq!(host(Some(1)).seats_total(), 2);
     }
 
     /// Reported: Bot 2 and the player who joined after it both wore blue.

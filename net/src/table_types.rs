@@ -45,6 +45,9 @@ pub enum Command {
     /// Open a table (advertised on the LAN unless offline); I take seat 0.
     HostTable {
         name: String,
+        /// The number of seats the host chose (the table's size, as others see it listed);
+        /// `None`: as many as the game seats.
+        seats: Option<u8>,
     },
     /// Join by a pasted or scanned join code.
     JoinTicket {

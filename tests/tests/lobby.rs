@@ -223,6 +223,7 @@ impl Rogue {
 fn host_table(host: &mut Device) -> EndpointAddr {
     host.handle.send(Command::HostTable {
         name: "The cellar".into(),
+        seats: None,
     });
     let code = host
         .wait_for(WAIT, |e| match e {

@@ -89,6 +89,7 @@ fn an_unseated_device_cannot_get_an_input_accepted() {
         host.handle.send(Command::Autoplay { on: true });
         host.handle.send(Command::HostTable {
             name: "Locked".into(),
+            seats: None,
         });
         host.handle.send(Command::AddBot);
         let code = host
