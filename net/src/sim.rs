@@ -905,6 +905,22 @@ impl<G: Game> Sim<G> {
                 if self.trace {
                     println!("{:>8} seat {node}: RESTART", now.0);
                 }
+                // Its links come up anew, as a restarted device's connections do: each side
+                // learns the other may have lost what went over the old one (a peer that
+                // had gone ahead and lost it in the crash is no longer taken to be ahead).
+                let keys = self.keys.clone();
+                for other in 0..self.nodes.len() {
+                    if other == node as usize || self.nodes[other].core.is_none() {
+                        continue;
+                    }
+                    if let Some(c) = self.nodes[other].core.as_mut() {
+                        c.peer_connected(now, keys[node as usize]);
+                    }
+                    if let Some(c) = self.nodes[node as usize].core.as_mut() {
+                        c.peer_connected(now, keys[other]);
+                    }
+                    self.drive(other as Seat);
+                }
                 // The away seat's player is back with it: its core says so by itself once
                 // it has caught up and sees the table went on without it, which ends the
                 // others' standing skips. Nobody else presses "Wait".
