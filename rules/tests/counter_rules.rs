@@ -1,7 +1,7 @@
 //! Counter, the shared-deck game: its rules (quoted from `rules/src/counter/mod.rs`) and the
 //! deck interface they stand on, played with the local dealer in place of the mental deck.
 
-use hoard_rules::counter::{self, COPIES, Config, Counter, Event, Input, Phase, Private, Public};
+use hoard_rules::counter::{self, Config, Counter, Event, Input, Phase, Private, Public};
 use hoard_rules::deck::Dealer;
 use hoard_rules::play::{Played, play_out, play_out_with, replay};
 use hoard_rules::{CardId, Game, Handle, Pending, Play, RuleError, Seal, Seat, Step, public_hash};
@@ -23,8 +23,8 @@ fn play(seats: u8, n: u64) -> Played<Counter> {
     .unwrap_or_else(|e| panic!("game {n} at {seats} seats: {e}"))
 }
 
-/// A table at `seat`'s turn with the given hands (faces; handles made up in order), the
-/// discard pile and an empty deck of `deck_left` cards still to draw.
+/// A table at `seat`'s turn with the given hands (faces; handles taken from the top of a
+/// freshly made deck) and the discard pile.
 fn table(hands: &[&[CardId]], discard: &[CardId], seat: Seat) -> (Public, Vec<Option<Private>>) {
     let seats = hands.len() as u8;
     let mut public = Counter::setup(&Config::new(seats)).unwrap();
@@ -134,10 +134,9 @@ fn a_play_nobody_counters_stands_and_scores_its_number() {
     assert_eq!(public.phase, Phase::Turn { seat: 1 });
 }
 
-#[test]
-fn the_first_counter_after_the_player_is_taken_and_a_late_one_goes_back_to_its_hand() {
-    // "If some do, the first of them after the player in turn order counters it ... a
-    // counter that came too late ... goes back to its player's hand, seen by all."
+/// Four seats holding an 8 (a 3), a 9 (a 3), a 10 (a 3) and a 2 (a 1); seat 1 has played
+/// its 3, and the others may answer.
+fn a_three_played_by_seat_1() -> (Public, Vec<Option<Private>>) {
     let (mut public, mut privates) = table(&[&[8], &[9], &[10], &[2]], &[], 1);
     let c1 = card_of(&privates, 1, 9);
     step(
@@ -146,7 +145,15 @@ fn the_first_counter_after_the_player_is_taken_and_a_late_one_goes_back_to_its_h
         vec![(1, Input::Play { card: c1, face: 9 })],
     )
     .unwrap();
-    let c3 = card_of(&privates, 3, 2);
+    (public, privates)
+}
+
+#[test]
+fn the_first_counter_after_the_player_is_taken_and_a_late_one_goes_back_to_its_hand() {
+    // "If some do, the first of them after the player in turn order counters it ... a
+    // counter that came too late ... stays in its player's hand." (Here every answer is
+    // open, as at the audit: the late counter is seen, and changes nothing.)
+    let (mut public, mut privates) = a_three_played_by_seat_1();
     let c0 = card_of(&privates, 0, 8);
     let c2 = card_of(&privates, 2, 10);
     // Seats 0 and 2 both counter the 3; seat 2 comes first after seat 1.
@@ -176,7 +183,6 @@ fn the_first_counter_after_the_player_is_taken_and_a_late_one_goes_back_to_its_h
             seal: Seal::Reaction
         }
     );
-    let _ = c3;
     // Seat 0 counters the counter; three 3s are up and the fourth may still be out.
     step(
         &mut public,
@@ -220,7 +226,6 @@ fn no_window_opens_when_every_copy_of_the_number_is_face_up() {
         points: 6
     }));
     assert_eq!(public.phase, Phase::Turn { seat: 1 });
-    let _ = COPIES;
 }
 
 #[test]
@@ -419,14 +424,7 @@ fn an_answer_left_sealed_changes_nothing_whether_or_not_the_audit_opens_it() {
     // The protocol opens answers in turn order after the player and stops at the first
     // counter: a later counter reaches the engine closed at the table and open at the
     // audit, and both must leave the same table.
-    let (mut public, mut privates) = table(&[&[8], &[9], &[10], &[2]], &[], 1);
-    let c1 = card_of(&privates, 1, 9);
-    step(
-        &mut public,
-        &mut privates,
-        vec![(1, Input::Play { card: c1, face: 9 })],
-    )
-    .unwrap();
+    let (mut public, mut privates) = a_three_played_by_seat_1();
     let c0 = card_of(&privates, 0, 8);
     let c2 = card_of(&privates, 2, 10);
     let (mut closed, mut closed_privates) = (public.clone(), privates.clone());

@@ -13,7 +13,7 @@ const NAMES: [&str; 4] = ["A", "B", "C", "D"];
 
 use Card::*;
 use Facing::{In, Out};
-use greedquest_support::{Table, with};
+use greedquest_support::{Table, even_chance_duel, with};
 
 #[test]
 fn an_away_seat_lays_no_card_and_the_turn_goes_on_without_it() {
@@ -72,15 +72,7 @@ fn a_player_cannot_sit_out_by_choice_and_no_bot_or_button_offers_it() {
 fn an_away_duelist_plays_nothing_and_loses_the_duel() {
     // "each player plays a face-down card from his hand, and the highest Go! card played
     // wins the duel." The Even Chance example: Cyndy and Wayne duel, Cyndy is away.
-    let pos = Position::new(Config::new(3))
-        .room(0, 2, In)
-        .room(1, 4, In)
-        .room(2, 4, In)
-        .hand(0, &with(EvenChance))
-        .hand(1, &[Go8, Go7, Go1, Go2, Go3])
-        .hand(2, &[Go8, Go3, Go1, Go2, Go4]);
-    let mut t = Table::new(pos, &NAMES);
-    t.lay(&[(0, EvenChance), (1, Go8), (2, Go8)]);
+    let mut t = even_chance_duel(&NAMES);
     assert_eq!(
         t.pending(),
         Pending::Together {
@@ -96,15 +88,7 @@ fn an_away_duelist_plays_nothing_and_loses_the_duel() {
 
     // Both away: "If no players play a Go! card, then everyone loses" — Fade, who played
     // Even Chance, picks.
-    let pos = Position::new(Config::new(3))
-        .room(0, 2, In)
-        .room(1, 4, In)
-        .room(2, 4, In)
-        .hand(0, &with(EvenChance))
-        .hand(1, &[Go8, Go7, Go1, Go2, Go3])
-        .hand(2, &[Go8, Go3, Go1, Go2, Go4]);
-    let mut t = Table::new(pos, &NAMES);
-    t.lay(&[(0, EvenChance), (1, Go8), (2, Go8)]);
+    let mut t = even_chance_duel(&NAMES);
     t.give(&[(1, Input::SitOut), (2, Input::SitOut)]);
     assert_eq!(t.pending(), Pending::Turn { seat: 0 });
 }
@@ -113,15 +97,7 @@ fn an_away_duelist_plays_nothing_and_loses_the_duel() {
 fn an_away_chooser_moves_nobody() {
     // "If there is no winner, then no one moves": a choice nobody made moves nobody. The
     // duel winner who should pick who trades places with Fade is away.
-    let pos = Position::new(Config::new(3))
-        .room(0, 2, In)
-        .room(1, 4, In)
-        .room(2, 4, In)
-        .hand(0, &with(EvenChance))
-        .hand(1, &[Go8, Go7, Go1, Go2, Go3])
-        .hand(2, &[Go8, Go3, Go1, Go2, Go4]);
-    let mut t = Table::new(pos, &NAMES);
-    t.lay(&[(0, EvenChance), (1, Go8), (2, Go8)]);
+    let mut t = even_chance_duel(&NAMES);
     t.lay(&[(1, Go7), (2, Go3)]);
     assert_eq!(t.pending(), Pending::Turn { seat: 1 });
     t.give(&[(1, Input::SitOut)]);

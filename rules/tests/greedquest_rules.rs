@@ -11,7 +11,7 @@ mod greedquest_support;
 
 use Card::*;
 use Facing::{In, Out};
-use greedquest_support::{Table, with};
+use greedquest_support::{Table, even_chance_duel, with};
 
 fn basic(seats: u8) -> Config {
     Config::new(seats)
@@ -71,15 +71,7 @@ fn even_chance_duel_example_fade_cyndy_wayne() {
     // "Fade plays Even Chance. Cyndy and Wayne both play winning Go! 8 cards. They fight a
     // duel, which Cyndy wins; she gets to decide whether to trade places with Fade herself
     // or make Wayne trade."
-    let pos = Position::new(basic(3))
-        .room(0, 2, In)
-        .room(1, 4, In)
-        .room(2, 4, In)
-        .hand(0, &with(EvenChance))
-        .hand(1, &[Go8, Go7, Go1, Go2, Go3])
-        .hand(2, &[Go8, Go3, Go1, Go2, Go4]);
-    let mut t = Table::new(pos, &["Fade", "Cyndy", "Wayne"]);
-    t.lay(&[(0, EvenChance), (1, Go8), (2, Go8)]);
+    let mut t = even_chance_duel(&["Fade", "Cyndy", "Wayne"]);
     assert_eq!(
         (t.room(1), t.room(2)),
         (5, 5),

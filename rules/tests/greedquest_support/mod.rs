@@ -95,6 +95,23 @@ impl Table {
     }
 }
 
+/// The rulebook's Even Chance example at three seats, its first cards laid: seat 0
+/// (Fade) plays Even Chance, seats 1 and 2 (Cyndy and Wayne) both play a Go! 8, so the two
+/// are to fight a duel. `names` names the seats in the game's log.
+pub fn even_chance_duel(names: &[&'static str]) -> Table {
+    use hoard_rules::greedquest::{Config, Facing::In};
+    let pos = Position::new(Config::new(3))
+        .room(0, 2, In)
+        .room(1, 4, In)
+        .room(2, 4, In)
+        .hand(0, &with(EvenChance))
+        .hand(1, &[Go8, Go7, Go1, Go2, Go3])
+        .hand(2, &[Go8, Go3, Go1, Go2, Go4]);
+    let mut t = Table::new(pos, names);
+    t.lay(&[(0, EvenChance), (1, Go8), (2, Go8)]);
+    t
+}
+
 /// A hand holding `card` and four low Go! cards.
 pub fn with(card: Card) -> [Card; 5] {
     [card, Go1, Go2, Go3, Go4]
