@@ -19,6 +19,21 @@ const SLICES: u64 = 4;
 const DEFAULT_GAMES: u64 = 1_000;
 const LONG_GAMES: u64 = 10_000;
 
+/// The devices' settings: every seat a bot, so every answer waits out the window.
+fn cfg(memo: &SignatureMemo) -> CoreConfig<Counter> {
+    CoreConfig {
+        away_after: 5_000,
+        resync_after: 1_000,
+        chain_len: 16,
+        sit_out: Some(<Counter as Game>::sit_out),
+        memo: Some(memo.clone()),
+        reaction: ReactionTiming {
+            hold_to_end: true,
+            ..ReactionTiming::default()
+        },
+    }
+}
+
 /// One seeded game; faulty games are shortened (8 to 15 turns) to keep the run's time.
 fn game(seed: u64, faulty: bool, memo: &SignatureMemo, trace: bool) -> Result<Report, String> {
     let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x0063_6f75_6e74_6572);
@@ -33,17 +48,7 @@ fn game(seed: u64, faulty: bool, memo: &SignatureMemo, trace: bool) -> Result<Re
     } else {
         Faults::none()
     };
-    let cfg = CoreConfig {
-        away_after: 5_000,
-        resync_after: 1_000,
-        chain_len: 16,
-        sit_out: Some(<Counter as Game>::sit_out),
-        memo: Some(memo.clone()),
-        reaction: ReactionTiming {
-            hold_to_end: true,
-            ..ReactionTiming::default()
-        },
-    };
+    let cfg = cfg(memo);
     sim::play::<Counter>(&config, seats, faults, seed, cfg, trace)
 }
 
@@ -122,17 +127,7 @@ fn a_seat_that_dies_for_good_is_removed_and_its_escrowed_key_keeps_the_deck_deal
         };
         faults.dead_seat = Some((r.next_u32() % u32::from(seats)) as u8);
         let config = Counter::config(seats);
-        let cfg = CoreConfig {
-            away_after: 5_000,
-            resync_after: 1_000,
-            chain_len: 16,
-            sit_out: Some(<Counter as Game>::sit_out),
-            memo: Some(memo.clone()),
-            reaction: ReactionTiming {
-                hold_to_end: true,
-                ..ReactionTiming::default()
-            },
-        };
+        let cfg = cfg(&memo);
         let report = sim::play::<Counter>(&config, seats, faults, seed, cfg, false)
             .unwrap_or_else(|e| panic!("{e}\nseed {seed}"));
         assert!(
