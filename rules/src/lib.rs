@@ -37,6 +37,7 @@ macro_rules! for_each_game {
             greedquest::GreedQuest,
             sprawl::Sprawl,
             counter::Counter,
+            spree::Spree,
         }
     };
 }

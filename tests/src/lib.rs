@@ -2,6 +2,7 @@
 //! fails), their output as lines with timeouts, the parsed `RESULT` line, scratch
 //! directories that clean up, and in-process devices driven through the handle.
 
+pub mod procs;
 pub mod rounds;
 pub mod table;
 

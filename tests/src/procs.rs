@@ -1,0 +1,151 @@
+//! A table of peer processes (the headless `hoard` CLI) on loopback: a host and its guests,
+//! each with its own data directory, their lines merged into one stream; a peer can be
+//! killed at a step and started again from its data directory, and every peer's `RESULT`
+//! line is collected and compared.
+
+use crate::{GameResult, Line, Peer, Scratch, tail, wait_line};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+pub struct ProcTable {
+    pub peers: Vec<Peer>,
+    /// Every line seen so far, for failure messages.
+    pub seen: Vec<Line>,
+    lines: mpsc::Receiver<Line>,
+    bin: PathBuf,
+}
+
+impl ProcTable {
+    /// Starts the host with `host_args`, waits for its join code, and starts one guest per
+    /// entry of `guests` (its name), each with the arguments `join(ticket)` gives.
+    pub fn start(
+        bin: &str,
+        scratch: &Scratch,
+        host_args: &[String],
+        guests: &[String],
+        join: impl Fn(&str) -> Vec<String>,
+    ) -> ProcTable {
+        let (tx, lines) = mpsc::channel();
+        let bin = PathBuf::from(bin);
+        let host = Peer::spawn(&bin, "host", host_args, &scratch.dir("host"), &tx);
+        let mut seen = Vec::new();
+        let ticket = wait_line(&lines, Instant::now() + Duration::from_secs(30), &mut seen, |l| {
+            (l.peer == "host" && !l.stderr)
+                .then(|| l.text.strip_prefix("TICKET ").map(str::to_string))
+                .flatten()
+        })
+        .unwrap_or_else(|| panic!("the host printed no join code:\n{}", tail(&seen, 30)));
+        let mut peers = vec![host];
+        for name in guests {
+            peers.push(Peer::spawn(&bin, name, &join(&ticket), &scratch.dir(name), &tx));
+        }
+        // Later peers (restarted ones) send on clones of `tx`, kept by the forwarder below.
+        let (merged_tx, merged) = mpsc::channel();
+        std::thread::spawn(move || {
+            while let Ok(line) = lines.recv() {
+                if merged_tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        ProcTable {
+            peers,
+            seen,
+            lines: merged,
+            bin,
+        }
+    }
+
+    /// Waits until peer `victim` reports step `step` or later, then kills it (SIGKILL),
+    /// waits a moment and starts it again from its data directory. Returns whether the
+    /// restarted peer said it resumed the game (checked while collecting results).
+    pub fn kill_at_step(&mut self, victim: usize, step: u32, limit: Duration) {
+        let name = self.peers[victim].name.clone();
+        let reached = wait_line(&self.lines, Instant::now() + limit, &mut self.seen, |l| {
+            (l.peer == name
+                && l.text
+                    .strip_prefix("STEP ")
+                    .and_then(|s| s.parse::<u32>().ok())
+                    .is_some_and(|s| s >= step))
+            .then_some(())
+        });
+        assert!(
+            reached.is_some(),
+            "{name} never reached step {step}:\n{}",
+            tail(&self.seen, 40)
+        );
+        self.peers[victim].kill();
+        // Whatever the killed process printed but did not flush is gone with it.
+        std::thread::sleep(Duration::from_millis(300));
+        let (tx, rx) = mpsc::channel::<Line>();
+        let old = &self.peers[victim];
+        let restarted = Peer::spawn(
+            Path::new(&self.bin),
+            &name,
+            &old.args.clone(),
+            &old.data_dir.clone(),
+            &tx,
+        );
+        self.peers[victim] = restarted;
+        let (merged_tx, merged) = mpsc::channel();
+        let old_lines = std::mem::replace(&mut self.lines, merged);
+        for source in [old_lines, rx] {
+            let tx = merged_tx.clone();
+            std::thread::spawn(move || {
+                while let Ok(line) = source.recv() {
+                    if tx.send(line).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+    }
+
+    /// One `RESULT` per peer (the latest a peer printed), up to `limit`; `also` sees every
+    /// line on the way.
+    pub fn results(&mut self, limit: Duration, mut also: impl FnMut(&Line)) -> Vec<(String, GameResult)> {
+        let deadline = Instant::now() + limit;
+        let mut got: Vec<(String, GameResult)> = Vec::new();
+        while got.len() < self.peers.len() {
+            let Some((peer, result)) = wait_line(&self.lines, deadline, &mut self.seen, |l| {
+                also(l);
+                GameResult::parse(&l.text).map(|r| (l.peer.clone(), r))
+            }) else {
+                panic!(
+                    "only {} of {} peers finished in time:\n{}",
+                    got.len(),
+                    self.peers.len(),
+                    tail(&self.seen, 60)
+                );
+            };
+            got.retain(|(p, _)| *p != peer);
+            got.push((peer, result));
+        }
+        got
+    }
+
+    /// Every peer verified the same game: the same session, step and state hash.
+    pub fn assert_agree(&self, results: &[(String, GameResult)], min_steps: u32) {
+        let (first_peer, first) = &results[0];
+        for (peer, r) in results {
+            assert_eq!(
+                r.audit,
+                "verified",
+                "{peer}'s audit: {}\n{}",
+                r.rest,
+                tail(&self.seen, 40)
+            );
+            assert_eq!(
+                (&r.session, r.step, &r.state),
+                (&first.session, first.step, &first.state),
+                "{peer} and {first_peer} ended differently"
+            );
+        }
+        assert!(
+            first.step > min_steps,
+            "a full game takes more than {} steps",
+            first.step
+        );
+    }
+}
