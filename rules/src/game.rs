@@ -205,6 +205,19 @@ pub trait Game: 'static {
         seat: Seat,
     ) -> Vec<Self::Input>;
 
+    /// Whether `seat`, holding `private`, may make `input` now: what a device asks before
+    /// it signs its own player's move. By default, whether `input` is one of
+    /// [`Game::legal_inputs`]; a game whose moves are too many to list (a walk along any
+    /// path) says it directly.
+    fn allows(
+        public: &Self::Public,
+        private: &Self::Private,
+        seat: Seat,
+        input: &Self::Input,
+    ) -> bool {
+        Self::legal_inputs(public, Some(private), seat).contains(input)
+    }
+
     /// The checks every device can make on receipt of one seat's input, before the
     /// step is complete: wrong seat, wrong kind of input, a card no longer in the game.
     fn check_input(public: &Self::Public, seat: Seat, input: &Self::Input)

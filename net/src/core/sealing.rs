@@ -43,7 +43,7 @@ impl<G: Game> Core<G> {
         }
         G::check_input(&gs.public, self.me, &input)?;
         if let Some(private) = gs.privates.get(self.me as usize).and_then(|p| p.as_ref())
-            && !G::legal_inputs(&gs.public, Some(private), self.me).contains(&input)
+            && !G::allows(&gs.public, private, self.me, &input)
         {
             return Err(NetError::Rules(hoard_rules::RuleError::Illegal {
                 seat: self.me,

@@ -553,6 +553,22 @@ impl Game for Spree {
         rules::legal_inputs(public, private, seat)
     }
 
+    /// A walk may take any path, too many to list: an input is allowed when the table
+    /// allows it and every card it shows is the face this seat holds.
+    fn allows(public: &Public, private: &Private, seat: Seat, input: &Input) -> bool {
+        let shows_truly = Self::card_moves(public, seat, input)
+            .iter()
+            .all(|m| match m {
+                CardMove::Show { card, face } => private.face(card) == Some(*face),
+                _ => true,
+            });
+        let answerable = match &public.phase {
+            Phase::Window { .. } | Phase::Act(_) | Phase::Parking { .. } => true,
+            _ => false,
+        };
+        answerable && shows_truly && rules::check_input(public, seat, input).is_ok()
+    }
+
     fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<(), RuleError> {
         rules::check_input(public, seat, input)
     }
