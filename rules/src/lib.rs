@@ -38,6 +38,7 @@ macro_rules! for_each_game {
             sprawl::Sprawl,
             counter::Counter,
             spree::Spree,
+            freeloader::Freeloader,
         }
     };
 }

@@ -99,7 +99,7 @@ fn answer(
         return Some(Input::Pass);
     };
     // An odd chain stops the play: whom does the play, as it stands, hurt or help?
-    let play_stands = aces.len() % 2 == 0;
+    let play_stands = aces.len().is_multiple_of(2);
     let mine = contest.seat() == seat;
     let against_me = match contest {
         Contest::Rob { victim, .. } => *victim == seat,
@@ -211,12 +211,9 @@ fn rob_value(public: &Public, seat: Seat, hand: &[(Handle, CardId)], at: Sq) -> 
 
 fn act(public: &Public, private: Option<&Private>, turn: &Turn, legal: &[Input]) -> Option<Input> {
     let seat = turn.seat;
-    let me = &public.pawns[usize::from(seat)];
     let cart = cart_value(public, seat);
-    if legal.contains(&Input::Score) && (cart > 0 || me.in_car) && !turn.driving {
-        if cart > 0 {
-            return Some(Input::Score);
-        }
+    if legal.contains(&Input::Score) && cart > 0 && !turn.driving {
+        return Some(Input::Score);
     }
     // Buy everything the visited shops sell, pairs first.
     let mut shops: Vec<&Input> = legal

@@ -562,10 +562,10 @@ impl Game for Spree {
                 CardMove::Show { card, face } => private.face(card) == Some(*face),
                 _ => true,
             });
-        let answerable = match &public.phase {
-            Phase::Window { .. } | Phase::Act(_) | Phase::Parking { .. } => true,
-            _ => false,
-        };
+        let answerable = matches!(
+            &public.phase,
+            Phase::Window { .. } | Phase::Act(_) | Phase::Parking { .. }
+        );
         answerable && shows_truly && rules::check_input(public, seat, input).is_ok()
     }
 

@@ -1004,7 +1004,7 @@ fn settle(
     aces: Vec<(Seat, CardId)>,
     events: &mut Vec<Event>,
 ) {
-    let stopped = aces.len() % 2 == 1;
+    let stopped = !aces.len().is_multiple_of(2);
     public.discard.extend(aces.iter().map(|(_, c)| *c));
     events.push(Event::Settled {
         contest: contest.clone(),
