@@ -1083,6 +1083,24 @@ impl<G: Game> Sim<G> {
     }
 }
 
+/// The device settings of a simulated table where every seat is a bot: quick away and
+/// resync timers, short beacon chains, signatures checked once for all devices (`memo`),
+/// the game's own way of sitting a seat out, and every answer to a play held to the end of
+/// its window, as a bot's is.
+pub fn bot_table<G: Game>(memo: &crate::wire::SignatureMemo) -> CoreConfig<G> {
+    CoreConfig {
+        away_after: 5_000,
+        resync_after: 1_000,
+        chain_len: 16,
+        sit_out: Some(<G as Game>::sit_out),
+        memo: Some(memo.clone()),
+        reaction: crate::core::ReactionTiming {
+            hold_to_end: true,
+            ..crate::core::ReactionTiming::default()
+        },
+    }
+}
+
 /// Plays one seeded game of `G` with `seats` seats and `faults`; the seed fixes everything.
 pub fn play<G: Game>(
     config: &G::Config,

@@ -6,7 +6,6 @@
 //! `HOARD_SIM_SEED=<seed>` replays it with a trace.
 
 use hoard_net::CoreConfig;
-use hoard_net::core::ReactionTiming;
 use hoard_net::sim::{self, Faults, Report};
 use hoard_net::wire::SignatureMemo;
 use hoard_rules::counter::Counter;
@@ -21,17 +20,7 @@ const LONG_GAMES: u64 = 10_000;
 
 /// The devices' settings: every seat a bot, so every answer waits out the window.
 fn cfg(memo: &SignatureMemo) -> CoreConfig<Counter> {
-    CoreConfig {
-        away_after: 5_000,
-        resync_after: 1_000,
-        chain_len: 16,
-        sit_out: Some(<Counter as Game>::sit_out),
-        memo: Some(memo.clone()),
-        reaction: ReactionTiming {
-            hold_to_end: true,
-            ..ReactionTiming::default()
-        },
-    }
+    sim::bot_table(memo)
 }
 
 /// One seeded game; faulty games are shortened (8 to 15 turns) to keep the run's time.

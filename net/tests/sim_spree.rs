@@ -7,7 +7,6 @@
 //! `HOARD_SIM_SEED=<seed>` replays it with a trace.
 
 use hoard_net::CoreConfig;
-use hoard_net::core::ReactionTiming;
 use hoard_net::sim::{self, Faults, Report};
 use hoard_net::wire::SignatureMemo;
 use hoard_rules::spree::Spree;
@@ -21,17 +20,7 @@ const LONG_GAMES: u64 = 1_000;
 
 /// The devices' settings: every seat a bot, so every answer waits out the window.
 fn cfg(memo: &SignatureMemo) -> CoreConfig<Spree> {
-    CoreConfig {
-        away_after: 5_000,
-        resync_after: 1_000,
-        chain_len: 16,
-        sit_out: Some(<Spree as Game>::sit_out),
-        memo: Some(memo.clone()),
-        reaction: ReactionTiming {
-            hold_to_end: true,
-            ..ReactionTiming::default()
-        },
-    }
+    sim::bot_table(memo)
 }
 
 /// One seeded short game of 3 to 5 seats, the Hong Kong rules in every other one.
