@@ -8,8 +8,8 @@
 use hoard_net::CoreConfig;
 use hoard_net::sim::{self, Faults, Report};
 use hoard_net::wire::SignatureMemo;
+use hoard_rules::Listed;
 use hoard_rules::counter::Counter;
-use hoard_rules::{Game, Listed};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use std::time::Instant;

@@ -39,6 +39,7 @@ macro_rules! for_each_game {
             counter::Counter,
             spree::Spree,
             freeloader::Freeloader,
+            spammers::Spammers,
         }
     };
 }

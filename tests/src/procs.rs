@@ -30,15 +30,26 @@ impl ProcTable {
         let bin = PathBuf::from(bin);
         let host = Peer::spawn(&bin, "host", host_args, &scratch.dir("host"), &tx);
         let mut seen = Vec::new();
-        let ticket = wait_line(&lines, Instant::now() + Duration::from_secs(30), &mut seen, |l| {
-            (l.peer == "host" && !l.stderr)
-                .then(|| l.text.strip_prefix("TICKET ").map(str::to_string))
-                .flatten()
-        })
+        let ticket = wait_line(
+            &lines,
+            Instant::now() + Duration::from_secs(30),
+            &mut seen,
+            |l| {
+                (l.peer == "host" && !l.stderr)
+                    .then(|| l.text.strip_prefix("TICKET ").map(str::to_string))
+                    .flatten()
+            },
+        )
         .unwrap_or_else(|| panic!("the host printed no join code:\n{}", tail(&seen, 30)));
         let mut peers = vec![host];
         for name in guests {
-            peers.push(Peer::spawn(&bin, name, &join(&ticket), &scratch.dir(name), &tx));
+            peers.push(Peer::spawn(
+                &bin,
+                name,
+                &join(&ticket),
+                &scratch.dir(name),
+                &tx,
+            ));
         }
         // Later peers (restarted ones) send on clones of `tx`, kept by the forwarder below.
         let (merged_tx, merged) = mpsc::channel();
@@ -104,7 +115,11 @@ impl ProcTable {
 
     /// One `RESULT` per peer (the latest a peer printed), up to `limit`; `also` sees every
     /// line on the way.
-    pub fn results(&mut self, limit: Duration, mut also: impl FnMut(&Line)) -> Vec<(String, GameResult)> {
+    pub fn results(
+        &mut self,
+        limit: Duration,
+        mut also: impl FnMut(&Line),
+    ) -> Vec<(String, GameResult)> {
         let deadline = Instant::now() + limit;
         let mut got: Vec<(String, GameResult)> = Vec::new();
         while got.len() < self.peers.len() {
@@ -148,4 +163,48 @@ impl ProcTable {
             first.step
         );
     }
+}
+
+/// A whole game on separate processes with one guest killed and restarted: the host runs
+/// `host` (its arguments, without `--data-dir`), `guests` guests join it as bots, guest
+/// `victim` (1-based, among the peers) is SIGKILLed once it reaches step `kill_at` and
+/// started again from its data directory. Asserts the guest resumed and every peer ended on
+/// the same verified game of more than `min_steps` steps; returns the host's `LOG` lines and
+/// the final step.
+pub fn game_through_a_kill(
+    bin: &str,
+    label: &str,
+    host: &str,
+    guests: usize,
+    victim: usize,
+    kill_at: u32,
+    min_steps: u32,
+) -> (Vec<String>, u32) {
+    let scratch = Scratch::new(label);
+    let words = |text: &str| -> Vec<String> { text.split_whitespace().map(String::from).collect() };
+    let names: Vec<String> = (1..=guests).map(|i| format!("guest{i}")).collect();
+    let mut table = ProcTable::start(bin, &scratch, &words(host), &names, |ticket| {
+        words(&format!("join {ticket} --bot --loopback --timeout 260"))
+    });
+    let name = table.peers[victim].name.clone();
+    table.kill_at_step(victim, kill_at, Duration::from_secs(120));
+    let mut resumed = false;
+    let mut log = Vec::new();
+    let got = table.results(Duration::from_secs(200), |l| {
+        if l.peer == name && l.text.contains("resuming the unfinished game") {
+            resumed = true;
+        }
+        if l.peer == "host"
+            && let Some(line) = l.text.strip_prefix("LOG ")
+        {
+            log.push(line.to_string());
+        }
+    });
+    assert!(
+        resumed,
+        "{name} did not resume from its data dir:\n{}",
+        tail(&table.seen, 40)
+    );
+    table.assert_agree(&got, min_steps);
+    (log, got[0].1.step)
 }

@@ -33,6 +33,15 @@ impl Suit {
         }
     }
 
+    pub fn name(self) -> &'static str {
+        match self {
+            Suit::Hearts => "Hearts",
+            Suit::Spades => "Spades",
+            Suit::Clubs => "Clubs",
+            Suit::Diamonds => "Diamonds",
+        }
+    }
+
     pub fn red(self) -> bool {
         matches!(self, Suit::Hearts | Suit::Diamonds)
     }
@@ -91,10 +100,20 @@ pub fn rank_name(rank: u8) -> String {
     }
 }
 
-/// A card as players say it ("10♥", "Joker").
+/// A card as players say it ("10 of Hearts", "Ace of Spades", "Joker"), in words that any
+/// font can show.
 pub fn name(id: CardId) -> String {
     match face(id) {
-        Some(f) => format!("{}{}", rank_name(f.rank), f.suit.symbol()),
+        Some(f) => {
+            let rank = match f.rank {
+                11 => "Jack".to_string(),
+                12 => "Queen".to_string(),
+                13 => "King".to_string(),
+                ACE => "Ace".to_string(),
+                n => n.to_string(),
+            };
+            format!("{rank} of {}", f.suit.name())
+        }
         None => "Joker".into(),
     }
 }
@@ -121,7 +140,7 @@ mod tests {
             assert_eq!(face(c), face(c + 52));
         }
         assert_eq!(cards.iter().filter(|c| is_joker(**c)).count(), 4);
-        assert_eq!(name(12), "A♥");
-        assert_eq!(name(52 + 13 + 8), "10♠");
+        assert_eq!(name(12), "Ace of Hearts");
+        assert_eq!(name(52 + 13 + 8), "10 of Spades");
     }
 }
