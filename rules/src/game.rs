@@ -309,6 +309,35 @@ pub trait Listed: Game {
     }
 }
 
+/// Runs `step` on copies of the table and the private sides and keeps them only if it
+/// succeeds: how a game's [`Game::apply`] changes nothing on error.
+pub fn all_or_nothing<P: Clone, Q: Clone, E>(
+    public: &mut P,
+    privates: &mut [Option<Q>],
+    step: impl FnOnce(&mut P, &mut [Option<Q>]) -> Result<E, RuleError>,
+) -> Result<E, RuleError> {
+    let mut next = public.clone();
+    let mut new_privates = privates.to_vec();
+    let out = step(&mut next, &mut new_privates)?;
+    *public = next;
+    privates.clone_from_slice(&new_privates);
+    Ok(out)
+}
+
+/// The one open input of `seat` that a [`Pending::Turn`] step must hold.
+pub fn one_open_input<I>(plays: &[(Seat, Play<I>)], seat: Seat) -> Result<&I, RuleError> {
+    match plays {
+        [(s, Play::Open(input))] if *s == seat => Ok(input),
+        [(s, _)] if *s != seat => Err(RuleError::Illegal {
+            seat: *s,
+            why: "it is not its turn".into(),
+        }),
+        _ => Err(RuleError::WrongStep {
+            expected: format!("one open move of seat {seat}"),
+        }),
+    }
+}
+
 /// The hash every device publishes after each step: BLAKE3 of the postcard bytes.
 pub fn public_hash<T: Serialize>(public: &T) -> [u8; 32] {
     // Serialising plain data into a Vec cannot fail; an empty buffer would still hash.

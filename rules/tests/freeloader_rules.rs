@@ -1007,3 +1007,24 @@ fn the_best_qualified_player_wins_nobody_qualifying_means_everybody_loses_ties_s
     assert_eq!(end(vec![vec![], rich.clone(), vec![]]), Vec::<Seat>::new());
     assert_eq!(end(vec![full.clone(), full.clone(), vec![]]), vec![0, 1]);
 }
+
+#[test]
+fn a_crasher_taking_an_open_best_friend_space_with_no_other_counter_moves_it_there() {
+    // One favor is one counter: a lone crash counter cannot also mark the Best Friend space,
+    // so taking it moves the counter over, as winning it would.
+    let mut t = Table::new(3);
+    t.favors(0, ARTIST, 0);
+    land_on(&mut t, ARTIST, space_index(House::Artist, Space::Crash));
+    t.play(
+        0,
+        Input::Crash {
+            evict: None,
+            friend: Friend::Take { slot: 0 },
+        },
+    );
+    let h = &t.p.houses[usize::from(ARTIST)];
+    assert_eq!(
+        (h.favors[0], h.best_friends.clone(), h.crash.clone()),
+        (1, vec![Some(0)], vec![None])
+    );
+}

@@ -6,7 +6,7 @@ use super::cards::CARDS;
 use super::data::{Category, Discount, House, Space, Special};
 use crate::deck::{CardMove, HiddenDeck};
 use crate::{
-    Absence, CardId, Game, Handle, Listed, Outcome, Pending, Play, RuleError, Seat, Step, rng,
+    Absence, CardId, Game, Handle, Listed, Outcome, Pending, RuleError, Seat, Step, rng,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -416,8 +416,8 @@ impl Freeloader {
         match friend {
             Friend::Keep => Self::end_turn(public, seat, events),
             Friend::Take { slot } => {
-                h.best_friends[usize::from(slot)] = Some(seat);
-                events.push(Event::BestFriend { seat, house });
+                // The same as winning it: a lone crash counter moves over.
+                Self::won_friend(public, seat, house, slot, events);
                 Self::end_turn(public, seat, events);
             }
             Friend::Challenge { slot } => {
@@ -891,12 +891,7 @@ impl Game for Freeloader {
         privates: &mut [Option<Private>],
         step: &Step<Input>,
     ) -> Result<Vec<Event>, RuleError> {
-        let mut next = public.clone();
-        let mut new_privates = privates.to_vec();
-        let events = apply_step(&mut next, &mut new_privates, step)?;
-        *public = next;
-        privates.clone_from_slice(&new_privates);
-        Ok(events)
+        crate::all_or_nothing(public, privates, |p, q| apply_step(p, q, step))
     }
 
     fn bot_input(
@@ -990,15 +985,6 @@ impl Game for Freeloader {
     }
 }
 
-fn one_input(plays: &[(Seat, Play<Input>)], seat: Seat) -> Result<&Input, RuleError> {
-    match plays {
-        [(s, Play::Open(input))] if *s == seat => Ok(input),
-        [(s, _)] if *s != seat => Err(illegal(*s, "it is not its turn")),
-        _ => Err(RuleError::WrongStep {
-            expected: format!("one open move of seat {seat}"),
-        }),
-    }
-}
 
 fn apply_step(
     public: &mut Public,
@@ -1158,7 +1144,7 @@ fn apply_step(
                     });
                 }
             };
-            let input = one_input(plays, seat)?;
+            let input = crate::one_open_input(plays, seat)?;
             Freeloader::check_input(public, seat, input)?;
             input_step(public, privates, phase, seat, input, &mut events)?;
         }

@@ -1030,12 +1030,7 @@ impl Game for Spammers {
         privates: &mut [Option<Private>],
         step: &Step<Input>,
     ) -> Result<Vec<Event>, RuleError> {
-        let mut next = public.clone();
-        let mut new_privates = privates.to_vec();
-        let events = apply_step(&mut next, &mut new_privates, step)?;
-        *public = next;
-        privates.clone_from_slice(&new_privates);
-        Ok(events)
+        crate::all_or_nothing(public, privates, |p, q| apply_step(p, q, step))
     }
 
     fn bot_input(
@@ -1101,15 +1096,6 @@ impl Game for Spammers {
     }
 }
 
-fn one_input(plays: &[(Seat, Play<Input>)], seat: Seat) -> Result<&Input, RuleError> {
-    match plays {
-        [(s, Play::Open(input))] if *s == seat => Ok(input),
-        [(s, _)] if *s != seat => Err(illegal(*s, "it is not its turn")),
-        _ => Err(RuleError::WrongStep {
-            expected: format!("one open move of seat {seat}"),
-        }),
-    }
-}
 
 fn apply_step(
     public: &mut Public,
@@ -1344,7 +1330,7 @@ fn apply_step(
                     });
                 }
             };
-            let input = one_input(plays, seat)?;
+            let input = crate::one_open_input(plays, seat)?;
             Spammers::check_input(public, seat, input)?;
             turn_input(public, privates, phase, seat, input, &mut events)?;
         }

@@ -578,13 +578,7 @@ impl Game for Spree {
         privates: &mut [Option<Private>],
         step: &Step<Input>,
     ) -> Result<Vec<Event>, RuleError> {
-        let mut next = public.clone();
-        // Private sides change only once the step is known to be good.
-        let mut new_privates = privates.to_vec();
-        let events = rules::apply(&mut next, &mut new_privates, step)?;
-        *public = next;
-        privates.clone_from_slice(&new_privates);
-        Ok(events)
+        crate::all_or_nothing(public, privates, |p, q| rules::apply(p, q, step))
     }
 
     fn bot_input(

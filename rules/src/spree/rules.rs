@@ -578,7 +578,7 @@ pub fn apply(
             rolled(public, turn, roll, draw, &mut events);
         }
         (Phase::Parking { seat, parked }, Step::Inputs(plays)) => {
-            let input = one_input(plays, seat)?;
+            let input = crate::one_open_input(plays, seat)?;
             check_input(public, seat, input)?;
             let Input::Park { space } = input else {
                 return Err(illegal(seat, "it is its turn to park"));
@@ -602,7 +602,7 @@ pub fn apply(
             }
         }
         (Phase::Act(turn), Step::Inputs(plays)) => {
-            let input = one_input(plays, turn.seat)?;
+            let input = crate::one_open_input(plays, turn.seat)?;
             check_input(public, turn.seat, input)?;
             act(public, privates, turn, input, &mut events)?;
         }
@@ -664,15 +664,6 @@ pub fn apply(
     Ok(events)
 }
 
-fn one_input(plays: &[(Seat, Play<Input>)], seat: Seat) -> Result<&Input, RuleError> {
-    match plays {
-        [(s, Play::Open(input))] if *s == seat => Ok(input),
-        [(s, _)] if *s != seat => Err(illegal(*s, "it is not its turn")),
-        _ => Err(RuleError::WrongStep {
-            expected: format!("one open move of seat {seat}"),
-        }),
-    }
-}
 
 /// Everyone rolls two dice; the highest parks first, ties rolling again among themselves.
 fn first_parker(seats: u8, draw: &[u8; 32]) -> (Vec<Vec<(Seat, u8)>>, Seat) {
