@@ -11,7 +11,7 @@
 //! ```
 //!
 //! Standard output carries machine-readable lines only:
-//! `TICKET <code>`, `SESSION <id>`, `STEP <n>` as the game moves, and finally
+//! `TICKET <code>`, `SESSION <id>`, `STEP <n>` and `LOG <line>` as the game moves, and finally
 //! `RESULT session=<hex> step=<n> state=<hex> audit=verified winners=<seats>` (or
 //! `audit=fault seat=<s> step=<n> what=<words>`, or `audit=halted what=<words>`).
 //! Exit status: 0 verified, 2 a fault or a halted game, 1 anything else (with a message on
@@ -333,6 +333,8 @@ fn play(opts: &Options) -> Result<ExitCode, String> {
         }
     }
     let mut announced = None;
+    // Lines of the game's log already printed.
+    let mut logged = 0usize;
     let mut last_step = None;
     let mut started = false;
     let mut readied = false;
@@ -363,6 +365,15 @@ fn play(opts: &Options) -> Result<ExitCode, String> {
                     last_step = Some(view.step);
                     println!("STEP {}", view.step);
                 }
+                // The story so far, a line each (told again from the start if the table
+                // went back to an earlier step).
+                if view.log.len() < logged {
+                    logged = 0;
+                }
+                for line in view.log.iter().skip(logged).filter(|l| !l.is_empty()) {
+                    println!("LOG {line}");
+                }
+                logged = view.log.len();
                 if let Some(code) = finished(&view) {
                     linger(&handle, opts.linger);
                     handle.shutdown();

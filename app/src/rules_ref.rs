@@ -14,89 +14,31 @@ pub struct RulesPage {
 
 /// The pages of games still to come (a game's own page is in its screen's folder, as
 /// `RULES`); once a game is played, its page there takes the place of its page here.
-const COMING: &[RulesPage] = &[
-    RulesPage {
-        title: "Spree!",
-        players: "3 to 8 players",
-        pitch: "Loot a shopping mall at midnight: shop, steal, shoot, and lock it in your car.",
-        sections: &[
-            (
-                "A turn",
-                "Draw up to five cards at the start and end of your turn. Roll two dice and \
-                 move up to that many squares, never straight back the way you came. Play a \
-                 card from your hand into your cart as you pass the shop that sells it.",
-            ),
-            (
-                "Stealing and shooting",
-                "Walk over another shopper and play a card of the same rank to take every \
-                 card of that rank from their cart. Shoot along a straight line: roll one die \
-                 and count squares; reach the target and it falls over and you take another \
-                 turn, fall short and you fall over. Shooting ends your turn.",
-            ),
-            (
-                "Special cards",
-                "2s and 10s can be played as extra movement. Aces stop a purchase, a theft, a \
-                 move card, a shot, or another Ace. Jokers are anything but can buy nothing.",
-            ),
-            (
-                "Scoring",
-                "Reach your car to bank your cart: numbers score face value, J 11, Q 12, K 13, \
-                 A 15, Joker 0. First to the target wins: 200 points for three players, down \
-                 to 75 for eight.",
-            ),
-        ],
-    },
-    RulesPage {
-        title: "Freeloader",
-        players: "3 to 6 players",
-        pitch: "Mooch your way around six houses of friends for food, clothes and a place to crash.",
-        sections: &[
-            (
-                "A turn",
-                "Do one thing: move (roll one or two dice and follow the space you land on), \
+const COMING: &[RulesPage] = &[RulesPage {
+    title: "Freeloader",
+    players: "3 to 6 players",
+    pitch: "Mooch your way around six houses of friends for food, clothes and a place to crash.",
+    sections: &[
+        (
+            "A turn",
+            "Do one thing: move (roll one or two dice and follow the space you land on), \
                  draw a card, place a favour in any house, or play a card from your hand by \
                  spending favours in the house you stand in.",
-            ),
-            (
-                "Favours and friends",
-                "Favours are your counters in each house. Placing one lets you claim or \
+        ),
+        (
+            "Favours and friends",
+            "Favours are your counters in each house. Placing one lets you claim or \
                  challenge for that house's Best Friend spot; Best Friends get discounts \
                  wherever they are. Crash spaces count as shelter.",
-            ),
-            (
-                "The end",
-                "When the last card leaves the deck, play on until everyone has had the same \
+        ),
+        (
+            "The end",
+            "When the last card leaves the deck, play on until everyone has had the same \
                  number of turns. To win you need Food, Clothing and Shelter; of those who \
                  have all three, the most points wins. If nobody qualifies, nobody wins.",
-            ),
-        ],
-    },
-    RulesPage {
-        title: "SPAMMERS",
-        players: "2 to 6 players",
-        pitch: "Build an empire of internet scams by mailing your lists until they complain.",
-        sections: &[
-            (
-                "A turn",
-                "Take up to three actions: draw a card (an Action card to your hand, or a List \
-                 that you keep by lowering one of your Scams' ratings), play a card, or merge \
-                 two lists. Hands hold at most nine cards; at most five Scams in play.",
-            ),
-            (
-                "Mailings",
-                "Play a Mailing from one of your Scams at a list: roll a die at or under the \
-                 list's size plus modifiers and the Scam gains a point of rating, two points \
-                 if you beat it by four. Each mailing adds a Gruntle to the list; lists with \
-                 too many move to the masses or are thrown away.",
-            ),
-            (
-                "Winning",
-                "Start your turn with Scams rated twenty or more in total, or one Scam rated \
-                 twelve or more, and you win.",
-            ),
-        ],
-    },
-];
+        ),
+    ],
+}];
 
 /// The key a page is found by: its title's letters and digits, in lower case ("Spree!" is
 /// "spree").

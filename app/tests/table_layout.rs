@@ -9,8 +9,10 @@ use egui::{LayerId, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use hoard_app::games::GameUi;
+use hoard_app::games::freeloader::FreeloaderUi;
 use hoard_app::games::greedquest::GreedQuestUi;
 use hoard_app::games::sprawl::SprawlUi;
+use hoard_app::games::spree::SpreeUi;
 use hoard_app::net::{AnyState, AwayVoteView, EndView, GameView, SeatView, SessionId};
 use hoard_rules::greedquest::{Config, Length, Position};
 use hoard_rules::{Game, Seat};
@@ -108,6 +110,55 @@ fn sprawl(away: usize) -> (GameView, Box<dyn GameUi>) {
     (view, Box::new(SprawlUi::default()))
 }
 
+/// Spree! mid-game: Mia's walk to draw, her hand, four cars parked and carts with cards.
+fn spree(away: usize) -> (GameView, Box<dyn GameUi>) {
+    use hoard_rules::spree::Spree;
+    use support::spree_table::{mias_walk, spree_table};
+    let (public, private) = spree_table(mias_walk());
+    let mut view = view_with(
+        AnyState::Spree {
+            public: public.clone(),
+            private: Some(private),
+        },
+        away,
+    );
+    view.pending = Spree::pending(&public);
+    (view, Box::new(SpreeUi::default()))
+}
+
+/// Spree! at a Stop! prompt: Ann's purchase, Mia may stop it with her Ace.
+fn spree_window(away: usize) -> (GameView, Box<dyn GameUi>) {
+    use hoard_rules::spree::Spree;
+    use support::spree_table::{anns_purchase, spree_table};
+    let (public, private) = spree_table(anns_purchase());
+    let mut view = view_with(
+        AnyState::Spree {
+            public: public.clone(),
+            private: Some(private),
+        },
+        away,
+    );
+    view.pending = Spree::pending(&public);
+    view.reaction_left_ms = Some(2_400);
+    (view, Box::new(SpreeUi::default()))
+}
+
+/// Freeloader some turns in: Mia to play, her hand, the six houses and everyone's Stuff.
+fn freeloader(away: usize) -> (GameView, Box<dyn GameUi>) {
+    use hoard_rules::freeloader::{Freeloader, Phase};
+    use support::freeloader_table::freeloader_table;
+    let (public, private) = freeloader_table(Phase::Turn { seat: 0 });
+    let mut view = view_with(
+        AnyState::Freeloader {
+            public: public.clone(),
+            private: Some(private),
+        },
+        away,
+    );
+    view.pending = Freeloader::pending(&public);
+    (view, Box::new(FreeloaderUi::default()))
+}
+
 /// A labelled part of the screen as drawn: its name, where it shows (after clipping by
 /// the scroll area or panel around it) and the layer it is drawn on.
 #[derive(Debug)]
@@ -133,6 +184,19 @@ fn essentials(game: &str) -> &'static [&'static str] {
     match game {
         // The hand, its Play button and this player's own place at the table.
         "GreedQuest" => &["Go! 1", "Go! 2", "Go! 3", "Play", "Mia has not played yet"],
+        // The mall, the hand, my place in the strip, the dice and the turn's moves.
+        "Spree!" => &[
+            "Your 10 of Spades",
+            "Your Ace of Clubs",
+            "Your Joker",
+            "Dice: 3, 4",
+            "End turn",
+        ],
+        // The countdown and both answers to Ann's play (a phone on its side with a seat
+        // away may scroll the hand under them).
+        "Spree! window" => &["Stop! (Ace)", "Let it go", "3 s left"],
+        // The prompt, the hand and the turn's choices.
+        "Freeloader" => &["Dice: 5, 2", "Move 1 die", "Move 2 dice"],
         // The board's first square and what the moment asks.
         _ => &["A1: empty", "Drawing who goes first..."],
     }
@@ -207,6 +271,9 @@ fn no_table_screen_draws_its_parts_over_each_other_from_a_phone_to_a_laptop() {
             greedquest as fn(usize) -> (GameView, Box<dyn GameUi>),
         ),
         ("Sprawl", sprawl),
+        ("Spree!", spree),
+        ("Spree! window", spree_window),
+        ("Freeloader", freeloader),
     ] {
         for away in [0, 1, 3] {
             for size in SIZES {

@@ -3,6 +3,10 @@
 
 #![allow(dead_code)]
 
+pub mod freeloader_table;
+pub mod shot;
+pub mod spammers_table;
+pub mod spree_table;
 pub mod table_screen;
 
 use egui::accesskit::Role;

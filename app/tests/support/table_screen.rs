@@ -20,14 +20,37 @@ pub fn table_screen(
     game: Box<dyn GameUi>,
     size: [f32; 2],
 ) -> Harness<'static, Screen> {
+    build(view, game, Harness::builder().with_size(size))
+}
+
+/// The same, drawn at `zoom` pixels a point into `textures` for a screenshot
+/// ([`super::shot::paint`]).
+pub fn table_screen_painted(
+    view: GameView,
+    game: Box<dyn GameUi>,
+    size: [f32; 2],
+    zoom: f32,
+    textures: super::shot::Textures,
+) -> Harness<'static, Screen> {
+    let mut builder = Harness::builder()
+        .with_size(size)
+        .with_pixels_per_point(zoom);
+    builder = builder.renderer(textures);
+    build(view, game, builder)
+}
+
+fn build(
+    view: GameView,
+    game: Box<dyn GameUi>,
+    builder: egui_kittest::HarnessBuilder<Screen>,
+) -> Harness<'static, Screen> {
     let state = Screen {
         view,
         game,
         said: Vec::new(),
         log_open: false,
     };
-    Harness::builder()
-        .with_size(size)
+    builder
         .with_max_steps(50)
         .with_context_setup(|ctx| hoard_app::theme::apply(ctx, hoard_app::theme::ThemeChoice::Dark))
         .build_ui_state(

@@ -103,19 +103,19 @@ pub fn rank_name(rank: u8) -> String {
 /// A card as players say it ("10 of Hearts", "Ace of Spades", "Joker"), in words that any
 /// font can show.
 pub fn name(id: CardId) -> String {
-    match face(id) {
-        Some(f) => {
-            let rank = match f.rank {
-                11 => "Jack".to_string(),
-                12 => "Queen".to_string(),
-                13 => "King".to_string(),
-                ACE => "Ace".to_string(),
-                n => n.to_string(),
-            };
-            format!("{rank} of {}", f.suit.name())
-        }
-        None => "Joker".into(),
-    }
+    face(id).map_or_else(|| "Joker".into(), face_name)
+}
+
+/// A face as players say it ("Queen of Clubs"): a card's name, or the shop selling it.
+pub fn face_name(f: Face) -> String {
+    let rank = match f.rank {
+        11 => "Jack".to_string(),
+        12 => "Queen".to_string(),
+        13 => "King".to_string(),
+        ACE => "Ace".to_string(),
+        n => n.to_string(),
+    };
+    format!("{rank} of {}", f.suit.name())
 }
 
 /// Every card of a table with `jokers` Jokers, by id.

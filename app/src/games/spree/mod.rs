@@ -1,0 +1,483 @@
+//! Spree!'s table: LeGrand Mall drawn as its board (shops as little cards, the open floor,
+//! the parking lot and its spaces, the walls, the fountain), every player's car and
+//! shopper, a strip of seats with each cart and banked score, and my hand as big cards.
+//! Moving is drawing a path on the board with a thumb: after the roll the squares within
+//! reach light up, each tap extends the path, and "Go" (or a second tap on its end) walks
+//! it. A tapped card offers what it can do where the shopper stands; a play someone may
+//! stop brings a Stop! prompt with its countdown.
+//!
+//! `board.rs` paints the mall and takes taps on it, `cards.rs` the cards, the hand and the
+//! seats, `moves.rs` the prompt and the buttons; this file holds the screen's state and
+//! lays the parts out.
+
+mod board;
+mod cards;
+mod moves;
+
+use super::{GameUi, TableFrame, TableIntent};
+use crate::net::{AnyInput, AnyState, GameSetup, GameView};
+use crate::rules_ref::RulesPage;
+use crate::theme::{self, TOUCH};
+use crate::widgets;
+use egui::Vec2;
+use hoard_rules::spree::board::Sq;
+use hoard_rules::spree::{Config, Input, Phase, Private, Public, Spree, Turn, reachable};
+use hoard_rules::{Game, Handle, Seat};
+
+/// The game's rules reference, in the app's "How to play".
+pub const RULES: RulesPage = RulesPage {
+    title: "Spree!",
+    players: "3 to 8 players",
+    pitch: "Loot a shopping mall at midnight: shop, steal, shoot, and lock it in your car.",
+    sections: &[
+        (
+            "A turn",
+            "Draw up to five cards at the start and end of your turn. Roll two dice and \
+             move up to that many squares, never straight back the way you came. Play a \
+             card from your hand into your cart as you pass the shop that sells it (two \
+             identical cards go in together).",
+        ),
+        (
+            "Stealing and shooting",
+            "Walk over another shopper and play a card of the same rank to take every \
+             card of that rank from their cart. Shoot along a straight line: roll one die \
+             and count squares; reach the target and it falls over and you take another \
+             turn, fall short and you fall over. Shooting ends your turn.",
+        ),
+        (
+            "Special cards",
+            "2s and 10s can be played as extra movement. Aces stop a purchase, a theft, a \
+             move card, a shot, or another Ace. Jokers are anything but can buy nothing.",
+        ),
+        (
+            "Scoring",
+            "Reach your car to bank your cart: numbers score face value, J 11, Q 12, K 13, \
+             A 15, Joker 0. First to the target wins: 200 points for three players, down \
+             to 75 for eight.",
+        ),
+        (
+            "Hong Kong rules",
+            "A table option: shots count one more, pushes go through the fountain, and a \
+             car can be driven with the dice over the lot and the open floor, running \
+             over anyone standing in its way.",
+        ),
+    ],
+};
+
+/// The game's screen, by the name every game's screen module gives it.
+pub type Screen = SpreeUi;
+
+/// Widest the portrait column grows (a tablet upright).
+const COLUMN: f32 = 760.0;
+/// Space between the parts of the table.
+const GAP: f32 = 8.0;
+/// How long the dice tumble after they change (seconds).
+const TUMBLE: f64 = 0.7;
+
+/// The walking dice, the shot's die and the turn count: a change in any is a new roll.
+type DiceSeen = (Option<(u8, u8)>, Option<u8>, u32);
+
+#[derive(Default)]
+pub struct SpreeUi {
+    /// The card of my hand last tapped.
+    picked: Option<Handle>,
+    /// The squares of the walk being drawn, after the one the shopper stands on.
+    path: Vec<Sq>,
+    /// Where the shopper stood and how many steps were left when the path was begun: a
+    /// path is only good for that moment of the turn.
+    path_for: Option<(Sq, u8, u32)>,
+    /// A shootable player tapped on the board: its Shoot button is the main one.
+    aim: Option<Seat>,
+    /// The table my last input was sent from: nothing more is offered until it changes,
+    /// so a double tap never sends twice.
+    sent_at: Option<Public>,
+    /// The longest countdown seen in the window under way: the bar's full length.
+    window_from: Option<u64>,
+    /// The dice last seen and when they changed.
+    dice_seen: Option<DiceSeen>,
+    dice_since: f64,
+}
+
+/// What this frame knows, shared by the parts of the table.
+pub(crate) struct Frame<'a> {
+    pub view: &'a GameView,
+    pub public: &'a Public,
+    pub private: Option<&'a Private>,
+    /// What I may do now (empty when nothing is asked of me, or my answer is in).
+    pub legal: Vec<Input>,
+    /// My turn under way, when it is my turn to act.
+    pub my_turn: Option<&'a Turn>,
+    pub now: f64,
+}
+
+impl Frame<'_> {
+    pub fn me(&self) -> Option<Seat> {
+        self.view.me
+    }
+}
+
+pub(crate) fn seat_name(view: &GameView, seat: Seat) -> String {
+    view.seats
+        .get(usize::from(seat))
+        .map(|s| s.name.clone())
+        .unwrap_or_else(|| format!("Seat {}", u32::from(seat) + 1))
+}
+
+/// A seat as the subject of a sentence: "You" for mine.
+pub(crate) fn who(view: &GameView, seat: Seat) -> String {
+    if view.me == Some(seat) {
+        "You".into()
+    } else {
+        seat_name(view, seat)
+    }
+}
+
+pub(crate) fn seat_colour(view: &GameView, seat: Seat) -> egui::Color32 {
+    theme::colour(
+        view.seats
+            .get(usize::from(seat))
+            .map_or([128; 3], |s| s.colour),
+    )
+}
+
+fn config(setup: &GameSetup) -> Option<&Config> {
+    match setup {
+        GameSetup::Spree(config) => Some(config),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    }
+}
+
+/// The table's reaction windows a host can choose.
+const WINDOWS: [(u32, &str); 3] = [(1_000, "1 s"), (3_000, "3 s"), (5_000, "5 s")];
+
+impl GameUi for SpreeUi {
+    fn title(&self) -> &'static str {
+        "Spree!"
+    }
+
+    fn seats(&self) -> std::ops::RangeInclusive<u8> {
+        Spree::seat_range()
+    }
+
+    fn default_setup(&self) -> GameSetup {
+        GameSetup::Spree(Config::new(*Spree::seat_range().start()))
+    }
+
+    fn owns(&self, setup: &GameSetup) -> bool {
+        config(setup).is_some()
+    }
+
+    fn shows(&self, view: &GameView) -> bool {
+        matches!(view.state, AnyState::Spree { .. })
+    }
+
+    fn options_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        setup: &GameSetup,
+        host: bool,
+    ) -> Option<GameSetup> {
+        let c = config(setup)?;
+        ui.label(format!(
+            "First to lock {} points in the car wins ({} players; fewer points with more)",
+            c.target, c.seats
+        ));
+        let mut next = c.clone();
+        let extra = c.jokers > hoard_rules::spree::cards::JOKERS;
+        let short = c.target == hoard_rules::spree::short_target(c.seats);
+        if host {
+            ui.horizontal_wrapped(|ui| {
+                let chip = |ui: &mut egui::Ui, on: bool, name: &str| {
+                    ui.add(egui::Button::selectable(on, name).min_size(Vec2::splat(TOUCH)))
+                        .clicked()
+                };
+                if chip(ui, c.hong_kong, "Hong Kong rules") {
+                    next.hong_kong = !c.hong_kong;
+                }
+                if chip(ui, extra, "Extra Jokers") {
+                    next.jokers = if extra {
+                        hoard_rules::spree::cards::JOKERS
+                    } else {
+                        hoard_rules::spree::cards::JOKERS * 2
+                    };
+                }
+                if chip(ui, short, "Short game") {
+                    next.target = if short {
+                        hoard_rules::spree::target(c.seats)
+                    } else {
+                        hoard_rules::spree::short_target(c.seats)
+                    };
+                }
+            });
+        } else {
+            let mut on = Vec::new();
+            if c.hong_kong {
+                on.push("Hong Kong rules");
+            }
+            if extra {
+                on.push("extra Jokers");
+            }
+            if short {
+                on.push("a short game");
+            }
+            if !on.is_empty() {
+                ui.label(on.join(", "));
+            }
+        }
+        // The reaction window is a table setting: the host picks it for everyone.
+        ui.horizontal_wrapped(|ui| {
+            ui.label("Time to stop:");
+            for (ms, name) in WINDOWS {
+                let on = c.window_ms == ms;
+                if host {
+                    if ui
+                        .add(egui::Button::selectable(on, name).min_size(Vec2::splat(TOUCH)))
+                        .clicked()
+                    {
+                        next.window_ms = ms;
+                    }
+                } else if on {
+                    ui.label(name);
+                }
+            }
+        });
+        (next != *c).then_some(GameSetup::Spree(next))
+    }
+
+    fn summary(&self, view: &GameView) -> Vec<String> {
+        let AnyState::Spree { public, .. } = &view.state else {
+            return Vec::new();
+        };
+        (0..public.config.seats)
+            .map(|s| {
+                let i = usize::from(s);
+                let banked = public.scores.get(i).copied().unwrap_or(0);
+                let cart = public.carts.get(i).map_or(0, |c| {
+                    c.iter()
+                        .map(|c| hoard_rules::spree::cards::points(*c))
+                        .sum::<i32>()
+                });
+                let mut line = format!(
+                    "{}: {banked} of {} points locked in the car",
+                    seat_name(view, s),
+                    public.config.target
+                );
+                if cart > 0 {
+                    line.push_str(&format!(", {cart} left in the cart"));
+                }
+                line
+            })
+            .collect()
+    }
+
+    fn table_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        view: &GameView,
+        frame: TableFrame,
+    ) -> Vec<TableIntent> {
+        let AnyState::Spree { public, private } = &view.state else {
+            return Vec::new();
+        };
+        if self.sent_at.as_ref().is_some_and(|p| p != public) {
+            self.sent_at = None;
+        }
+        let legal = match view.me {
+            Some(me) if view.my_turn && self.sent_at.is_none() => {
+                Spree::legal_inputs(public, private.as_ref(), me)
+            }
+            _ => Vec::new(),
+        };
+        let my_turn = match &public.phase {
+            Phase::Act(turn) if Some(turn.seat) == view.me && !legal.is_empty() => Some(turn),
+            _ => None,
+        };
+        let f = Frame {
+            view,
+            public,
+            private: private.as_ref(),
+            legal,
+            my_turn,
+            now: frame.now,
+        };
+        self.keep_choices_fresh(&f);
+        self.window_from = view
+            .reaction_left_ms
+            .map(|ms| self.window_from.unwrap_or(0).max(ms));
+        self.watch_dice(ui, public, frame.now);
+
+        let mut chosen: Option<Input> = None;
+        let avail = ui.available_size();
+        // Side by side once the screen is wider than tall; stacked, the controls kept at
+        // the bottom within reach of a thumb.
+        if frame.portrait && avail.x < 900.0 {
+            egui::Panel::bottom("spree-controls")
+                .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(0, 6)))
+                .show(ui, |ui| {
+                    widgets::column(ui, COLUMN, |ui| {
+                        ui.spacing_mut().item_spacing.y = 6.0;
+                        chosen = chosen.take().or(self.controls(ui, &f, false, 90.0));
+                    });
+                });
+            egui::ScrollArea::vertical()
+                .id_salt("spree-table")
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    widgets::column(ui, COLUMN, |ui| {
+                        ui.spacing_mut().item_spacing.y = GAP;
+                        cards::seats_strip(ui, &f);
+                        // The board takes the width: on a small phone the table scrolls a
+                        // little rather than shrink the squares further.
+                        chosen = chosen.take().or(self.board(ui, &f, f32::INFINITY));
+                        news(ui, view, 3);
+                    });
+                });
+        } else {
+            let side = (avail.x * 0.32).clamp(280.0, 420.0);
+            let height = avail.y;
+            ui.horizontal_top(|ui| {
+                ui.spacing_mut().item_spacing.x = 12.0;
+                ui.vertical(|ui| {
+                    ui.set_width(avail.x - side - 12.0);
+                    chosen = chosen.take().or(self.board(ui, &f, height));
+                });
+                ui.vertical(|ui| {
+                    ui.set_width(side);
+                    egui::ScrollArea::vertical()
+                        .id_salt("spree-side")
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| {
+                            ui.spacing_mut().item_spacing.y = 6.0;
+                            // On a short screen the controls come first; the seats follow.
+                            let short = height < 520.0;
+                            if !short {
+                                cards::seats_strip(ui, &f);
+                            }
+                            let hand = if short { 64.0 } else { 120.0 };
+                            chosen = chosen.take().or(self.controls(ui, &f, true, hand));
+                            if short {
+                                cards::seats_strip(ui, &f);
+                            }
+                            news(ui, view, 5);
+                        });
+                });
+            });
+        }
+
+        let mut intents = Vec::new();
+        if let (Some(input), Some(me)) = (chosen, view.me) {
+            // Only what the rules take is sent: a stale tap is dropped, not refused later.
+            if Spree::check_input(public, me, &input).is_ok() {
+                self.sent_at = Some(public.clone());
+                self.picked = None;
+                self.aim = None;
+                self.path.clear();
+                intents.push(TableIntent::Play(AnyInput::Spree(input)));
+            }
+        }
+        intents
+    }
+}
+
+/// The last things that happened, so a bot's move is never missed.
+fn news(ui: &mut egui::Ui, view: &GameView, lines: usize) {
+    let muted = crate::theme::Palette::of(ui).muted;
+    let start = view.log.len().saturating_sub(lines);
+    for line in view.log.get(start..).unwrap_or_default() {
+        ui.label(egui::RichText::new(plain(line)).small().color(muted));
+    }
+}
+
+/// A log line in letters the app's fonts have: the narration names cards by their suit
+/// symbols ("7♥"), which the screen spells out.
+fn plain(line: &str) -> String {
+    line.replace('♥', " of hearts")
+        .replace('♠', " of spades")
+        .replace('♣', " of clubs")
+        .replace('♦', " of diamonds")
+}
+
+impl SpreeUi {
+    /// Drops a picked card, a target or a path that this moment no longer allows.
+    fn keep_choices_fresh(&mut self, f: &Frame) {
+        if let Some(h) = self.picked
+            && !f
+                .me()
+                .and_then(|m| f.public.hands.get(usize::from(m)))
+                .is_some_and(|hand| hand.contains(&h))
+        {
+            self.picked = None;
+        }
+        if self
+            .aim
+            .is_some_and(|s| !f.legal.contains(&Input::Shoot { target: s }))
+        {
+            self.aim = None;
+        }
+        let moment = f.my_turn.and_then(|turn| {
+            let pawn = f.public.pawns.get(usize::from(turn.seat))?;
+            Some((pawn.shopper, turn.left, f.public.turns))
+        });
+        if moment.is_none() || moment != self.path_for {
+            self.path.clear();
+            self.path_for = moment;
+        }
+        if !self.path.is_empty()
+            && let (Some(turn), Some(me)) = (f.my_turn, f.me())
+            && (turn.seat != me
+                || Spree::check_input(
+                    f.public,
+                    me,
+                    &Input::Walk {
+                        path: self.path.clone(),
+                    },
+                )
+                .is_err())
+        {
+            self.path.clear();
+        }
+    }
+
+    /// Notes when the dice change, so they tumble a moment before they settle.
+    fn watch_dice(&mut self, ui: &egui::Ui, public: &Public, now: f64) {
+        let seen = (public.dice, public.shot_die, public.turns);
+        match self.dice_seen {
+            // The first sight of a table shows its dice as they lie.
+            None => self.dice_since = now - TUMBLE,
+            Some(old) if old != seen => self.dice_since = now,
+            Some(_) => {}
+        }
+        self.dice_seen = Some(seen);
+        if now - self.dice_since < TUMBLE || matches!(public.phase, Phase::Rolling { .. }) {
+            ui.ctx().request_repaint();
+        }
+    }
+
+    /// The squares the walk being drawn may be extended to, each with the steps there
+    /// from its end: the rules' own reach, asked from where the path ends.
+    fn reach(&self, f: &Frame) -> Vec<(Sq, Vec<Sq>)> {
+        let Some(turn) = f.my_turn else {
+            return Vec::new();
+        };
+        if !f.legal.iter().any(|i| matches!(i, Input::Walk { .. })) {
+            return Vec::new();
+        }
+        let Some(&end) = self.path.last() else {
+            return reachable(f.public, turn);
+        };
+        let mut public = f.public.clone();
+        let Some(pawn) = public.pawns.get_mut(usize::from(turn.seat)) else {
+            return Vec::new();
+        };
+        let start = pawn.shopper;
+        pawn.shopper = end;
+        let mut rest = turn.clone();
+        rest.prev = Some(match self.path.len() {
+            1 => start,
+            n => self.path[n - 2],
+        });
+        rest.left = turn.left.saturating_sub(self.path.len() as u8);
+        reachable(&public, &rest)
+    }
+}

@@ -1,0 +1,224 @@
+//! SPAMMERS through the real screens by their labels: host offline against a bot with the
+//! one-second time to answer, then play Mia's seat by tapping as a player would (give a
+//! List to the Masses at the start, tap a card to read it and "Play the Scam" or "Mail with
+//! it" at the List with the best Target Number, draw, end the turn, and "Let it stand"
+//! after a roll) until the verified end screen.
+
+mod support;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use hoard_app::HoardApp;
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+use support::spammers_table::enabled_buttons;
+use support::*;
+
+/// Hosts SPAMMERS against `bots` bots, one second to answer a roll, and starts it.
+fn host_spammers(h: &mut Harness<'_, HoardApp>, bots: usize) {
+    host_with_bots(h, bots);
+    click(h, "SPAMMERS");
+    wait_until(h, "SPAMMERS' options", |h| {
+        h.query_by_label_contains("Time to answer").is_some()
+    });
+    click(h, "1 s");
+    start(h);
+    wait_until(h, "the Masses", |h| {
+        h.query_all_by_label_contains("Unwashed Masses (").count() > 0
+    });
+}
+
+/// What Mia has done, to check the game was played by tapping.
+#[derive(Default)]
+struct Tally {
+    chose: bool,
+    scams: usize,
+    mailed: usize,
+    drawn: usize,
+    let_stand: usize,
+    ended: usize,
+}
+
+/// The Target Number a "List (Masses): target N" button offers.
+fn target_of(label: &str) -> Option<i32> {
+    label.rsplit_once(": target ")?.1.parse().ok()
+}
+
+/// Does one thing the game asks of Mia, if it asks anything. `tried` holds the cards
+/// tapped since the last move that found nothing to do.
+fn play_once(
+    h: &mut Harness<'_, HoardApp>,
+    tally: &mut Tally,
+    tried: &mut HashSet<String>,
+) -> bool {
+    let buttons = enabled_buttons(h);
+    let has_button = |b: &str| buttons.iter().any(|x| x == b);
+    if has_button("Let it stand") {
+        click(h, "Let it stand");
+        tally.let_stand += 1;
+        return true;
+    }
+    if let Some(give) = buttons
+        .iter()
+        .find(|b| b.starts_with("Give ") && b.ends_with(" to the Masses"))
+    {
+        let give = give.clone();
+        click(h, &give);
+        tally.chose = true;
+        return true;
+    }
+    if has_button("To the Masses") {
+        click(h, "To the Masses");
+        return true;
+    }
+    if has_button("Play the Scam") {
+        click(h, "Play the Scam");
+        tally.scams += 1;
+        tried.clear();
+        return true;
+    }
+    // Mailing: the List with the best Target Number.
+    if let Some(best) = buttons
+        .iter()
+        .filter(|b| target_of(b).is_some())
+        .max_by_key(|b| target_of(b))
+    {
+        let best = best.clone();
+        click(h, &best);
+        tally.mailed += 1;
+        tried.clear();
+        return true;
+    }
+    if let Some(scam) = buttons.iter().find(|b| b.starts_with("For ")) {
+        let scam = scam.clone();
+        click(h, &scam);
+        return true;
+    }
+    if has_button("Mail with it") {
+        click(h, "Mail with it");
+        return true;
+    }
+    if !has_button("End turn") {
+        return false;
+    }
+    if h.query_by_label_contains("3 of 3 actions left").is_some() && !tried.is_empty() {
+        tried.clear();
+    }
+    // A card not tried yet this turn: tap it to read it; put it back if it can do nothing
+    // wanted here.
+    if let Some(card) = buttons
+        .iter()
+        .find(|b| b.starts_with("Card: ") && !tried.contains(*b))
+    {
+        let card = card.clone();
+        tried.insert(card.clone());
+        click(h, &card);
+        let offered = enabled_buttons(h);
+        if !offered
+            .iter()
+            .any(|b| b == "Play the Scam" || b == "Mail with it")
+        {
+            click(h, &card);
+        }
+        return true;
+    }
+    if has_button("Draw an Action") && tally.drawn <= tally.ended {
+        click(h, "Draw an Action");
+        tally.drawn += 1;
+        return true;
+    }
+    click(h, "End turn");
+    tally.ended += 1;
+    tried.clear();
+    true
+}
+
+#[test]
+fn a_player_plays_spammers_against_a_bot_to_the_verified_end_by_tapping() {
+    let dir = scratch("spammers-e2e");
+    let mut h = app(dir.clone(), [360.0, 640.0], true);
+    create_profile(&mut h, "Mia", "Blue");
+    host_spammers(&mut h, 1);
+
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    let mut tried = HashSet::new();
+    let mut taps = 0usize;
+    let deadline = started + Duration::from_secs(300);
+    while !has(&h, "Back to home") {
+        assert!(Instant::now() < deadline, "the game did not end in time");
+        if play_once(&mut h, &mut tally, &mut tried) {
+            taps += 1;
+            if taps > 3_980 {
+                eprintln!("{:?}", enabled_buttons(&h));
+            }
+            assert!(taps < 4_000, "no end after {taps} taps");
+        } else {
+            h.step();
+            std::thread::sleep(Duration::from_millis(3));
+        }
+    }
+    println!(
+        "SPAMMERS ended after {:.1} s and {taps} taps: {} Scams, {} mailed, {} drawn, {} let stand, {} turns ended",
+        started.elapsed().as_secs_f32(),
+        tally.scams,
+        tally.mailed,
+        tally.drawn,
+        tally.let_stand,
+        tally.ended
+    );
+    assert!(tally.chose, "Mia gave a List to the Masses by tapping");
+    assert!(tally.scams > 0, "Mia played a Scam by tapping a card");
+    assert!(tally.mailed > 0, "Mia mailed a List by tapping");
+    assert!(tally.drawn > 0, "Mia drew an Action");
+    assert!(tally.ended > 0, "Mia ended a turn");
+    assert!(tally.let_stand > 0, "Mia let a roll stand");
+    wait_until(&mut h, "the audit's verdict", |h| {
+        h.query_by_label_contains("Verified").is_some()
+            || h.query_by_label_contains("Not verified").is_some()
+    });
+    assert!(
+        h.query_by_label_contains("Verified: every hidden card")
+            .is_some(),
+        "the audit verifies an honest game"
+    );
+    assert!(
+        h.query_by_label_contains(" won").is_some(),
+        "the end screen names the winner"
+    );
+    assert!(
+        h.query_all_by_label_contains("Scam ratings total").count() >= 2,
+        "the end screen tells every seat's ratings"
+    );
+    click(&mut h, "Back to home");
+    wait_until(&mut h, "Home", |h| has(h, "Play against bots"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tapping_a_card_reads_it_and_offers_its_moves() {
+    use hoard_app::games::spammers::SpammersUi;
+    use hoard_app::net::AnyInput;
+    use hoard_rules::spammers::Input;
+    use support::spammers_table::{mias_turn, spammers_table, spammers_view};
+    use support::table_screen::{played, table_screen};
+    let (public, private) = spammers_table(|_| mias_turn());
+    let view = spammers_view(public, private, None);
+    let mut h = table_screen(view, Box::new(SpammersUi::default()), [360.0, 640.0]);
+    h.run();
+    eprintln!("{:?}", enabled_buttons(&h));
+    h.get_by_label("Card: Make Money Fast").click();
+    h.run();
+    eprintln!("{:?}", enabled_buttons(&h));
+    h.get_by_label("Play the Scam").click();
+    h.run();
+    let sent = played(&h, |i| match i {
+        AnyInput::Spammers(i) => Some(i.clone()),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    });
+    assert!(
+        matches!(sent.as_slice(), [Input::PlayScam { .. }]),
+        "{sent:?}"
+    );
+}

@@ -1,0 +1,256 @@
+//! Spree! through the real screens by their labels: host offline against two bots with the
+//! one-second time to stop and the short game, then play Mia's seat by tapping as a player would (park on a
+//! free space, roll, tap a square to draw a walk and "Go", tap a card and "Buy", "Score"
+//! at the car, "End turn", and "Let it go" when someone else's play may be stopped) until
+//! the verified end screen.
+
+mod support;
+
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT, Queryable};
+use hoard_app::HoardApp;
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+use support::*;
+
+fn enabled_buttons(h: &Harness<'_, HoardApp>) -> Vec<String> {
+    h.query_all_by_role(Role::Button)
+        .filter(|n| !n.accesskit_node().is_disabled())
+        .filter_map(|n| n.accesskit_node().label())
+        .collect()
+}
+
+/// Hosts Spree! against `bots` bots, one second to stop a play, and starts it.
+fn host_spree(h: &mut Harness<'_, HoardApp>, bots: usize) {
+    host_with_bots(h, bots);
+    click(h, "Spree!");
+    wait_until(h, "Spree!'s options", |h| has(h, "Hong Kong rules"));
+    click(h, "1 s");
+    // A quarter of the target, so the whole game fits a test's time.
+    click(h, "Short game");
+    wait_until(h, "the short game's target", |h| {
+        h.query_by_label_contains("First to lock 50 points")
+            .is_some()
+    });
+    // Spree!'s options push "Start the game" below a phone's fold: bring it up and let the
+    // scroll settle before the tap.
+    h.get_by_label("Start the game").scroll_to_me();
+    for _ in 0..30 {
+        h.step();
+    }
+    start(h);
+    wait_until(h, "the mall", |h| {
+        h.query_by_label_contains("The mall").is_some()
+    });
+}
+
+/// Where Mia's car is parked ("D1"), read off the board's description.
+fn my_car(h: &Harness<'_, HoardApp>) -> Option<String> {
+    let board = h
+        .query_all_by_label_contains("The mall: ")
+        .find_map(|n| n.accesskit_node().label())?;
+    let rest = board.split("Mia's car at ").nth(1)?;
+    Some(rest.split(',').next()?.to_string())
+}
+
+/// The points in Mia's cart, from the "Score N" button.
+fn score_button(buttons: &[String]) -> Option<(String, i32)> {
+    buttons.iter().find_map(|b| {
+        let points = b.strip_prefix("Score ")?.parse().ok()?;
+        Some((b.clone(), points))
+    })
+}
+
+/// What Mia has done, to check the game was played by tapping.
+#[derive(Default)]
+struct Tally {
+    parked: bool,
+    rolls: usize,
+    walks: usize,
+    bought: usize,
+    scored: usize,
+    let_go: usize,
+    stopped: usize,
+    ended: usize,
+}
+
+/// Does one thing the game asks of Mia, if it asks anything. `tried` holds the cards
+/// already tapped since the last walk (each is tried once for a purchase).
+fn play_once(
+    h: &mut Harness<'_, HoardApp>,
+    tally: &mut Tally,
+    tried: &mut HashSet<String>,
+) -> bool {
+    let buttons = enabled_buttons(h);
+    let has_button = |b: &str| buttons.iter().any(|x| x == b);
+    // Once in the game, Mia stops a play with her Ace (or Joker).
+    if tally.stopped == 0
+        && let Some(stop) = buttons.iter().find(|b| b.starts_with("Stop! ("))
+    {
+        let stop = stop.clone();
+        click(h, &stop);
+        tally.stopped += 1;
+        return true;
+    }
+    if has_button("Let it go") {
+        click(h, "Let it go");
+        tally.let_go += 1;
+        return true;
+    }
+    if let Some(space) = buttons.iter().find(|b| b.starts_with("Park at ")) {
+        let space = space.clone();
+        click(h, &space);
+        tally.parked = true;
+        return true;
+    }
+    for buy in ["Buy the pair", "Buy"] {
+        if has_button(buy) {
+            click(h, buy);
+            tally.bought += 1;
+            return true;
+        }
+    }
+    if has_button("Go") {
+        click(h, "Go");
+        tally.walks += 1;
+        tried.clear();
+        return true;
+    }
+    if let Some((score, points)) = score_button(&buttons)
+        && points > 0
+    {
+        click(h, &score);
+        tally.scored += 1;
+        return true;
+    }
+    if has_button("Roll") {
+        click(h, "Roll");
+        tally.rolls += 1;
+        tried.clear();
+        return true;
+    }
+    // A walk: to the shop of a card in hand, else home with a full cart, else far.
+    let walks: Vec<&String> = buttons
+        .iter()
+        .filter(|b| b.starts_with("Walk to "))
+        .collect();
+    if !walks.is_empty() {
+        let hand: Vec<String> = buttons
+            .iter()
+            .filter_map(|b| b.strip_prefix("Your ").map(str::to_string))
+            .collect();
+        let cart_full = tally.bought >= 2 * (tally.scored + 1);
+        let home = my_car(h).and_then(|car| {
+            walks
+                .iter()
+                .find(|w| w.starts_with(&format!("Walk to {car},")))
+                .copied()
+        });
+        let shop = walks
+            .iter()
+            .find(|w| hand.iter().any(|c| w.contains(&format!("the {c} shop"))))
+            .copied();
+        let far = walks.iter().max_by_key(|w| w.len()).copied();
+        let target = if cart_full {
+            home.or(shop)
+        } else {
+            shop.or(home)
+        };
+        if let Some(target) = target.or(far) {
+            let target = target.clone();
+            click(h, &target);
+            return true;
+        }
+    }
+    // A card to buy with: tap each once; a tap that offers no purchase is taken back.
+    if let Some(card) = buttons
+        .iter()
+        .find(|b| b.starts_with("Your ") && !tried.contains(*b))
+    {
+        let card = card.clone();
+        tried.insert(card.clone());
+        click(h, &card);
+        let offered = enabled_buttons(h);
+        if !offered.iter().any(|b| b == "Buy" || b == "Buy the pair") && has(h, &card) {
+            click(h, &card);
+        }
+        return true;
+    }
+    if has_button("End turn") {
+        click(h, "End turn");
+        tally.ended += 1;
+        return true;
+    }
+    false
+}
+
+#[test]
+fn a_player_plays_spree_against_two_bots_to_the_verified_end_by_tapping() {
+    let dir = scratch("spree-e2e");
+    let mut h = app(dir.clone(), [360.0, 640.0], true);
+    create_profile(&mut h, "Mia", "Blue");
+    host_spree(&mut h, 2);
+    for seat in ["Mia (you): ", "Bot 1: ", "Bot 2: "] {
+        assert!(
+            h.query_by_label_contains(seat).is_some(),
+            "{seat} has a place in the strip of seats"
+        );
+    }
+
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    let mut tried = HashSet::new();
+    let mut taps = 0usize;
+    let deadline = started + Duration::from_secs(400);
+    while !has(&h, "Back to home") {
+        assert!(Instant::now() < deadline, "the game did not end in time");
+        if play_once(&mut h, &mut tally, &mut tried) {
+            taps += 1;
+            assert!(taps < 3_000, "no end after {taps} taps");
+        } else {
+            h.step();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    println!(
+        "Spree! ended after {:.1} s: {} rolls, {} walks, {} bought, {} scored, {} let go, {} stopped, {} turns ended",
+        started.elapsed().as_secs_f32(),
+        tally.rolls,
+        tally.walks,
+        tally.bought,
+        tally.scored,
+        tally.let_go,
+        tally.stopped,
+        tally.ended
+    );
+    assert!(tally.parked, "Mia parked by tapping a space");
+    assert!(tally.rolls > 0 && tally.walks > 0, "Mia rolled and walked");
+    assert!(tally.bought > 0, "Mia bought a card by tapping it and Buy");
+    assert!(
+        tally.let_go > 0,
+        "Mia answered a Stop! prompt with Let it go"
+    );
+    wait_until(&mut h, "the audit's verdict", |h| {
+        h.query_by_label_contains("Verified").is_some()
+            || h.query_by_label_contains("Not verified").is_some()
+    });
+    assert!(
+        h.query_by_label_contains("Verified: every hidden card")
+            .is_some(),
+        "the audit verifies an honest game"
+    );
+    assert!(
+        h.query_by_label_contains(" won").is_some(),
+        "the end screen names the winner"
+    );
+    assert!(
+        h.query_all_by_label_contains("points locked in the car")
+            .count()
+            >= 3,
+        "the end screen tells what every seat banked"
+    );
+    click(&mut h, "Back to home");
+    wait_until(&mut h, "Home", |h| has(h, "Play against bots"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
