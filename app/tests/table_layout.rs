@@ -11,6 +11,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use hoard_app::games::GameUi;
 use hoard_app::games::freeloader::FreeloaderUi;
 use hoard_app::games::greedquest::GreedQuestUi;
+use hoard_app::games::spammers::SpammersUi;
 use hoard_app::games::sprawl::SprawlUi;
 use hoard_app::games::spree::SpreeUi;
 use hoard_app::net::{AnyState, AwayVoteView, EndView, GameView, SeatView, SessionId};
@@ -159,6 +160,39 @@ fn freeloader(away: usize) -> (GameView, Box<dyn GameUi>) {
     (view, Box::new(FreeloaderUi::default()))
 }
 
+/// SPAMMERS some turns in: the Masses, three players' Scams and Lists, Mia's hand and turn.
+fn spammers(away: usize) -> (GameView, Box<dyn GameUi>) {
+    use hoard_rules::spammers::Spammers;
+    use support::spammers_table::{mias_turn, spammers_table};
+    let (public, private) = spammers_table(|_| mias_turn());
+    let mut view = view_with(
+        AnyState::Spammers {
+            public: public.clone(),
+            private: Some(private),
+        },
+        away,
+    );
+    view.pending = Spammers::pending(&public);
+    (view, Box::new(SpammersUi::default()))
+}
+
+/// SPAMMERS at an answer prompt: Ann's Mailing rolled, Mia may answer with Marketing Wizard.
+fn spammers_window(away: usize) -> (GameView, Box<dyn GameUi>) {
+    use hoard_rules::spammers::Spammers;
+    use support::spammers_table::{anns_mailing, spammers_table};
+    let (public, private) = spammers_table(anns_mailing);
+    let mut view = view_with(
+        AnyState::Spammers {
+            public: public.clone(),
+            private: Some(private),
+        },
+        away,
+    );
+    view.pending = Spammers::pending(&public);
+    view.reaction_left_ms = Some(2_400);
+    (view, Box::new(SpammersUi::default()))
+}
+
 /// A labelled part of the screen as drawn: its name, where it shows (after clipping by
 /// the scroll area or panel around it) and the layer it is drawn on.
 #[derive(Debug)]
@@ -197,6 +231,20 @@ fn essentials(game: &str) -> &'static [&'static str] {
         "Spree! window" => &["Stop! (Ace)", "Let it go", "3 s left"],
         // The prompt, the hand and the turn's choices.
         "Freeloader" => &["Dice: 5, 2", "Move 1 die", "Move 2 dice"],
+        // What the moment asks, the hand's first card and the turn's moves.
+        "SPAMMERS" => &[
+            "Your turn: 2 of 3 actions left, 0 of 1 Mailings used.",
+            "Card: Make Money Fast",
+            "Draw an Action",
+            "End turn",
+        ],
+        // The die, the countdown and the answers to Ann's roll.
+        "SPAMMERS window" => &[
+            "Die: 5",
+            "Marketing Wizard: target -2",
+            "Let it stand",
+            "3 s left",
+        ],
         // The board's first square and what the moment asks.
         _ => &["A1: empty", "Drawing who goes first..."],
     }
@@ -274,6 +322,8 @@ fn no_table_screen_draws_its_parts_over_each_other_from_a_phone_to_a_laptop() {
         ("Spree!", spree),
         ("Spree! window", spree_window),
         ("Freeloader", freeloader),
+        ("SPAMMERS", spammers),
+        ("SPAMMERS window", spammers_window),
     ] {
         for away in [0, 1, 3] {
             for size in SIZES {

@@ -115,6 +115,8 @@ pub struct SpammersUi {
     /// The die last seen and when it changed.
     die_seen: Option<(Option<u8>, u32, u8)>,
     die_since: f64,
+    /// How tall the controls were last frame (portrait): the room kept for them.
+    controls_height: f32,
 }
 
 /// What this frame knows, shared by the parts of the table.
@@ -364,26 +366,52 @@ impl GameUi for SpammersUi {
         let mut chosen: Option<Input> = None;
         let avail = ui.available_size();
         if frame.portrait && avail.x < 900.0 {
-            // Stacked: the controls at the bottom within reach of a thumb, never more than
-            // most of the screen; the table scrolls above them.
-            let most = (avail.y * 0.6).max(160.0);
-            egui::Panel::bottom("spammers-controls")
-                .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(0, 6)))
-                .show(ui, |ui| {
-                    widgets::column(ui, COLUMN, |ui| {
-                        egui::ScrollArea::vertical()
-                            .id_salt("spammers-controls-scroll")
-                            .max_height(most)
-                            .show(ui, |ui| {
-                                ui.spacing_mut().item_spacing.y = 6.0;
-                                chosen = self.controls(ui, &f);
-                            });
-                    });
-                });
+            // Stacked: the controls at the bottom within reach of a thumb, as tall as they
+            // were last frame but never more than most of the screen (they scroll beyond);
+            // the table scrolls above them.
+            let full = ui.available_rect_before_wrap();
+            // An answer to a roll is all that matters for its seconds: it may take more.
+            let share = if f.legal.contains(&Input::Pass) {
+                0.8
+            } else {
+                0.62
+            };
+            let most = (full.height() * share).max(160.0);
+            let tall = self.controls_height.clamp(60.0, most);
+            let bottom =
+                egui::Rect::from_min_max(egui::pos2(full.left(), full.bottom() - tall), full.max);
+            let top =
+                egui::Rect::from_min_max(full.min, egui::pos2(full.right(), bottom.top() - GAP));
+            let mut controls = ui.new_child(
+                egui::UiBuilder::new()
+                    .max_rect(bottom)
+                    .layout(egui::Layout::top_down(egui::Align::Min)),
+            );
+            let out = widgets::column(&mut controls, COLUMN, |ui| {
+                egui::ScrollArea::vertical()
+                    .id_salt("spammers-controls")
+                    .max_height(tall)
+                    .auto_shrink([false, true])
+                    .show(ui, |ui| {
+                        ui.spacing_mut().item_spacing.y = 6.0;
+                        self.controls(ui, &f, true)
+                    })
+            });
+            chosen = out.inner;
+            let wanted = out.content_size.y + 2.0;
+            if (wanted - self.controls_height).abs() > 0.5 {
+                self.controls_height = wanted;
+                ui.ctx().request_repaint();
+            }
+            let mut table = ui.new_child(
+                egui::UiBuilder::new()
+                    .max_rect(top)
+                    .layout(egui::Layout::top_down(egui::Align::Min)),
+            );
             egui::ScrollArea::vertical()
                 .id_salt("spammers-table")
                 .auto_shrink([false, false])
-                .show(ui, |ui| {
+                .show(&mut table, |ui| {
                     widgets::column(ui, COLUMN, |ui| {
                         ui.spacing_mut().item_spacing.y = GAP;
                         table::masses(ui, &f);
@@ -391,12 +419,24 @@ impl GameUi for SpammersUi {
                         news(ui, view, 3);
                     });
                 });
+            ui.advance_cursor_after_rect(full);
         } else {
-            let side = (avail.x * 0.36).clamp(280.0, 440.0);
+            // A phone on its side gives the controls half the width: its height is short.
+            let side = if avail.y < 420.0 {
+                (avail.x * 0.5).clamp(280.0, 520.0)
+            } else {
+                (avail.x * 0.36).clamp(280.0, 440.0)
+            };
+            // On a short screen the prompt heads the table's column, leaving the side to
+            // the moves and the hand.
+            let short = avail.y < 420.0;
             ui.horizontal_top(|ui| {
                 ui.spacing_mut().item_spacing.x = 12.0;
                 ui.vertical(|ui| {
                     ui.set_width(avail.x - side - 12.0);
+                    if short {
+                        self.prompt(ui, &f);
+                    }
                     egui::ScrollArea::vertical()
                         .id_salt("spammers-table")
                         .auto_shrink([false, false])
@@ -413,7 +453,7 @@ impl GameUi for SpammersUi {
                         .auto_shrink([false, false])
                         .show(ui, |ui| {
                             ui.spacing_mut().item_spacing.y = 6.0;
-                            chosen = self.controls(ui, &f);
+                            chosen = self.controls(ui, &f, !short);
                             news(ui, view, 5);
                         });
                 });

@@ -5,8 +5,8 @@
 //! List, a Special Effect's aim, two Lists to merge) is chosen a tap at a time.
 
 use super::{
-    Frame, SpammersUi, Step, TUMBLE, action_card, action_name, list_card, list_said,
-    scam_facts, seat_name, specialty_chip, specialty_name, whose,
+    Frame, SpammersUi, Step, TUMBLE, action_card, action_name, list_card, list_said, scam_facts,
+    seat_name, specialty_chip, specialty_name, whose,
 };
 use crate::theme::{Palette, TOUCH};
 use egui::{Button, Color32, Pos2, Rect, RichText, Sense, Stroke, StrokeKind, Vec2};
@@ -41,7 +41,11 @@ fn says(f: &Frame, seat: Seat, you: &str, they: &str) -> String {
 }
 
 fn signed(n: i32) -> String {
-    if n < 0 { format!("-{}", -n) } else { format!("+{n}") }
+    if n < 0 {
+        format!("-{}", -n)
+    } else {
+        format!("+{n}")
+    }
 }
 
 /// A card's kind in a few words: "Scam, GRQ, from 1", "Mailing +1", "Hardware".
@@ -88,9 +92,9 @@ fn target_parts(f: &Frame, m: &Mailing) -> Vec<(String, i32)> {
         a.hardware
             .iter()
             .map(|c| match action_card(*c).map(|c| c.kind) {
-                Some(ActionKind::Hardware(hoard_rules::spammers::data::Continuous::Target(
-                    n,
-                ))) => i32::from(n),
+                Some(ActionKind::Hardware(hoard_rules::spammers::data::Continuous::Target(n))) => {
+                    i32::from(n)
+                }
                 _ => 0,
             })
             .sum()
@@ -148,7 +152,10 @@ fn aim_words(f: &Frame, face: CardId, aim: &Aim) -> String {
     };
     match (effect, aim) {
         (Effect::Rating(n), Aim::Scam { scam, up }) => {
-            let target = f.public.scam(*scam).map_or("a Scam", |s| action_name(s.card));
+            let target = f
+                .public
+                .scam(*scam)
+                .map_or("a Scam", |s| action_name(s.card));
             format!(
                 "{}{n} to {} {target}",
                 if *up { "+" } else { "-" },
@@ -186,6 +193,36 @@ fn aim_words(f: &Frame, face: CardId, aim: &Aim) -> String {
     }
 }
 
+/// A Mailing's Target Number with its parts, and what the roll gains as it stands.
+fn roll_lines(ui: &mut egui::Ui, f: &Frame, m: &Mailing) {
+    let palette = Palette::of(ui);
+    let rolling = matches!(f.public.phase, Phase::Rolling { .. });
+    let target = m.target_number();
+    let parts: Vec<String> = target_parts(f, m)
+        .iter()
+        .enumerate()
+        .map(|(k, (name, n))| {
+            if k == 0 {
+                format!("{name} {n}")
+            } else {
+                format!("{name} {}", signed(*n))
+            }
+        })
+        .collect();
+    ui.label(
+        RichText::new(format!("Target Number {target}: {}", parts.join(", ")))
+            .size(14.0)
+            .color(palette.accent),
+    );
+    if !rolling {
+        let words = match gain(m.roll, target) {
+            0 => format!("Rolled {}: no gain as it stands", m.roll),
+            n => format!("Rolled {}: +{n} Rating as it stands", m.roll),
+        };
+        ui.label(RichText::new(words).size(13.0).color(palette.muted));
+    }
+}
+
 /// My cards of the Action deck, with their faces.
 fn my_hand(f: &Frame) -> Vec<(Handle, Option<CardId>)> {
     let Some(area) = f.me().and_then(|m| f.public.areas.get(usize::from(m))) else {
@@ -209,10 +246,12 @@ fn card_of(input: &Input) -> Option<Handle> {
 }
 
 impl SpammersUi {
-    /// The prompt, my hand and the moves; returns the move made.
-    pub(super) fn controls(&mut self, ui: &mut egui::Ui, f: &Frame) -> Option<Input> {
+    /// The prompt (unless drawn elsewhere), my hand and the moves; returns the move made.
+    pub(super) fn controls(&mut self, ui: &mut egui::Ui, f: &Frame, prompt: bool) -> Option<Input> {
         let palette = Palette::of(ui);
-        self.prompt(ui, f);
+        if prompt {
+            self.prompt(ui, f);
+        }
         if f.me().is_none() {
             ui.label(RichText::new("You are watching this game.").color(palette.muted));
             return None;
@@ -220,15 +259,15 @@ impl SpammersUi {
         if matches!(f.public.phase, Phase::Choose) {
             dealt_lists(ui, f);
         }
+        // The moves right under the prompt, where the shortest screen still shows them;
+        // the hand and the card read whole below.
+        let moves = self.move_list(f);
+        let tapped = moves_rows(ui, &moves);
         self.hand(ui, f);
-        if let Some(face) = self
-            .picked
-            .and_then(|h| f.private.and_then(|p| p.face(&h)))
-        {
+        if let Some(face) = self.picked.and_then(|h| f.private.and_then(|p| p.face(&h))) {
             card_detail(ui, face);
         }
-        let moves = self.move_list(f);
-        match moves_rows(ui, &moves)? {
+        match tapped? {
             Tap::Send(input) => Some(input),
             Tap::Begin(step) => {
                 self.step = self.settle_step(f, step);
@@ -268,12 +307,12 @@ impl SpammersUi {
             }
         };
         if f.legal.contains(&Input::Pass) {
+            send(&mut out, "Let it stand".into(), &Input::Pass, true);
             for input in &f.legal {
                 if let Input::Special { face, aim, .. } = input {
                     send(&mut out, aim_words(f, *face, aim), input, false);
                 }
             }
-            send(&mut out, "Let it stand".into(), &Input::Pass, true);
             return out;
         }
         for input in &f.legal {
@@ -285,12 +324,19 @@ impl SpammersUi {
                 Input::KeepList { scam } => {
                     let name = f
                         .me()
-                        .and_then(|m| f.public.scam(hoard_rules::spammers::ScamRef {
-                            seat: m,
-                            index: *scam,
-                        }))
+                        .and_then(|m| {
+                            f.public.scam(hoard_rules::spammers::ScamRef {
+                                seat: m,
+                                index: *scam,
+                            })
+                        })
                         .map_or("a Scam", |s| action_name(s.card));
-                    send(&mut out, format!("Keep it: 1 point of {name}"), input, false);
+                    send(
+                        &mut out,
+                        format!("Keep it: 1 point of {name}"),
+                        input,
+                        false,
+                    );
                 }
                 Input::ListToMasses => send(&mut out, "To the Masses".into(), input, true),
                 _ => {}
@@ -391,7 +437,12 @@ impl SpammersUi {
                         } else {
                             continue;
                         };
-                        send(&mut out, format!("With {}", list_said(f, *other)), input, false);
+                        send(
+                            &mut out,
+                            format!("With {}", list_said(f, *other)),
+                            input,
+                            false,
+                        );
                     }
                 }
                 back(&mut out);
@@ -460,7 +511,10 @@ impl SpammersUi {
                         false,
                     ));
                 }
-                if f.legal.iter().any(|i| matches!(i, Input::DiscardScam { .. })) {
+                if f.legal
+                    .iter()
+                    .any(|i| matches!(i, Input::DiscardScam { .. }))
+                {
                     out.push(("Discard a Scam".into(), Tap::Begin(Step::Discard), false));
                 }
                 send(&mut out, "End turn".into(), &Input::EndTurn, false);
@@ -470,7 +524,7 @@ impl SpammersUi {
     }
 
     /// What the moment asks, in a tinted box, with a Mailing's die and Target Number.
-    fn prompt(&self, ui: &mut egui::Ui, f: &Frame) {
+    pub(super) fn prompt(&self, ui: &mut egui::Ui, f: &Frame) {
         let palette = Palette::of(ui);
         let (text, tint, countdown) = self.prompt_words(f, &palette);
         let mailing = match &f.public.phase {
@@ -484,62 +538,33 @@ impl SpammersUi {
             .inner_margin(egui::Margin::symmetric(10, 6))
             .show(ui, |ui| {
                 ui.set_width(ui.available_width());
-                ui.label(
-                    RichText::new(text)
-                        .size(16.0)
-                        .strong()
-                        .color(ui.visuals().strong_text_color()),
-                );
-                if let Some(m) = mailing {
-                    self.roll_panel(ui, f, m);
-                } else if let Some(roll) = f.public.last_roll {
-                    ui.horizontal(|ui| {
-                        self.die(ui, f, roll, false);
-                        ui.label(RichText::new("The last Mailing's roll").color(palette.muted));
-                    });
-                }
-                if countdown {
-                    self.countdown(ui, f.view.reaction_left_ms);
-                }
-            });
-    }
-
-    /// The die beside the Target Number and its parts, and what the roll gains.
-    fn roll_panel(&self, ui: &mut egui::Ui, f: &Frame, m: &Mailing) {
-        let palette = Palette::of(ui);
-        let rolling = matches!(f.public.phase, Phase::Rolling { .. });
-        ui.horizontal_top(|ui| {
-            self.die(ui, f, m.roll, rolling);
-            ui.vertical(|ui| {
-                ui.spacing_mut().item_spacing.y = 1.0;
-                let target = m.target_number();
-                let parts: Vec<String> = target_parts(f, m)
-                    .iter()
-                    .enumerate()
-                    .map(|(k, (name, n))| {
-                        if k == 0 {
-                            format!("{name} {n}")
-                        } else {
-                            format!("{name} {}", signed(*n))
+                let roll = mailing
+                    .map(|m| (m.roll, true))
+                    .or(f.public.last_roll.map(|r| (r, false)));
+                let die_w = if roll.is_some() { DIE + 18.0 } else { 0.0 };
+                ui.horizontal_top(|ui| {
+                    ui.vertical(|ui| {
+                        ui.set_width((ui.available_width() - die_w).max(60.0));
+                        ui.spacing_mut().item_spacing.y = 2.0;
+                        ui.label(
+                            RichText::new(text)
+                                .size(16.0)
+                                .strong()
+                                .color(ui.visuals().strong_text_color()),
+                        );
+                        if let Some(m) = mailing {
+                            roll_lines(ui, f, m);
                         }
-                    })
-                    .collect();
-                ui.label(
-                    RichText::new(format!("Target Number {target}"))
-                        .size(15.0)
-                        .strong()
-                        .color(palette.accent),
-                );
-                ui.label(RichText::new(parts.join(", ")).size(13.0));
-                if !rolling {
-                    let words = match gain(m.roll, target) {
-                        0 => format!("Rolled {}: no gain as it stands", m.roll),
-                        n => format!("Rolled {}: +{n} Rating as it stands", m.roll),
-                    };
-                    ui.label(RichText::new(words).size(13.0).color(palette.muted));
-                }
+                        if countdown {
+                            self.countdown(ui, f.view.reaction_left_ms);
+                        }
+                    });
+                    if let Some((value, _)) = roll {
+                        let rolling = matches!(f.public.phase, Phase::Rolling { .. });
+                        self.die(ui, f, value, rolling);
+                    }
+                });
             });
-        });
     }
 
     fn prompt_words(&self, f: &Frame, palette: &Palette) -> (String, Color32, bool) {
@@ -561,10 +586,7 @@ impl SpammersUi {
             Phase::Masses => muted("More Lists join the Unwashed Masses...".into()),
             Phase::First => muted("Drawing who goes first...".into()),
             Phase::Turn(turn) if mine(turn.seat) && asked => {
-                let left = format!(
-                    "{} of {ACTIONS_PER_TURN} actions left",
-                    turn.actions
-                );
+                let left = format!("{} of {ACTIONS_PER_TURN} actions left", turn.actions);
                 let text = match self.step {
                     Step::Mail { scam: None, .. } => "Mail: for which Scam?".to_string(),
                     Step::Mail { .. } => "Mail: which List? Each shows its Target Number.".into(),
@@ -588,9 +610,12 @@ impl SpammersUi {
                 seat_name(f.view, turn.seat),
                 turn.actions
             )),
-            Phase::DrawAction { turn, .. } => {
-                muted(says(f, turn.seat, "draw an Action...", "draws an Action..."))
-            }
+            Phase::DrawAction { turn, .. } => muted(says(
+                f,
+                turn.seat,
+                "draw an Action...",
+                "draws an Action...",
+            )),
             Phase::DrawList { turn } => {
                 muted(says(f, turn.seat, "draw a List...", "draws a List..."))
             }
@@ -620,7 +645,9 @@ impl SpammersUi {
                     ))
                 }
             }
-            Phase::Rolling { mailing, .. } => muted(format!("{}: rolling...", mailing_words(f, mailing))),
+            Phase::Rolling { mailing, .. } => {
+                muted(format!("{}: rolling...", mailing_words(f, mailing)))
+            }
             Phase::Window { mailing, seats, .. } => {
                 let what = mailing_words(f, mailing);
                 if f.legal.contains(&Input::Pass) {
@@ -698,7 +725,13 @@ impl SpammersUi {
             2 => &[(-1.0, -1.0), (1.0, 1.0)],
             3 => &[(-1.0, -1.0), (0.0, 0.0), (1.0, 1.0)],
             4 => &[(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)],
-            5 => &[(-1.0, -1.0), (1.0, -1.0), (0.0, 0.0), (-1.0, 1.0), (1.0, 1.0)],
+            5 => &[
+                (-1.0, -1.0),
+                (1.0, -1.0),
+                (0.0, 0.0),
+                (-1.0, 1.0),
+                (1.0, 1.0),
+            ],
             _ => &[
                 (-1.0, -1.0),
                 (1.0, -1.0),
@@ -743,7 +776,6 @@ impl SpammersUi {
         let mut tapped = None;
         egui::ScrollArea::horizontal()
             .id_salt("spammers-hand")
-            .drag_to_scroll(false)
             .show(ui, |ui| {
                 ui.horizontal(|ui| {
                     ui.spacing_mut().item_spacing.x = 6.0;
@@ -756,7 +788,11 @@ impl SpammersUi {
                 });
             });
         if let Some(h) = tapped {
-            self.picked = if self.picked == Some(h) { None } else { Some(h) };
+            self.picked = if self.picked == Some(h) {
+                None
+            } else {
+                Some(h)
+            };
             self.step = Step::None;
         }
     }
@@ -764,17 +800,18 @@ impl SpammersUi {
 
 /// One card of the hand: its name over its kind; lit when picked, dim when it can do
 /// nothing now.
-fn hand_card(ui: &mut egui::Ui, face: Option<CardId>, picked: bool, playable: bool) -> egui::Response {
+fn hand_card(
+    ui: &mut egui::Ui,
+    face: Option<CardId>,
+    picked: bool,
+    playable: bool,
+) -> egui::Response {
     let palette = Palette::of(ui);
     let (rect, response) = ui.allocate_exact_size(CARD, Sense::click());
     let name = face.map_or("A card", action_name);
     let kind = face.map_or(String::new(), kind_words);
     let painter = ui.painter_at(rect);
-    let fill = if picked {
-        palette.accent
-    } else {
-        palette.card
-    };
+    let fill = if picked { palette.accent } else { palette.card };
     let ink = if playable || picked {
         palette.card_ink
     } else {
@@ -860,7 +897,10 @@ fn dealt_lists(ui: &mut egui::Ui, f: &Frame) {
         return;
     };
     for h in &private.dealt_lists {
-        let Some(card) = private.face(h).and_then(|id| list_card(id).map(|l| (id, l))) else {
+        let Some(card) = private
+            .face(h)
+            .and_then(|id| list_card(id).map(|l| (id, l)))
+        else {
             continue;
         };
         let stack = Stack {
@@ -888,13 +928,19 @@ fn moves_rows(ui: &mut egui::Ui, moves: &[(String, Tap, bool)]) -> Option<Tap> {
     }
     let palette = Palette::of(ui);
     let avail = ui.available_width();
-    let longest = moves.iter().map(|(w, ..)| w.chars().count()).max().unwrap_or(1);
+    let longest = moves
+        .iter()
+        .map(|(w, ..)| w.chars().count())
+        .max()
+        .unwrap_or(1);
     let min = (longest as f32 * 8.6 + 16.0).clamp(BUTTON_MIN, avail.max(BUTTON_MIN));
     let per_row = (((avail + GAP) / (min + GAP)).floor() as usize).clamp(1, moves.len());
     let mut tapped = None;
     for row in moves.chunks(per_row) {
         let n = per_row as f32;
-        let w = ((avail - GAP * (n - 1.0)) / n).min(BUTTON_MAX.max(min)).floor();
+        let w = ((avail - GAP * (n - 1.0)) / n)
+            .min(BUTTON_MAX.max(min))
+            .floor();
         let used = w * row.len() as f32 + GAP * (row.len() as f32 - 1.0);
         ui.horizontal(|ui| {
             ui.spacing_mut().item_spacing.x = GAP;

@@ -47,43 +47,51 @@ fn list_box(ui: &mut egui::Ui, stack: &Stack, width: f32) {
         .inner_margin(egui::Margin::same(5))
         .show(ui, |ui| {
             ui.set_width(width - 12.0);
-            ui.spacing_mut().item_spacing = egui::vec2(4.0, 2.0);
-            let names: Vec<&str> = stack
-                .cards
-                .iter()
-                .filter_map(|c| super::list_card(*c).map(|l| l.name))
-                .collect();
-            ui.label(
-                RichText::new(names.join(" + "))
-                    .size(13.5)
-                    .strong()
-                    .color(ui.visuals().strong_text_color()),
-            );
-            ui.horizontal_wrapped(|ui| {
-                ui.spacing_mut().item_spacing.x = 4.0;
-                let words = if stack.gruntles > 0 {
-                    format!(
-                        "Size {size} (printed {}), {} gruntled",
-                        printed(stack),
-                        stack.gruntles
-                    )
-                } else {
-                    format!("Size {size}")
-                };
-                ui.label(RichText::new(words).size(12.5));
-                chips(ui, stack);
-            });
+            ui.vertical(|ui| list_lines(ui, stack, size));
         });
 }
 
-fn lists_grid(ui: &mut egui::Ui, stacks: &[Stack]) {
-    let w = list_width(ui.available_width());
+fn list_lines(ui: &mut egui::Ui, stack: &Stack, size: i32) {
+    ui.spacing_mut().item_spacing = egui::vec2(4.0, 2.0);
+    let names: Vec<&str> = stack
+        .cards
+        .iter()
+        .filter_map(|c| super::list_card(*c).map(|l| l.name))
+        .collect();
+    ui.label(
+        RichText::new(names.join(" + "))
+            .size(13.5)
+            .strong()
+            .color(ui.visuals().strong_text_color()),
+    );
     ui.horizontal_wrapped(|ui| {
-        ui.spacing_mut().item_spacing = egui::vec2(GAP, GAP);
-        for stack in stacks {
-            list_box(ui, stack, w);
-        }
+        ui.spacing_mut().item_spacing.x = 4.0;
+        let words = if stack.gruntles > 0 {
+            format!(
+                "Size {size} (printed {}), {} gruntled",
+                printed(stack),
+                stack.gruntles
+            )
+        } else {
+            format!("Size {size}")
+        };
+        ui.label(RichText::new(words).size(12.5));
+        chips(ui, stack);
     });
+}
+
+fn lists_grid(ui: &mut egui::Ui, stacks: &[Stack]) {
+    let avail = ui.available_width();
+    let w = list_width(avail);
+    let across = (((avail + GAP) / (w + GAP)).floor() as usize).max(1);
+    for row in stacks.chunks(across) {
+        ui.horizontal_top(|ui| {
+            ui.spacing_mut().item_spacing = egui::vec2(GAP, GAP);
+            for stack in row {
+                list_box(ui, stack, w);
+            }
+        });
+    }
 }
 
 /// The Unwashed Masses: every List anyone may mail.
@@ -162,7 +170,11 @@ fn player(ui: &mut egui::Ui, f: &Frame, seat: Seat, area: &Area) {
                 ui.label(RichText::new(format!("Hardware: {}", names.join(", "))).size(13.0));
             }
             if area.scams.is_empty() {
-                ui.label(RichText::new("No Scams yet").size(13.0).color(palette.muted));
+                ui.label(
+                    RichText::new("No Scams yet")
+                        .size(13.0)
+                        .color(palette.muted),
+                );
             }
             for scam in &area.scams {
                 ui.horizontal_wrapped(|ui| {
