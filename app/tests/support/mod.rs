@@ -132,7 +132,26 @@ pub fn click(h: &mut Harness<'_, HoardApp>, label: &str) {
         .find(|n| !n.accesskit_node().is_disabled())
         .expect("just seen");
     node.scroll_to_me();
-    h.step();
+    // A scroll starts a frame or two later and glides: wait until the widget has stood
+    // still for a few frames before tapping where it is.
+    let mut last = None;
+    let mut still = 0;
+    for _ in 0..90 {
+        h.step();
+        let at = h
+            .query_all_by_label(label)
+            .find(|n| !n.accesskit_node().is_disabled())
+            .and_then(|n| n.accesskit_node().bounding_box());
+        still = if at.is_some() && at == last {
+            still + 1
+        } else {
+            0
+        };
+        if still >= 6 {
+            break;
+        }
+        last = at;
+    }
     let node = h
         .get_all_by_label(label)
         .find(|n| !n.accesskit_node().is_disabled())

@@ -128,7 +128,8 @@ fn value(public: &Public, private: Option<&Private>, seat: Seat, input: &Input) 
             took - card_worth(public, seat, *face)
         }
         Input::Trade { kind, with } => match kind {
-            TradeKind::Hand => 5 + public.hands[usize::from(*with)].len() as i32,
+            // A look at what they hold, and a card we need less gone.
+            TradeKind::Hand => 20 + public.hands[usize::from(*with)].len() as i32,
             TradeKind::Stuff => -20,
         },
         // Give away the card worth least to us.
