@@ -7,7 +7,7 @@ mod spree_support;
 use hoard_rules::play;
 use hoard_rules::spree::{Config, Spree};
 use hoard_rules::{Game, public_hash};
-use spree_support::{outcome, play_with, random_legal, seed};
+use spree_support::{outcome, play_with, random_legal};
 
 fn config(seats: u8, hong_kong: bool, extra_jokers: bool) -> Config {
     let mut c = Config::new(seats);
@@ -73,6 +73,6 @@ fn the_bot_beats_random_play_in_most_four_seat_games() {
             wins += 1;
         }
     }
+    println!("the bot won {wins} of {games}");
     assert!(wins * 100 >= games * 60, "the bot won {wins} of {games}");
-    let _ = seed(0);
 }

@@ -127,6 +127,23 @@ const WALLS: [&str; HEIGHT as usize] = [
     "--SW --S- N-S- N-S- N-S- N-S- --S- --S- N-S- N-S- N-S- N-S- --S- -ES-",
 ];
 
+/// The parking spaces in the order the board goes round, clockwise from the left side: the
+/// order an away seat's car takes the first free one in.
+pub const PARKING: [Sq; 12] = [
+    Sq::new(0, 2),
+    Sq::new(0, 1),
+    Sq::new(3, 0),
+    Sq::new(10, 0),
+    Sq::new(13, 1),
+    Sq::new(13, 2),
+    Sq::new(13, 6),
+    Sq::new(13, 7),
+    Sq::new(10, 8),
+    Sq::new(3, 8),
+    Sq::new(0, 7),
+    Sq::new(0, 6),
+];
+
 /// The mall, read from [`GRID`] and [`WALLS`] once.
 pub struct Board {
     kinds: [Kind; SQUARES],
@@ -175,18 +192,10 @@ impl Board {
         (0..HEIGHT).flat_map(|y| (0..WIDTH).map(move |x| Sq::new(x, y)))
     }
 
-    /// The 12 parking spaces, clockwise from the top left.
+    /// The 12 parking spaces, clockwise from the left side's upper pair (as [`PARKING`]
+    /// lists them: integer data, the same on every platform).
     pub fn parking(&self) -> Vec<Sq> {
-        let mut spaces: Vec<Sq> = Board::squares()
-            .filter(|s| self.kind(*s) == Kind::Parking)
-            .collect();
-        let (cx, cy) = (f32::from(WIDTH - 1) / 2.0, f32::from(HEIGHT - 1) / 2.0);
-        // Clockwise on screen (y grows downwards), starting from the left side going up.
-        spaces.sort_by(|a, b| {
-            let angle = |s: &Sq| (f32::from(s.y) - cy).atan2(f32::from(s.x) - cx);
-            angle(a).total_cmp(&angle(b))
-        });
-        spaces
+        PARKING.to_vec()
     }
 
     /// The squares selling `face`.
@@ -344,7 +353,14 @@ mod tests {
     #[test]
     fn the_mall_has_12_parking_spaces_a_two_square_fountain_and_one_shop_per_card() {
         let b = board();
-        assert_eq!(b.parking().len(), 12);
+        let mut listed = PARKING.to_vec();
+        listed.sort();
+        let mut marked: Vec<Sq> = Board::squares()
+            .filter(|s| b.kind(*s) == Kind::Parking)
+            .collect();
+        marked.sort();
+        assert_eq!(listed, marked, "PARKING lists exactly the grid's parking spaces");
+        assert_eq!(listed.len(), 12);
         let fountain = Board::squares()
             .filter(|s| b.kind(*s) == Kind::Fountain)
             .count();
