@@ -346,24 +346,11 @@ impl GameUi for CounterUi {
             "First to {} points, or the best after {} turns",
             c.target, c.turns
         ));
-        // The reaction window is a table setting: the host picks it for everyone.
         let mut next = c.clone();
-        ui.horizontal_wrapped(|ui| {
-            ui.label("Time to counter:");
-            for (ms, name) in [(1_000, "1 s"), (3_000, "3 s"), (5_000, "5 s")] {
-                let on = c.window_ms == ms;
-                if host {
-                    if ui
-                        .add(egui::Button::selectable(on, name).min_size(Vec2::splat(TOUCH)))
-                        .clicked()
-                    {
-                        next.window_ms = ms;
-                    }
-                } else if on {
-                    ui.label(name);
-                }
-            }
-        });
+        // The reaction window is a table setting: the host picks it for everyone.
+        if let Some(ms) = crate::widgets::window_choice(ui, "Time to counter:", c.window_ms, host) {
+            next.window_ms = ms;
+        }
         (next != *c).then_some(GameSetup::Counter(next))
     }
 
@@ -830,28 +817,10 @@ impl CounterUi {
 
     /// The seconds left to answer, and a bar that empties with them.
     fn countdown(&self, ui: &mut egui::Ui, left: Option<u64>) {
-        let palette = Palette::of(ui);
-        let Some(ms) = left else {
-            return;
-        };
-        ui.horizontal(|ui| {
-            let text = if ms == 0 {
-                "Letting it stand…".to_string()
-            } else {
-                format!("{} s left", ms.div_ceil(1000))
-            };
-            ui.label(RichText::new(text).size(17.0).color(palette.accent));
-            let full = self.window_from.unwrap_or(ms).max(1);
-            let (rect, _) = ui.allocate_exact_size(
-                Vec2::new(ui.available_width(), 10.0),
-                Sense::hover(),
-            );
-            let painter = ui.painter_at(rect);
-            painter.rect_filled(rect, 5, palette.muted.gamma_multiply(0.3));
-            let part = (ms as f32 / full as f32).clamp(0.0, 1.0);
-            let fill = Rect::from_min_size(rect.min, Vec2::new(rect.width() * part, rect.height()));
-            painter.rect_filled(fill, 5, palette.accent);
-        });
+        if let Some(ms) = left {
+            let full = self.window_from.unwrap_or(ms);
+            crate::widgets::countdown(ui, ms, full, "Letting it stand…");
+        }
     }
 
     /// My hand as big face-up cards. On my turn a tap picks a card; in a window the cards

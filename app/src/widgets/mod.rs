@@ -130,3 +130,48 @@ pub fn choice(ui: &mut egui::Ui, on: bool, text: &str) -> bool {
     .clicked()
         && !on
 }
+
+/// A reaction window's countdown: the seconds left and a bar that empties with them, out of
+/// `full` milliseconds; at zero it says `ending` ("Letting it stand…").
+pub fn countdown(ui: &mut egui::Ui, left_ms: u64, full_ms: u64, ending: &str) {
+    let palette = Palette::of(ui);
+    ui.horizontal(|ui| {
+        let text = if left_ms == 0 {
+            ending.to_string()
+        } else {
+            format!("{} s left", left_ms.div_ceil(1000))
+        };
+        ui.label(RichText::new(text).size(16.0).color(palette.accent));
+        let (rect, _) =
+            ui.allocate_exact_size(Vec2::new(ui.available_width(), 10.0), Sense::hover());
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 5, palette.muted.gamma_multiply(0.3));
+        let part = (left_ms as f32 / full_ms.max(1) as f32).clamp(0.0, 1.0);
+        let fill =
+            egui::Rect::from_min_size(rect.min, Vec2::new(rect.width() * part, rect.height()));
+        painter.rect_filled(fill, 5, palette.accent);
+    });
+}
+
+/// The table's reaction window in the lobby (a table setting the host picks for everyone):
+/// "`label` 1 s / 3 s / 5 s". Returns the host's new choice, in milliseconds.
+pub fn window_choice(ui: &mut egui::Ui, label: &str, current_ms: u32, host: bool) -> Option<u32> {
+    let mut chosen = None;
+    ui.horizontal_wrapped(|ui| {
+        ui.label(label);
+        for (ms, name) in [(1_000, "1 s"), (3_000, "3 s"), (5_000, "5 s")] {
+            let on = current_ms == ms;
+            if host {
+                if ui
+                    .add(Button::selectable(on, name).min_size(Vec2::splat(TOUCH)))
+                    .clicked()
+                {
+                    chosen = Some(ms);
+                }
+            } else if on {
+                ui.label(name);
+            }
+        }
+    });
+    chosen
+}

@@ -15,9 +15,8 @@ mod table;
 use super::{GameUi, TableFrame, TableIntent};
 use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::rules_ref::RulesPage;
-use crate::theme::{self, TOUCH};
+use crate::theme;
 use crate::widgets;
-use egui::Vec2;
 use hoard_rules::spammers::cards::{self, LISTS};
 use hoard_rules::spammers::data::{ActionCard, ActionKind, ListCard, Specialty};
 use hoard_rules::spammers::{
@@ -257,9 +256,6 @@ fn config(setup: &GameSetup) -> Option<&Config> {
     }
 }
 
-/// The table's reaction windows a host can choose.
-const WINDOWS: [(u32, &str); 3] = [(1_000, "1 s"), (3_000, "3 s"), (5_000, "5 s")];
-
 impl GameUi for SpammersUi {
     fn title(&self) -> &'static str {
         Spammers::TITLE
@@ -294,22 +290,9 @@ impl GameUi for SpammersUi {
         ));
         let mut next = c.clone();
         // The reaction window is a table setting: the host picks it for everyone.
-        ui.horizontal_wrapped(|ui| {
-            ui.label("Time to answer:");
-            for (ms, name) in WINDOWS {
-                let on = c.window_ms == ms;
-                if host {
-                    if ui
-                        .add(egui::Button::selectable(on, name).min_size(Vec2::splat(TOUCH)))
-                        .clicked()
-                    {
-                        next.window_ms = ms;
-                    }
-                } else if on {
-                    ui.label(name);
-                }
-            }
-        });
+        if let Some(ms) = crate::widgets::window_choice(ui, "Time to answer:", c.window_ms, host) {
+            next.window_ms = ms;
+        }
         (next != *c).then_some(GameSetup::Spammers(next))
     }
 

@@ -669,26 +669,10 @@ impl SpammersUi {
 
     /// The seconds left to answer, and a bar that empties with them.
     fn countdown(&self, ui: &mut egui::Ui, left: Option<u64>) {
-        let palette = Palette::of(ui);
-        let Some(ms) = left else {
-            return;
-        };
-        ui.horizontal(|ui| {
-            let text = if ms == 0 {
-                "Letting it stand...".to_string()
-            } else {
-                format!("{} s left", ms.div_ceil(1000))
-            };
-            ui.label(RichText::new(text).size(16.0).color(palette.accent));
-            let full = self.window_from.unwrap_or(ms).max(1);
-            let (rect, _) =
-                ui.allocate_exact_size(Vec2::new(ui.available_width(), 10.0), Sense::hover());
-            let painter = ui.painter_at(rect);
-            painter.rect_filled(rect, 5, palette.muted.gamma_multiply(0.3));
-            let part = (ms as f32 / full as f32).clamp(0.0, 1.0);
-            let fill = Rect::from_min_size(rect.min, Vec2::new(rect.width() * part, rect.height()));
-            painter.rect_filled(fill, 5, palette.accent);
-        });
+        if let Some(ms) = left {
+            let full = self.window_from.unwrap_or(ms);
+            crate::widgets::countdown(ui, ms, full, "Letting it stand...");
+        }
     }
 
     /// The die as it lies, or tumbling while rolling and a moment after it changes.

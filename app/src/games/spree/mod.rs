@@ -148,9 +148,6 @@ fn config(setup: &GameSetup) -> Option<&Config> {
     }
 }
 
-/// The table's reaction windows a host can choose.
-const WINDOWS: [(u32, &str); 3] = [(1_000, "1 s"), (3_000, "3 s"), (5_000, "5 s")];
-
 impl GameUi for SpreeUi {
     fn title(&self) -> &'static str {
         "Spree!"
@@ -226,22 +223,9 @@ impl GameUi for SpreeUi {
             }
         }
         // The reaction window is a table setting: the host picks it for everyone.
-        ui.horizontal_wrapped(|ui| {
-            ui.label("Time to stop:");
-            for (ms, name) in WINDOWS {
-                let on = c.window_ms == ms;
-                if host {
-                    if ui
-                        .add(egui::Button::selectable(on, name).min_size(Vec2::splat(TOUCH)))
-                        .clicked()
-                    {
-                        next.window_ms = ms;
-                    }
-                } else if on {
-                    ui.label(name);
-                }
-            }
-        });
+        if let Some(ms) = crate::widgets::window_choice(ui, "Time to stop:", c.window_ms, host) {
+            next.window_ms = ms;
+        }
         (next != *c).then_some(GameSetup::Spree(next))
     }
 

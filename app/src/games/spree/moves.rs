@@ -5,7 +5,7 @@
 use super::cards::{card_moves, spoken};
 use super::{Frame, SpreeUi, TUMBLE, seat_name, who};
 use crate::theme::{Palette, TOUCH};
-use egui::{Button, Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, Vec2};
+use egui::{Button, Color32, Pos2, RichText, Sense, Shape, Stroke, Vec2};
 use hoard_rules::Seat;
 use hoard_rules::spree::cards::{self, ACE};
 use hoard_rules::spree::{Contest, Input, Phase, Roll};
@@ -345,26 +345,10 @@ impl SpreeUi {
 
     /// The seconds left to answer, and a bar that empties with them.
     fn countdown(&self, ui: &mut egui::Ui, left: Option<u64>) {
-        let palette = Palette::of(ui);
-        let Some(ms) = left else {
-            return;
-        };
-        ui.horizontal(|ui| {
-            let text = if ms == 0 {
-                "Letting it go…".to_string()
-            } else {
-                format!("{} s left", ms.div_ceil(1000))
-            };
-            ui.label(RichText::new(text).size(16.0).color(palette.accent));
-            let full = self.window_from.unwrap_or(ms).max(1);
-            let (rect, _) =
-                ui.allocate_exact_size(Vec2::new(ui.available_width(), 10.0), Sense::hover());
-            let painter = ui.painter_at(rect);
-            painter.rect_filled(rect, 5, palette.muted.gamma_multiply(0.3));
-            let part = (ms as f32 / full as f32).clamp(0.0, 1.0);
-            let fill = Rect::from_min_size(rect.min, Vec2::new(rect.width() * part, rect.height()));
-            painter.rect_filled(fill, 5, palette.accent);
-        });
+        if let Some(ms) = left {
+            let full = self.window_from.unwrap_or(ms);
+            crate::widgets::countdown(ui, ms, full, "Letting it go…");
+        }
     }
 
     /// The dice as they lie, or tumbling for a moment after they change.
