@@ -131,26 +131,36 @@ pub fn click(h: &mut Harness<'_, HoardApp>, label: &str) {
         .get_all_by_label(label)
         .find(|n| !n.accesskit_node().is_disabled())
         .expect("just seen");
+    let screen = h.ctx.content_rect();
+    let seen = node.accesskit_node().bounding_box().is_some_and(|b| {
+        b.x0 as f32 >= screen.min.x
+            && b.y0 as f32 >= screen.min.y
+            && b.x1 as f32 <= screen.max.x
+            && b.y1 as f32 <= screen.max.y
+    });
     node.scroll_to_me();
-    // A scroll starts a frame or two later and glides: wait until the widget has stood
-    // still for a few frames before tapping where it is.
-    let mut last = None;
-    let mut still = 0;
-    for _ in 0..90 {
-        h.step();
-        let at = h
-            .query_all_by_label(label)
-            .find(|n| !n.accesskit_node().is_disabled())
-            .and_then(|n| n.accesskit_node().bounding_box());
-        still = if at.is_some() && at == last {
-            still + 1
-        } else {
-            0
-        };
-        if still >= 6 {
-            break;
+    h.step();
+    if !seen {
+        // Off screen: a scroll starts a frame or two later and glides, so wait until the
+        // widget has stood still for a few frames before tapping where it is.
+        let mut last = None;
+        let mut still = 0;
+        for _ in 0..90 {
+            h.step();
+            let at = h
+                .query_all_by_label(label)
+                .find(|n| !n.accesskit_node().is_disabled())
+                .and_then(|n| n.accesskit_node().bounding_box());
+            still = if at.is_some() && at == last {
+                still + 1
+            } else {
+                0
+            };
+            if still >= 6 {
+                break;
+            }
+            last = at;
         }
-        last = at;
     }
     let node = h
         .get_all_by_label(label)
