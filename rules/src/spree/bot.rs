@@ -149,7 +149,7 @@ pub fn plan_walk(
     let go_home = cart >= 25 || (cart > 0 && cart >= needed);
     let b = board();
     let mut best: Option<(i32, Vec<Sq>)> = None;
-    for (sq, path) in reachable(public, turn) {
+    for (_, path) in reachable(public, turn) {
         let mut value = 0;
         let mut cut = path.len();
         for (k, at) in path.iter().enumerate() {
@@ -182,7 +182,6 @@ pub fn plan_walk(
         if cart > 0 {
             value -= i32::from(b.distance(end, car)) * cart / 15;
         }
-        let _ = sq;
         if best.as_ref().is_none_or(|(v, _)| value > *v) {
             best = Some((value, path[..cut].to_vec()));
         }

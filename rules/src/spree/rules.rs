@@ -180,7 +180,7 @@ fn walk_error(public: &Public, turn: &Turn, path: &[Sq]) -> Option<String> {
     None
 }
 
-/// What moving `steps` squares from dice or cards may still do for the turn.
+/// Whether `seat` holds `card`.
 fn holds(public: &Public, seat: Seat, card: &Handle) -> bool {
     public.hands[usize::from(seat)].contains(card)
 }
@@ -295,11 +295,10 @@ pub fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<(), Rul
                 Ok(())
             }
         }
-        (Phase::Window { seats, contest, .. }, Input::Pass | Input::Ace { .. }) => {
+        (Phase::Window { seats, .. }, Input::Pass | Input::Ace { .. }) => {
             if !seats.contains(&seat) {
                 return Err(illegal(seat, "it cannot stop this play"));
             }
-            let _ = contest;
             match input {
                 Input::Ace { card, face } => {
                     if !holds(public, seat, card) {
