@@ -307,3 +307,16 @@ pub fn replay<G: Game>(
     }
     Ok((public, privates))
 }
+
+/// A policy that measures a bot: seat `bot` plays the game's bot, every other seat a legal
+/// input picked at random.
+pub fn bot_against_random<G: Game>(bot: Seat) -> Box<Policy<'static, G>> {
+    Box::new(move |public, private, seat, r| {
+        if seat == bot {
+            G::bot_input(public, private, seat, r)
+        } else {
+            let legal = G::legal_inputs(public, private, seat);
+            (!legal.is_empty()).then(|| legal[rng::below(r, legal.len() as u32) as usize].clone())
+        }
+    })
+}

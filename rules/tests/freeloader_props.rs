@@ -4,7 +4,7 @@
 
 use hoard_rules::freeloader::{Config, Freeloader, Held, Public};
 use hoard_rules::play::{self, Played};
-use hoard_rules::{Game, public_hash, rng};
+use hoard_rules::{Game, public_hash};
 
 fn seed(n: u64) -> [u8; 32] {
     let mut s = [0u8; 32];
@@ -108,15 +108,11 @@ fn the_bot_beats_random_play_in_most_four_seat_games() {
     let mut wins = 0;
     for n in 0..games {
         let bot_seat = (n % 4) as u8;
-        let g = game(4, 700 + n, &mut |p, private, seat, r| {
-            if seat == bot_seat {
-                Freeloader::bot_input(p, private, seat, r)
-            } else {
-                let legal = Freeloader::legal_inputs(p, private, seat);
-                (!legal.is_empty())
-                    .then(|| legal[rng::below(r, legal.len() as u32) as usize].clone())
-            }
-        });
+        let g = game(
+            4,
+            700 + n,
+            &mut *play::bot_against_random::<Freeloader>(bot_seat),
+        );
         if g.outcome
             .as_ref()
             .is_some_and(|o| o.winners == vec![bot_seat])

@@ -5,7 +5,7 @@
 use hoard_rules::play::{self, Played};
 use hoard_rules::spammers::cards::{action_deck, list_deck};
 use hoard_rules::spammers::{Config, Phase, Public, Spammers};
-use hoard_rules::{Game, public_hash, rng};
+use hoard_rules::{Game, public_hash};
 
 const CAP: usize = 6_000;
 
@@ -134,15 +134,11 @@ fn the_bot_beats_random_play_in_most_three_seat_games() {
     let mut wins = 0;
     for n in 0..games {
         let bot_seat = (n % 3) as u8;
-        let g = game(3, 700 + n, &mut |p, private, seat, r| {
-            if seat == bot_seat {
-                Spammers::bot_input(p, private, seat, r)
-            } else {
-                let legal = Spammers::legal_inputs(p, private, seat);
-                (!legal.is_empty())
-                    .then(|| legal[rng::below(r, legal.len() as u32) as usize].clone())
-            }
-        });
+        let g = game(
+            3,
+            700 + n,
+            &mut *play::bot_against_random::<Spammers>(bot_seat),
+        );
         if g.outcome
             .as_ref()
             .is_some_and(|o| o.winners == vec![bot_seat])

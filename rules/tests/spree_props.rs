@@ -7,7 +7,7 @@ mod spree_support;
 use hoard_rules::play;
 use hoard_rules::spree::{Config, Spree};
 use hoard_rules::{Game, public_hash};
-use spree_support::{outcome, play_with, random_legal};
+use spree_support::{outcome, play_with};
 
 fn config(seats: u8, hong_kong: bool, extra_jokers: bool) -> Config {
     let mut c = Config::new(seats);
@@ -59,13 +59,12 @@ fn the_bot_beats_random_play_in_most_four_seat_games() {
     for n in 0..games {
         let c = config(4, n % 2 == 1, false);
         let bot_seat = (n % 4) as u8;
-        let g = play_with(&c, 500 + n, 60_000, &mut |p, private, seat, rng| {
-            if seat == bot_seat {
-                Spree::bot_input(p, private, seat, rng)
-            } else {
-                random_legal(p, private, seat, rng)
-            }
-        });
+        let g = play_with(
+            &c,
+            500 + n,
+            60_000,
+            &mut *play::bot_against_random::<Spree>(bot_seat),
+        );
         if g.outcome
             .as_ref()
             .is_some_and(|o| o.winners == vec![bot_seat])

@@ -5,8 +5,7 @@
 use hoard_rules::play::{self, Played};
 use hoard_rules::spree::board::Sq;
 use hoard_rules::spree::{Config, Input, Phase, Private, Public, Spree, Turn};
-use hoard_rules::{CardId, Game, Handle, Outcome, Play, Seat, Step, rng};
-use rand_chacha::ChaCha8Rng;
+use hoard_rules::{CardId, Game, Handle, Outcome, Play, Seat, Step};
 
 /// A 32-byte seed from a number.
 pub fn seed(n: u64) -> [u8; 32] {
@@ -53,17 +52,6 @@ pub fn play_with(
         },
     )
     .expect("the bots play legal moves")
-}
-
-/// A random legal move.
-pub fn random_legal(
-    p: &Public,
-    private: Option<&Private>,
-    seat: Seat,
-    rng: &mut ChaCha8Rng,
-) -> Option<Input> {
-    let legal = Spree::legal_inputs(p, private, seat);
-    (!legal.is_empty()).then(|| legal[rng::below(rng, legal.len() as u32) as usize].clone())
 }
 
 pub fn outcome(g: &Played<Spree>) -> &Outcome {
