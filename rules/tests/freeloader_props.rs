@@ -91,8 +91,8 @@ fn bot_games(first: u64, games: u64) {
 }
 
 #[test]
-fn three_hundred_seeded_bot_games_end_keep_every_card_and_replay_to_the_same_hash() {
-    bot_games(0, 300);
+fn a_thousand_seeded_bot_games_end_keep_every_card_and_replay_to_the_same_hash() {
+    bot_games(0, 1_000);
 }
 
 /// The long run: `cargo test -p hoard-rules --release --test freeloader_props -- --ignored`.

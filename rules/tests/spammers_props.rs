@@ -117,8 +117,8 @@ fn bot_games(first: u64, games: u64) {
 }
 
 #[test]
-fn two_hundred_seeded_bot_games_end_keep_every_card_and_replay_to_the_same_hash() {
-    bot_games(0, 200);
+fn five_hundred_seeded_bot_games_end_keep_every_card_and_replay_to_the_same_hash() {
+    bot_games(0, 500);
 }
 
 /// The long run: `cargo test -p hoard-rules --release --test spammers_props -- --ignored`.
