@@ -172,8 +172,9 @@ pub fn click(h: &mut Harness<'_, HoardApp>, label: &str) {
     h.step();
 }
 
+/// Whether some widget is labelled `label` (two cards of one face share a label).
 pub fn has(h: &Harness<'_, HoardApp>, label: &str) -> bool {
-    h.query_by_label(label).is_some()
+    h.query_all_by_label(label).next().is_some()
 }
 
 /// Types a name on the app's own keys (the phone way), one key at a time.
