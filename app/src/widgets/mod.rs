@@ -175,3 +175,29 @@ pub fn window_choice(ui: &mut egui::Ui, label: &str, current_ms: u32, host: bool
     });
     chosen
 }
+
+/// Where a die's pips sit for `value` (1–6), in units of a third of the face from its centre:
+/// every game's dice draw from this one layout.
+pub fn die_pips(value: u8) -> &'static [(f32, f32)] {
+    match value {
+        1 => &[(0.0, 0.0)],
+        2 => &[(-1.0, -1.0), (1.0, 1.0)],
+        3 => &[(-1.0, -1.0), (0.0, 0.0), (1.0, 1.0)],
+        4 => &[(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)],
+        5 => &[
+            (-1.0, -1.0),
+            (1.0, -1.0),
+            (0.0, 0.0),
+            (-1.0, 1.0),
+            (1.0, 1.0),
+        ],
+        _ => &[
+            (-1.0, -1.0),
+            (1.0, -1.0),
+            (-1.0, 0.0),
+            (1.0, 0.0),
+            (-1.0, 1.0),
+            (1.0, 1.0),
+        ],
+    }
+}

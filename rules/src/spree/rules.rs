@@ -510,13 +510,7 @@ fn take_card(public: &mut Public, privates: &mut [Option<Private>], seat: Seat, 
 
 fn wrong_step(public: &Public) -> RuleError {
     RuleError::WrongStep {
-        expected: format!("{:?}", super::Spree::pending_name(public)),
-    }
-}
-
-impl super::Spree {
-    fn pending_name(public: &Public) -> crate::Pending {
-        <super::Spree as crate::Game>::pending(public)
+        expected: format!("{:?}", <super::Spree as crate::Game>::pending(public)),
     }
 }
 

@@ -507,27 +507,7 @@ pub fn dice(ui: &mut egui::Ui, dice: &[u8], rolling: Option<f64>) {
         );
         let q = side * 0.26;
         let c = r.center();
-        let spots: &[(f32, f32)] = match shown {
-            1 => &[(0.0, 0.0)],
-            2 => &[(-1.0, -1.0), (1.0, 1.0)],
-            3 => &[(-1.0, -1.0), (0.0, 0.0), (1.0, 1.0)],
-            4 => &[(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)],
-            5 => &[
-                (-1.0, -1.0),
-                (1.0, -1.0),
-                (0.0, 0.0),
-                (-1.0, 1.0),
-                (1.0, 1.0),
-            ],
-            _ => &[
-                (-1.0, -1.0),
-                (1.0, -1.0),
-                (-1.0, 0.0),
-                (1.0, 0.0),
-                (-1.0, 1.0),
-                (1.0, 1.0),
-            ],
-        };
+        let spots = crate::widgets::die_pips(shown as u8);
         for (dx, dy) in spots {
             painter.circle_filled(c + Vec2::new(dx * q, dy * q), 2.4, palette.card_ink);
         }

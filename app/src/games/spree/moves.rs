@@ -474,27 +474,7 @@ fn paint_die(painter: &egui::Painter, c: Pos2, side: f32, value: u8, angle: f32,
         Stroke::new(1.0, Color32::from_black_alpha(160)),
     ));
     let q = side * 0.26;
-    let spots: &[(f32, f32)] = match value {
-        1 => &[(0.0, 0.0)],
-        2 => &[(-1.0, -1.0), (1.0, 1.0)],
-        3 => &[(-1.0, -1.0), (0.0, 0.0), (1.0, 1.0)],
-        4 => &[(-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)],
-        5 => &[
-            (-1.0, -1.0),
-            (1.0, -1.0),
-            (0.0, 0.0),
-            (-1.0, 1.0),
-            (1.0, 1.0),
-        ],
-        _ => &[
-            (-1.0, -1.0),
-            (1.0, -1.0),
-            (-1.0, 0.0),
-            (1.0, 0.0),
-            (-1.0, 1.0),
-            (1.0, 1.0),
-        ],
-    };
+    let spots = crate::widgets::die_pips(value);
     for (x, y) in spots {
         painter.circle_filled(c + rot(Vec2::new(x * q, y * q)), side * 0.085, pip);
     }
