@@ -6,14 +6,14 @@
 use crate::games::{self, GameUi, TableFrame, TableIntent};
 use crate::link::Link;
 use crate::model::Model;
-use crate::net::{Command, Network, SessionId};
+use crate::net::{Command, Network, Relays, SessionId};
 use crate::platform::{self, Insets, Platform};
 use crate::rules_ref;
 use crate::screens::{
     home::{self, HomeIntent, HomeState, HomeView},
     lobby::{self, LobbyIntent, LobbyState},
     profile::{self, ProfileForm, ProfileIntent},
-    settings::{self as settings_screen, SettingsIntent},
+    settings::{self as settings_screen, RelayForm, SettingsIntent},
     table::{self, GameIntent},
 };
 use crate::settings::{NetworkChoice, Settings};
@@ -56,6 +56,7 @@ pub struct HoardApp {
     model: Model,
     page: Page,
     profile_form: ProfileForm,
+    relay_form: RelayForm,
     home: HomeState,
     lobby: LobbyState,
     games: Vec<Box<dyn GameUi>>,
@@ -101,6 +102,7 @@ impl HoardApp {
         };
         let mut app = HoardApp {
             profile_form: ProfileForm::new(settings.profile.as_ref()),
+            relay_form: RelayForm::default(),
             settings,
             net: None,
             model,
@@ -187,6 +189,11 @@ impl HoardApp {
         let network = match self.network_choice() {
             NetworkChoice::Wifi => Network::Lan,
             NetworkChoice::Offline => Network::Offline,
+            // An address is checked before it is kept; one that no longer reads (a damaged
+            // file) falls back to the public relays rather than to no network.
+            NetworkChoice::Internet => {
+                Network::Relay(Relays::own(&self.settings.relay).unwrap_or_default())
+            }
         };
         let started = Link::start(self.config.data_dir.clone(), network, move || {
             wake_ctx.request_repaint()
@@ -563,11 +570,24 @@ impl HoardApp {
             return;
         }
         match self.page {
-            Page::Settings => match settings_screen::show(ui, &self.settings) {
+            Page::Settings => match settings_screen::show(
+                ui,
+                &self.settings,
+                &mut self.relay_form,
+                self.config.phone,
+            ) {
                 Some(SettingsIntent::Back) => self.page = Page::Main,
                 Some(SettingsIntent::Theme(t)) => {
                     self.settings.theme = t;
                     self.save_settings(now);
+                }
+                Some(SettingsIntent::Relay(relay)) => {
+                    self.settings.relay = relay;
+                    self.save_settings(now);
+                    self.model = Model::default();
+                    self.seated = false;
+                    let ctx = ui.ctx().clone();
+                    self.start_network(&ctx);
                 }
                 Some(SettingsIntent::Network(n)) => {
                     self.settings.network = n;

@@ -5,8 +5,8 @@
 //!
 //! ```text
 //! hoard host --game greedquest [--bots N] [--seats N] [--variant V] [--name NAME]
-//!            [--table NAME] [--data-dir DIR] [--loopback | --offline | --relay] [--timeout S]
-//! hoard join <ticket> --bot [--name NAME] [--data-dir DIR] [--loopback | --relay] [--timeout S]
+//!            [--table NAME] [--data-dir DIR] [--loopback | --offline | --relay | --relay-url URL] [--timeout S]
+//! hoard join <ticket> --bot [--name NAME] [--data-dir DIR] [--loopback | --relay | --relay-url URL] [--timeout S]
 //! hoard tables [--wait S]          list the open tables on this network
 //! ```
 //!
@@ -20,6 +20,7 @@
 use hoard_net::games;
 use hoard_net::handle::{
     AuditVerdict, Command, Event, GameSetup, GameView, Handle, HandleConfig, LobbyView, Network,
+    Relays,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -46,7 +47,7 @@ fn help() -> String {
     let mut text = format!(
         "\
 hoard host --game {} [--bots N] [--seats N] [--variant V] [--name NAME]
-           [--table NAME] [--data-dir DIR] [--loopback|--offline|--relay] [--timeout SECS]
+           [--table NAME] [--data-dir DIR] [--loopback|--offline|--relay|--relay-url URL] [--timeout SECS]
     Open a table, print its join code (TICKET ...), wait for --seats players (default:
     you and the bots), start, let bots play every seat of this device, print RESULT.
 ",
@@ -62,10 +63,12 @@ hoard host --game {} [--bots N] [--seats N] [--variant V] [--name NAME]
         }
     }
     text += "\
-hoard join <ticket> --bot [--name NAME] [--data-dir DIR] [--loopback|--relay] [--timeout SECS]
+hoard join <ticket> --bot [--name NAME] [--data-dir DIR] [--loopback|--relay|--relay-url URL] [--timeout SECS]
     Sit at a table by its join code and let a bot play the seat; print RESULT.
 hoard tables [--wait SECS]
     List the open tables on this network.
+--relay plays over the internet through iroh's public relays; --relay-url URL through the
+players' own relay (an iroh-relay server) instead.
 With --data-dir holding an unfinished game, host and join resume it instead.";
     text
 }
@@ -157,7 +160,11 @@ fn parse(args: &[String]) -> Result<Options, String> {
             }
             "--loopback" => opts.network = Network::Loopback,
             "--offline" => opts.network = Network::Offline,
-            "--relay" => opts.network = Network::Relay,
+            "--relay" => opts.network = Network::Relay(Relays::Public),
+            "--relay-url" => {
+                let url = it.next().ok_or("--relay-url needs a relay's address")?;
+                opts.network = Network::Relay(Relays::own(url)?);
+            }
             "--lan" => opts.network = Network::Lan,
             "--timeout" => opts.timeout = Duration::from_secs(number("--timeout", it.next())?),
             "--linger-ms" => opts.linger = Duration::from_millis(number("--linger-ms", it.next())?),
@@ -251,7 +258,7 @@ fn execute(opts: Options) -> Result<ExitCode, String> {
 
 fn start(opts: &Options) -> Result<Handle, String> {
     let dir = data_dir(opts)?;
-    Handle::start(HandleConfig::new(dir, opts.network)).map_err(|e| e.to_string())
+    Handle::start(HandleConfig::new(dir, opts.network.clone())).map_err(|e| e.to_string())
 }
 
 fn tables(opts: &Options, wait: Duration) -> Result<ExitCode, String> {
@@ -487,6 +494,22 @@ mod tests {
         };
         assert_eq!(c.length, Length::Short);
         assert!(c.this_is_my_room);
+    }
+
+    #[test]
+    fn a_relay_is_iroh_public_ones_or_the_players_own_by_its_address() {
+        let public = parse(&args("join abc --bot --relay")).expect("valid");
+        assert_eq!(public.network, Network::Relay(Relays::Public));
+        let own = parse(&args("join abc --bot --relay-url http://10.0.0.1:3340")).expect("valid");
+        let Network::Relay(Relays::Own(url)) = own.network else {
+            panic!("not our own relay: {:?}", own.network)
+        };
+        assert_eq!(url.as_str(), "http://10.0.0.1:3340/");
+        let wrong = parse(&args("join abc --bot --relay-url relay")).err();
+        assert!(
+            wrong.is_some_and(|e| e.contains("is not a relay's address")),
+            "an address that is no URL is refused with a reason"
+        );
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The player's own choices kept on this device: name, colour, theme, and whether to use
-//! the Wi-Fi. Written at once when they change (phones kill apps without warning).
+//! The player's own choices kept on this device: name, colour, theme, and how to reach the
+//! others (the Wi-Fi, a relay over the internet, or nobody). Written at once when they change (phones kill apps without warning).
 
 use crate::error::AppError;
 use crate::theme::ThemeChoice;
@@ -28,6 +28,8 @@ pub enum NetworkChoice {
     Wifi,
     /// No network at all: one device, you and bots.
     Offline,
+    /// Friends anywhere, through a relay on the internet (and the Wi-Fi's tables as well).
+    Internet,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,6 +37,20 @@ pub struct Settings {
     pub profile: Option<Profile>,
     pub theme: ThemeChoice,
     pub network: NetworkChoice,
+    /// The players' own relay for [`NetworkChoice::Internet`], as its address
+    /// (`https://relay.example.org`); empty: iroh's public relays.
+    pub relay: String,
+}
+
+/// The longest relay address kept.
+pub const MAX_RELAY: usize = 200;
+
+/// The settings as written before there was a relay to name: read once, written anew.
+#[derive(Deserialize)]
+struct SettingsBeforeRelays {
+    profile: Option<Profile>,
+    theme: ThemeChoice,
+    network: NetworkChoice,
 }
 
 impl Settings {
@@ -51,10 +67,21 @@ impl Settings {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Settings::default()),
             Err(source) => return Err(AppError::ReadSettings { path, source }),
         };
-        postcard::from_bytes(&bytes).map_err(|e| AppError::DamagedSettings {
-            path,
-            why: e.to_string(),
-        })
+        postcard::from_bytes(&bytes)
+            .or_else(|e| {
+                postcard::from_bytes::<SettingsBeforeRelays>(&bytes)
+                    .map(|old| Settings {
+                        profile: old.profile,
+                        theme: old.theme,
+                        network: old.network,
+                        relay: String::new(),
+                    })
+                    .map_err(|_| e)
+            })
+            .map_err(|e| AppError::DamagedSettings {
+                path,
+                why: e.to_string(),
+            })
     }
 
     /// Writes through a temporary file and a rename, so a kill mid-write leaves the old
@@ -107,11 +134,48 @@ mod tests {
                 colour: [40, 120, 220],
             }),
             theme: ThemeChoice::Light,
-            network: NetworkChoice::Offline,
+            network: NetworkChoice::Internet,
+            relay: "https://relay.example.org".into(),
         };
         assert!(s.save(&dir).is_ok());
         assert_eq!(Settings::load(&dir).ok(), Some(s));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn settings_written_before_relays_could_be_named_are_read_with_the_public_relays() {
+        #[derive(Serialize)]
+        struct Old {
+            profile: Option<Profile>,
+            theme: ThemeChoice,
+            network: NetworkChoice,
+        }
+        let dir = std::env::temp_dir().join(format!("hoard-settings-old-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        let profile = Some(Profile {
+            name: "Mia".into(),
+            colour: [40, 120, 220],
+        });
+        let old = Old {
+            profile: profile.clone(),
+            theme: ThemeChoice::Dark,
+            network: NetworkChoice::Wifi,
+        };
+        let _ = std::fs::write(
+            Settings::path(&dir),
+            postcard::to_stdvec(&old).unwrap_or_default(),
+        );
+        let read = Settings::load(&dir).ok();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(
+            read,
+            Some(Settings {
+                profile,
+                theme: ThemeChoice::Dark,
+                network: NetworkChoice::Wifi,
+                relay: String::new(),
+            })
+        );
     }
 
     #[test]
@@ -139,6 +203,7 @@ mod tests {
             }),
             theme: ThemeChoice::Light,
             network: NetworkChoice::Offline,
+            relay: String::new(),
         })
         .unwrap_or_default();
         // xorshift64: enough to scatter the damage, and the same every run.

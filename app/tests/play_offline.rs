@@ -261,3 +261,56 @@ fn an_unfinished_game_can_be_forgotten_after_a_question_and_stays_gone() {
     assert!(!has(&h, "Resume"), "a forgotten game came back");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 19: "The app's relay setting lets a player name their own relay (a URL), with the
+/// public ones as the default." The address is typed on the app's own keys, checked before
+/// it is kept, and kept across a restart. (The app runs offline here, so nothing is dialled.)
+#[test]
+fn a_player_names_their_own_relay_and_a_wrong_address_is_refused_with_a_reason() {
+    use hoard_app::NetworkChoice;
+    use hoard_app::settings::{Profile, Settings};
+    let dir = scratch("relay");
+    let saved = Settings {
+        profile: Some(Profile {
+            name: "Ana".into(),
+            colour: [40, 120, 220],
+        }),
+        network: NetworkChoice::Internet,
+        ..Settings::default()
+    };
+    assert!(saved.save(&dir).is_ok());
+    let mut h = app(dir.clone(), [360.0, 780.0], true);
+    wait_until(&mut h, "Home", |h| has(h, "Settings"));
+    click(&mut h, "Settings");
+    wait_until(&mut h, "the relay choice", |h| has(h, "Use this relay"));
+    assert!(
+        has(
+            &h,
+            "Through iroh's public relays. Your moves stay signed and your cards sealed; a relay only passes them on."
+        ),
+        "the public relays are the default"
+    );
+    type_on_keys(&mut h, "relay");
+    click(&mut h, "Use this relay");
+    wait_until(&mut h, "the reason", |h| {
+        h.query_all_by(|n| {
+            let refused = |l: String| l.starts_with("\"relay\" is not a relay's address");
+            n.label().is_some_and(refused) || n.value().is_some_and(refused)
+        })
+        .next()
+        .is_some()
+    });
+    click(&mut h, "Clear");
+    type_on_keys(&mut h, "http://10.1.2.3:3340");
+    click(&mut h, "Use this relay");
+    wait_until(&mut h, "the relay in use", |h| {
+        has(h, "Through your own relay, http://10.1.2.3:3340.")
+    });
+    drop(h);
+    let kept = Settings::load(&dir).ok().map(|s| (s.network, s.relay));
+    assert_eq!(
+        kept,
+        Some((NetworkChoice::Internet, "http://10.1.2.3:3340".to_string()))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -19,7 +19,7 @@ use crate::table_types::{Command, Event, GameView, LobbySeat, LobbyView, Network
 use crate::transport::discovery::Discovery;
 use crate::transport::endpoint::{self, EndpointOptions, NetMode};
 use crate::transport::mesh::{self, Mesh, MeshEvent};
-use crate::transport::{PROTOCOL_VERSION, TableId, TableInfo, ticket};
+use crate::transport::{PROTOCOL_VERSION, Relays, TableId, TableInfo, ticket};
 use hoard_rules::Seat;
 use iroh::{Endpoint, EndpointAddr, EndpointId, TransportAddr};
 use serde::{Deserialize, Serialize};
@@ -381,14 +381,15 @@ impl Device {
     }
 
     async fn bind(&mut self) {
-        let mode = match self.network {
+        let (mode, relays) = match &self.network {
             Network::Offline => return,
-            Network::Lan => NetMode::Lan,
-            Network::Relay => NetMode::Relay,
-            Network::Loopback => NetMode::Loopback,
+            Network::Lan => (NetMode::Lan, Relays::Public),
+            Network::Relay(relays) => (NetMode::Relay, relays.clone()),
+            Network::Loopback => (NetMode::Loopback, Relays::Public),
         };
         let port_file = self.dir.join(PORT_FILE);
         let mut options = EndpointOptions::new(mode);
+        options.relays = relays;
         options.port = std::fs::read(&port_file)
             .ok()
             .and_then(|b| b.as_slice().try_into().ok().map(u16::from_le_bytes));

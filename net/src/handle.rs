@@ -20,7 +20,7 @@ pub use crate::table_types::{
     AuditVerdict, AwayVote, AwayVoteView, Command, EndView, Event, GameView, LobbySeat, LobbyView,
     Network, SeatView, SessionSummary,
 };
-pub use crate::transport::{TableId, TableInfo};
+pub use crate::transport::{Relays, TableId, TableInfo};
 
 /// How to start a [`Handle`].
 pub struct HandleConfig {

@@ -4,20 +4,21 @@
 
 use crate::games::{AnyInput, AnyState, GameSetup};
 use crate::identity::SessionId;
-use crate::transport::{TableId, TableInfo};
+use crate::transport::{Relays, TableId, TableInfo};
 use hoard_rules::{Outcome, Pending, Seat};
 use serde::{Deserialize, Serialize};
 
 /// Where this device plays.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub enum Network {
     /// The local Wi-Fi: tables listed over mDNS, joined by tap or ticket; no internet needed.
     #[default]
     Lan,
     /// No network at all: one device and bots.
     Offline,
-    /// Over the internet through iroh's relays (opt-in); LAN discovery still works.
-    Relay,
+    /// Over the internet through relays (opt-in): iroh's public ones or the players' own;
+    /// LAN discovery still works.
+    Relay(Relays),
     /// Loopback only (127.0.0.1), tickets only, no mDNS: several devices on one machine
     /// (tests, benchmarks). Nothing leaves the machine.
     Loopback,

@@ -2,6 +2,7 @@
 //! fails), their output as lines with timeouts, the parsed `RESULT` line, scratch
 //! directories that clean up, and in-process devices driven through the handle.
 
+pub mod netns;
 pub mod procs;
 pub mod rounds;
 pub mod table;
@@ -57,6 +58,8 @@ pub struct Peer {
     pub child: Child,
     pub data_dir: PathBuf,
     pub args: Vec<String>,
+    /// The words the command runs under (for example `ip netns exec NS`), kept for a restart.
+    pub launcher: Vec<String>,
 }
 
 impl Peer {
@@ -69,10 +72,32 @@ impl Peer {
         data_dir: &Path,
         lines: &mpsc::Sender<Line>,
     ) -> Peer {
-        let mut all: Vec<String> = args.to_vec();
+        Peer::spawn_via(&[], bin, name, args, data_dir, lines)
+    }
+
+    /// As [`Peer::spawn`], with the command run under `launcher` (its first word the
+    /// program, `bin` and the arguments after the rest).
+    pub fn spawn_via(
+        launcher: &[String],
+        bin: &Path,
+        name: &str,
+        args: &[String],
+        data_dir: &Path,
+        lines: &mpsc::Sender<Line>,
+    ) -> Peer {
+        let mut all: Vec<String> = launcher.iter().skip(1).cloned().collect();
+        all.push(bin.display().to_string());
+        all.extend(args.iter().cloned());
         all.push("--data-dir".into());
         all.push(data_dir.display().to_string());
-        let mut child = Command::new(bin)
+        let program = launcher
+            .first()
+            .map(PathBuf::from)
+            .unwrap_or_else(|| bin.to_path_buf());
+        if launcher.is_empty() {
+            all.remove(0);
+        }
+        let mut child = Command::new(&program)
             .args(&all)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
@@ -118,6 +143,7 @@ impl Peer {
             child,
             data_dir: data_dir.to_path_buf(),
             args: args.to_vec(),
+            launcher: launcher.to_vec(),
         }
     }
 

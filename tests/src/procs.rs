@@ -26,9 +26,30 @@ impl ProcTable {
         guests: &[String],
         join: impl Fn(&str) -> Vec<String>,
     ) -> ProcTable {
+        ProcTable::start_via(&[], bin, scratch, host_args, guests, join)
+    }
+
+    /// As [`ProcTable::start`], with peer `i` (0 the host) run under `launchers[i]` (for
+    /// example in a network namespace); a peer with no launcher runs directly.
+    pub fn start_via(
+        launchers: &[Vec<String>],
+        bin: &str,
+        scratch: &Scratch,
+        host_args: &[String],
+        guests: &[String],
+        join: impl Fn(&str) -> Vec<String>,
+    ) -> ProcTable {
         let (tx, lines) = mpsc::channel();
         let bin = PathBuf::from(bin);
-        let host = Peer::spawn(&bin, "host", host_args, &scratch.dir("host"), &tx);
+        let launcher = |i: usize| launchers.get(i).cloned().unwrap_or_default();
+        let host = Peer::spawn_via(
+            &launcher(0),
+            &bin,
+            "host",
+            host_args,
+            &scratch.dir("host"),
+            &tx,
+        );
         let mut seen = Vec::new();
         let ticket = wait_line(
             &lines,
@@ -42,8 +63,9 @@ impl ProcTable {
         )
         .unwrap_or_else(|| panic!("the host printed no join code:\n{}", tail(&seen, 30)));
         let mut peers = vec![host];
-        for name in guests {
-            peers.push(Peer::spawn(
+        for (i, name) in guests.iter().enumerate() {
+            peers.push(Peer::spawn_via(
+                &launcher(i + 1),
                 &bin,
                 name,
                 &join(&ticket),
@@ -91,7 +113,8 @@ impl ProcTable {
         std::thread::sleep(Duration::from_millis(300));
         let (tx, rx) = mpsc::channel::<Line>();
         let old = &self.peers[victim];
-        let restarted = Peer::spawn(
+        let restarted = Peer::spawn_via(
+            &old.launcher.clone(),
             Path::new(&self.bin),
             &name,
             &old.args.clone(),
@@ -180,12 +203,59 @@ pub fn game_through_a_kill(
     kill_at: u32,
     min_steps: u32,
 ) -> (Vec<String>, u32) {
+    let on_loopback = Launch {
+        bin: bin.into(),
+        guest_network: "--loopback".into(),
+        launchers: Vec::new(),
+    };
+    game_through_a_kill_via(
+        &on_loopback,
+        label,
+        host,
+        guests,
+        victim,
+        kill_at,
+        min_steps,
+    )
+}
+
+/// Where a table's peer processes run and how the guests reach the network.
+pub struct Launch {
+    /// The peer program (the headless `hoard` CLI).
+    pub bin: String,
+    /// The guests' network flags (`--loopback`, `--relay-url URL`).
+    pub guest_network: String,
+    /// Each peer's launcher by index, 0 the host (see [`ProcTable::start_via`]).
+    pub launchers: Vec<Vec<String>>,
+}
+
+/// [`game_through_a_kill`] with the peers launched as `launch` says.
+pub fn game_through_a_kill_via(
+    launch: &Launch,
+    label: &str,
+    host: &str,
+    guests: usize,
+    victim: usize,
+    kill_at: u32,
+    min_steps: u32,
+) -> (Vec<String>, u32) {
     let scratch = Scratch::new(label);
     let words = |text: &str| -> Vec<String> { text.split_whitespace().map(String::from).collect() };
     let names: Vec<String> = (1..=guests).map(|i| format!("guest{i}")).collect();
-    let mut table = ProcTable::start(bin, &scratch, &words(host), &names, |ticket| {
-        words(&format!("join {ticket} --bot --loopback --timeout 260"))
-    });
+    let join = |ticket: &str| {
+        words(&format!(
+            "join {ticket} --bot {} --timeout 260",
+            launch.guest_network
+        ))
+    };
+    let mut table = ProcTable::start_via(
+        &launch.launchers,
+        &launch.bin,
+        &scratch,
+        &words(host),
+        &names,
+        join,
+    );
     let name = table.peers[victim].name.clone();
     table.kill_at_step(victim, kill_at, Duration::from_secs(120));
     let mut resumed = false;

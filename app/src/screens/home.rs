@@ -66,7 +66,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut HomeState, view: &HomeView) -> Option
             });
             ui.add_space(4.0);
             let host_label = match view.network {
-                NetworkChoice::Wifi => "Host a table",
+                NetworkChoice::Wifi | NetworkChoice::Internet => "Host a table",
                 NetworkChoice::Offline => "Play against bots",
             };
             if widgets::primary(ui, host_label).clicked() {
@@ -116,7 +116,16 @@ pub fn show(ui: &mut egui::Ui, state: &mut HomeState, view: &HomeView) -> Option
 
             ui.add_space(8.0);
             match view.network {
-                NetworkChoice::Wifi => {
+                NetworkChoice::Wifi | NetworkChoice::Internet => {
+                    if view.network == NetworkChoice::Internet {
+                        ui.label(
+                            RichText::new(
+                                "Over the internet: friends elsewhere join with your table's \
+                                 code, and you with theirs.",
+                            )
+                            .color(palette.muted),
+                        );
+                    }
                     ui.label(RichText::new("Tables on this Wi-Fi").strong().size(20.0));
                     if view.tables.is_empty() {
                         ui.label(

@@ -1,18 +1,35 @@
-//! Settings: the theme, Wi-Fi or offline, and a way to the name-and-colour form.
+//! Settings: the theme, how to reach the others (the Wi-Fi, a relay over the internet, or
+//! nobody), and a way to the name-and-colour form.
 
-use crate::settings::{NetworkChoice, Settings};
-use crate::theme::ThemeChoice;
-use crate::widgets;
+use crate::settings::{MAX_RELAY, NetworkChoice, Settings};
+use crate::theme::{Palette, ThemeChoice};
+use crate::widgets::{self, entry::Entry, keypad::KeypadKind};
 use egui::RichText;
+use hoard_net::handle::Relays;
 
 pub enum SettingsIntent {
     Back,
     Theme(ThemeChoice),
     Network(NetworkChoice),
+    /// Play through this relay (its address, checked), or iroh's public ones (empty).
+    Relay(String),
     EditProfile,
 }
 
-pub fn show(ui: &mut egui::Ui, settings: &Settings) -> Option<SettingsIntent> {
+/// The relay address being typed, between frames.
+#[derive(Default)]
+pub struct RelayForm {
+    entry: Entry,
+    typed: Option<String>,
+    error: Option<String>,
+}
+
+pub fn show(
+    ui: &mut egui::Ui,
+    settings: &Settings,
+    form: &mut RelayForm,
+    phone: bool,
+) -> Option<SettingsIntent> {
     let mut intent = None;
     if widgets::top_bar(ui, "Settings", Some("Back")) {
         intent = Some(SettingsIntent::Back);
@@ -39,6 +56,10 @@ pub fn show(ui: &mut egui::Ui, settings: &Settings) -> Option<SettingsIntent> {
         for (choice, text) in [
             (NetworkChoice::Wifi, "Friends on this Wi-Fi"),
             (
+                NetworkChoice::Internet,
+                "Friends anywhere, over the internet",
+            ),
+            (
                 NetworkChoice::Offline,
                 "Bots only, on this device (no network)",
             ),
@@ -47,6 +68,11 @@ pub fn show(ui: &mut egui::Ui, settings: &Settings) -> Option<SettingsIntent> {
                 intent = Some(SettingsIntent::Network(choice));
             }
         }
+        if settings.network == NetworkChoice::Internet
+            && let Some(relay) = relay_choice(ui, settings, form, phone)
+        {
+            intent = Some(relay);
+        }
         ui.label(
             RichText::new(
                 "Games in progress are kept on this device either way and can be resumed later.",
@@ -54,5 +80,55 @@ pub fn show(ui: &mut egui::Ui, settings: &Settings) -> Option<SettingsIntent> {
             .weak(),
         );
     });
+    intent
+}
+
+/// Which relay carries the game: iroh's public ones, or the players' own by its address.
+fn relay_choice(
+    ui: &mut egui::Ui,
+    settings: &Settings,
+    form: &mut RelayForm,
+    phone: bool,
+) -> Option<SettingsIntent> {
+    let palette = Palette::of(ui);
+    let mut intent = None;
+    ui.add_space(4.0);
+    let using = if settings.relay.is_empty() {
+        "Through iroh's public relays. Your moves stay signed and your cards sealed; a relay \
+         only passes them on."
+            .to_string()
+    } else {
+        format!("Through your own relay, {}.", settings.relay)
+    };
+    ui.label(RichText::new(using).color(palette.muted));
+    let typed = form.typed.get_or_insert_with(|| settings.relay.clone());
+    if form.entry.show(
+        ui,
+        "Your own relay",
+        "https://relay.example.org (blank: public)",
+        KeypadKind::Address,
+        typed,
+        MAX_RELAY,
+        phone,
+    ) {
+        form.error = None;
+    }
+    let typed = typed.trim().to_string();
+    ui.horizontal_wrapped(|ui| {
+        let changed = typed != settings.relay;
+        if widgets::primary_enabled(ui, changed, "Use this relay").clicked() {
+            match Relays::own(&typed) {
+                Err(why) if !typed.is_empty() => form.error = Some(why),
+                _ => intent = Some(SettingsIntent::Relay(typed.clone())),
+            }
+        }
+        if !settings.relay.is_empty() && widgets::button(ui, "Public relays").clicked() {
+            form.typed = Some(String::new());
+            intent = Some(SettingsIntent::Relay(String::new()));
+        }
+    });
+    if let Some(why) = &form.error {
+        ui.label(RichText::new(why).color(palette.warn));
+    }
     intent
 }

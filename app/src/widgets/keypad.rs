@@ -1,4 +1,4 @@
-//! Keys drawn by the app, for names and join codes: phones' soft keyboards do not reach
+//! Keys drawn by the app, for names, join codes and relay addresses: phones' soft keyboards do not reach
 //! the app reliably (their IME text is dropped), so nothing depends on them.
 
 use crate::theme::TOUCH;
@@ -11,6 +11,8 @@ pub enum KeypadKind {
     Name,
     /// Join codes: lower-case letters and digits.
     Code,
+    /// A server's address: lower-case letters, digits and `.:/-`.
+    Address,
 }
 
 /// A keypad's own state between frames.
@@ -28,6 +30,7 @@ pub struct KeypadOutput {
 
 const NAME_KEYS: &str = "abcdefghijklmnopqrstuvwxyz-'";
 const CODE_KEYS: &str = "abcdefghijklmnopqrstuvwxyz0123456789";
+const ADDRESS_KEYS: &str = "abcdefghijklmnopqrstuvwxyz0123456789.:/-";
 
 impl Keypad {
     /// Draws the keys under the field and edits `text` (at most `max` characters).
@@ -44,6 +47,7 @@ impl Keypad {
         let keys = match kind {
             KeypadKind::Name => NAME_KEYS,
             KeypadKind::Code => CODE_KEYS,
+            KeypadKind::Address => ADDRESS_KEYS,
         };
         let gap = 4.0;
         let width = ui.available_width();
@@ -89,7 +93,7 @@ impl Keypad {
                         self.caps = None;
                     }
                 }
-                KeypadKind::Code => {
+                KeypadKind::Code | KeypadKind::Address => {
                     if ui
                         .add_enabled(!text.is_empty(), Button::new("Clear").min_size(wide))
                         .clicked()

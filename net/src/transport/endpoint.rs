@@ -6,7 +6,7 @@ use super::TransportError;
 use iroh::address_lookup::UserData;
 use iroh::dns::{DnsResolver, FallbackMode};
 use iroh::endpoint::{NetReportConfig, PortmapperConfig, QuicTransportConfig, presets};
-use iroh::{Endpoint, RelayMode, SecretKey};
+use iroh::{Endpoint, RelayMode, RelayUrl, SecretKey};
 use iroh_mdns_address_lookup::MdnsAddressLookup;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::Duration;
@@ -31,8 +31,36 @@ pub enum NetMode {
     /// Loopback only (127.0.0.1), no mDNS: several devices on one machine, joined by
     /// ticket. For tests and benchmarks; nothing leaves the machine.
     Loopback,
-    /// Over the internet through iroh's public relays (opt-in), plus everything `Lan` does.
+    /// Over the internet through relays (opt-in, [`Relays`]), plus everything `Lan` does.
     Relay,
+}
+
+/// The relays a device playing over the internet goes through.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Relays {
+    /// iroh's public relays.
+    #[default]
+    Public,
+    /// One relay the players run themselves (the `iroh-relay` server), by its URL:
+    /// `https://…`, or `http://…` on a network the players trust.
+    Own(RelayUrl),
+}
+
+impl Relays {
+    /// Reads a relay URL as a player typed it.
+    pub fn own(url: &str) -> Result<Relays, String> {
+        url.trim()
+            .parse::<RelayUrl>()
+            .map(Relays::Own)
+            .map_err(|e| format!("{:?} is not a relay's address: {e}", url.trim()))
+    }
+
+    fn mode(&self) -> RelayMode {
+        match self {
+            Relays::Public => RelayMode::Default,
+            Relays::Own(url) => RelayMode::custom([url.clone()]),
+        }
+    }
 }
 
 /// How to bind one endpoint.
@@ -44,6 +72,8 @@ pub struct EndpointOptions {
     /// The UDP port to bind (IPv4), so that a restarted device is found where it was;
     /// `None` or a port now taken: any free port.
     pub port: Option<u16>,
+    /// The relays, in [`NetMode::Relay`].
+    pub relays: Relays,
 }
 
 impl EndpointOptions {
@@ -52,6 +82,7 @@ impl EndpointOptions {
             mode,
             mdns: mode != NetMode::Loopback,
             port: None,
+            relays: Relays::Public,
         }
     }
 }
@@ -83,14 +114,14 @@ pub async fn bind_endpoint(
     options: &EndpointOptions,
 ) -> Result<Bound, TransportError> {
     let endpoint = match options.port {
-        Some(port) => match bind_once(key.clone(), options.mode, port).await {
+        Some(port) => match bind_once(key.clone(), options, port).await {
             Ok(endpoint) => endpoint,
             Err(e) => {
                 tracing::info!("port {port} is not free ({e}); binding another");
-                bind_once(key, options.mode, 0).await?
+                bind_once(key, options, 0).await?
             }
         },
-        None => bind_once(key, options.mode, 0).await?,
+        None => bind_once(key, options, 0).await?,
     };
     let browser = if options.mdns {
         let lookup = |e: String| TransportError::Discovery(e);
@@ -122,7 +153,11 @@ pub async fn bind_endpoint(
     })
 }
 
-async fn bind_once(key: SecretKey, mode: NetMode, port: u16) -> Result<Endpoint, TransportError> {
+async fn bind_once(
+    key: SecretKey,
+    options: &EndpointOptions,
+    port: u16,
+) -> Result<Endpoint, TransportError> {
     let bind = |e: String| TransportError::Bind(e);
     // System nameservers only, never public fallbacks: on a LAN with no internet a DNS
     // lookup must fail fast rather than wait on servers it cannot reach.
@@ -136,7 +171,7 @@ async fn bind_once(key: SecretKey, mode: NetMode, port: u16) -> Result<Endpoint,
         .transport_config(transport_config())
         .dns_resolver(dns)
         .portmapper_config(PortmapperConfig::Disabled);
-    builder = match mode {
+    builder = match options.mode {
         NetMode::Lan => builder
             .relay_mode(RelayMode::Disabled)
             .net_report_config(NetReportConfig::minimal())
@@ -149,12 +184,26 @@ async fn bind_once(key: SecretKey, mode: NetMode, port: u16) -> Result<Endpoint,
             .bind_addr(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
             .map_err(|e| bind(e.to_string()))?,
         NetMode::Relay => builder
-            .relay_mode(RelayMode::Default)
+            .relay_mode(options.relays.mode())
             .bind_addr(SocketAddr::from((Ipv4Addr::UNSPECIFIED, port)))
             .map_err(|e| bind(e.to_string()))?,
     };
-    builder.bind().await.map_err(|e| bind(e.to_string()))
+    let endpoint = builder.bind().await.map_err(|e| bind(e.to_string()))?;
+    if options.mode == NetMode::Relay
+        && tokio::time::timeout(RELAY_WAIT, endpoint.online())
+            .await
+            .is_err()
+    {
+        // Still usable on the LAN; the relay is retried in the background.
+        tracing::warn!("no relay reached in {RELAY_WAIT:?}; playing on without one for now");
+    }
+    Ok(endpoint)
 }
+
+/// How long binding in relay mode waits for the home relay, so that the first join code
+/// and the first join carry the relay's address (a peer behind another network can only
+/// be reached through it).
+pub const RELAY_WAIT: Duration = Duration::from_secs(10);
 
 /// Publishes this device's table card in mDNS, or with `None` a card that says no table
 /// is open here. (Withdrawing the user data altogether would not reach the others:

@@ -18,7 +18,7 @@ pub mod mesh;
 pub mod table;
 pub mod ticket;
 
-pub use endpoint::{ALPN, EndpointOptions, NetMode, bind_endpoint};
+pub use endpoint::{ALPN, EndpointOptions, NetMode, Relays, bind_endpoint};
 pub use table::{PROTOCOL_VERSION, TableId, TableInfo};
 
 /// Why the transport could not do something, in words a player can act on.
