@@ -13,6 +13,7 @@ use crate::screens::{
     home::{self, HomeIntent, HomeState, HomeView},
     lobby::{self, LobbyIntent, LobbyState},
     profile::{self, ProfileForm, ProfileIntent},
+    replay::{self as replay_screen, ReplayIntent, ReplayState},
     settings::{self as settings_screen, RelayForm, SettingsIntent},
     table::{self, GameIntent},
 };
@@ -47,6 +48,8 @@ enum Page {
     Profile,
     Settings,
     Rules,
+    /// A game watched again.
+    Replay,
 }
 
 pub struct HoardApp {
@@ -57,6 +60,7 @@ pub struct HoardApp {
     page: Page,
     profile_form: ProfileForm,
     relay_form: RelayForm,
+    replay: Option<ReplayState>,
     home: HomeState,
     lobby: LobbyState,
     games: Vec<Box<dyn GameUi>>,
@@ -103,6 +107,7 @@ impl HoardApp {
         let mut app = HoardApp {
             profile_form: ProfileForm::new(settings.profile.as_ref()),
             relay_form: RelayForm::default(),
+            replay: None,
             settings,
             net: None,
             model,
@@ -231,7 +236,7 @@ impl HoardApp {
             match &event {
                 // The app was closed (or killed) at a game's table, not left: straight back
                 // to it, as if the player had tapped Resume.
-                Event::Unfinished(list) if !self.listed => {
+                Event::Games(list) if !self.listed => {
                     self.listed = true;
                     if !self.seated && self.settings.profile.is_some() {
                         reopen = list.iter().find(|s| s.interrupted).map(|s| s.session);
@@ -248,6 +253,10 @@ impl HoardApp {
                 _ => {}
             }
             self.model.apply(event, now);
+        }
+        if let Some(replay) = self.model.replay.take() {
+            self.replay = Some(ReplayState::new(replay));
+            self.page = Page::Replay;
         }
         if let Some(session) = reopen {
             self.seated = true;
@@ -300,7 +309,7 @@ impl HoardApp {
             profile: &profile,
             network: self.network_choice(),
             tables: &self.model.tables,
-            unfinished: &self.model.unfinished,
+            games: &self.model.games,
             phone: self.config.phone,
         };
         let Some(intent) = home::show(ui, &mut self.home, &view) else {
@@ -326,7 +335,7 @@ impl HoardApp {
                 }
             }
             HomeIntent::Resume(i) => {
-                if let Some(s) = self.model.unfinished.get(i) {
+                if let Some(s) = self.model.games.get(i) {
                     let session = s.session;
                     if self.left.as_ref() == Some(&session) {
                         self.left = None;
@@ -336,6 +345,7 @@ impl HoardApp {
                 }
             }
             HomeIntent::Forget(session) => self.send(Command::Forget { session }),
+            HomeIntent::Replay(session) => self.send(Command::Replay { session }),
             HomeIntent::EditProfile => {
                 self.profile_form = ProfileForm::new(self.settings.profile.as_ref());
                 self.page = Page::Profile;
@@ -384,6 +394,7 @@ impl HoardApp {
         let frame = TableFrame {
             now,
             portrait: ui.available_width() < ui.available_height(),
+            still: self.settings.still,
         };
         let game = self.games.iter_mut().find(|g| g.shows(&view));
         let intents = table::show(ui, &view, game, frame, self.log_open);
@@ -392,6 +403,12 @@ impl HoardApp {
             match intent {
                 GameIntent::Leave => self.confirm_leave = true,
                 GameIntent::Done => self.leave_table(),
+                GameIntent::Replay => {
+                    if let Some(view) = &self.model.game {
+                        let session = view.session;
+                        self.send(Command::Replay { session });
+                    }
+                }
                 GameIntent::Log => self.log_open = !self.log_open,
                 GameIntent::Vote { seat, vote } => self.send(Command::Vote { seat, vote }),
                 GameIntent::Back => self.send(Command::Back),
@@ -581,6 +598,10 @@ impl HoardApp {
                     self.settings.theme = t;
                     self.save_settings(now);
                 }
+                Some(SettingsIntent::Still(still)) => {
+                    self.settings.still = still;
+                    self.save_settings(now);
+                }
                 Some(SettingsIntent::Relay(relay)) => {
                     self.settings.relay = relay;
                     self.save_settings(now);
@@ -606,6 +627,24 @@ impl HoardApp {
             },
             Page::Rules => {
                 if rules_ref::show(ui, &mut self.rules_open) {
+                    self.page = Page::Main;
+                }
+            }
+            Page::Replay => {
+                let frame = TableFrame {
+                    now,
+                    portrait: ui.available_width() < ui.available_height(),
+                    still: self.settings.still,
+                };
+                let closed = match &mut self.replay {
+                    Some(state) => matches!(
+                        replay_screen::show(ui, state, frame),
+                        Some(ReplayIntent::Close)
+                    ),
+                    None => true,
+                };
+                if closed {
+                    self.replay = None;
                     self.page = Page::Main;
                 }
             }

@@ -292,7 +292,7 @@ fn play(opts: &Options) -> Result<ExitCode, String> {
     // The first event tells whether an unfinished game waits on disk.
     let unfinished = loop {
         match next(&handle, deadline)? {
-            Event::Unfinished(list) => break list,
+            Event::Games(list) => break list.into_iter().filter(|g| g.result.is_none()),
             other => report(&other),
         }
     };
@@ -305,7 +305,7 @@ fn play(opts: &Options) -> Result<ExitCode, String> {
     }
     let mut phase = Phase::Lobby;
     let mut want_seats = 0u8;
-    if let Some(saved) = unfinished.first() {
+    if let Some(saved) = unfinished.into_iter().next() {
         eprintln!("resuming the unfinished game {}", saved.session);
         handle.send(Command::Resume {
             session: saved.session,

@@ -25,7 +25,7 @@ struct Last {
     ticket: Option<Event>,
     lobby: Option<Event>,
     game: Option<Event>,
-    unfinished: Option<Event>,
+    games: Option<Event>,
 }
 
 impl Last {
@@ -36,8 +36,8 @@ impl Last {
             Event::Ticket { .. } => &mut self.ticket,
             Event::Lobby(_) => &mut self.lobby,
             Event::Game(_) => &mut self.game,
-            Event::Unfinished(_) => &mut self.unfinished,
-            Event::Notice(_) | Event::Error(_) => return true,
+            Event::Games(_) => &mut self.games,
+            Event::Notice(_) | Event::Error(_) | Event::Replay(_) => return true,
         };
         if slot.as_ref() == Some(event) {
             return false;

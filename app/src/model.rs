@@ -23,7 +23,9 @@ pub struct Model {
     /// egui time when the reaction window of the latest game view ends (the view says how
     /// long was left when it was made; the countdown runs on from here).
     reaction_ends: Option<f64>,
-    pub unfinished: Vec<SessionSummary>,
+    pub games: Vec<SessionSummary>,
+    /// A game read back to watch again, until the app takes it.
+    pub replay: Option<hoard_net::handle::Replay>,
     pub notices: Vec<Notice>,
 }
 
@@ -38,7 +40,8 @@ impl Model {
                 self.reaction_ends = game.reaction_left_ms.map(|ms| now + ms as f64 / 1000.0);
                 self.game = Some(game);
             }
-            Event::Unfinished(list) => self.unfinished = list,
+            Event::Games(list) => self.games = list,
+            Event::Replay(replay) => self.replay = Some(replay),
             Event::Notice(text) => self.notice(text, false, now),
             Event::Error(text) => self.notice(text, true, now),
         }

@@ -40,12 +40,16 @@ pub struct Settings {
     /// The players' own relay for [`NetworkChoice::Internet`], as its address
     /// (`https://relay.example.org`); empty: iroh's public relays.
     pub relay: String,
+    /// Draw changes at once, without the short animations (a card flipping, a pawn
+    /// sliding, a die rolling).
+    pub still: bool,
 }
 
 /// The longest relay address kept.
 pub const MAX_RELAY: usize = 200;
 
-/// The settings as written before there was a relay to name: read once, written anew.
+/// The settings as written before there was a relay to name or motion to turn off: read
+/// once, written anew.
 #[derive(Deserialize)]
 struct SettingsBeforeRelays {
     profile: Option<Profile>,
@@ -74,7 +78,7 @@ impl Settings {
                         profile: old.profile,
                         theme: old.theme,
                         network: old.network,
-                        relay: String::new(),
+                        ..Settings::default()
                     })
                     .map_err(|_| e)
             })
@@ -136,6 +140,7 @@ mod tests {
             theme: ThemeChoice::Light,
             network: NetworkChoice::Internet,
             relay: "https://relay.example.org".into(),
+            still: true,
         };
         assert!(s.save(&dir).is_ok());
         assert_eq!(Settings::load(&dir).ok(), Some(s));
@@ -174,6 +179,7 @@ mod tests {
                 theme: ThemeChoice::Dark,
                 network: NetworkChoice::Wifi,
                 relay: String::new(),
+                still: false,
             })
         );
     }
@@ -204,6 +210,7 @@ mod tests {
             theme: ThemeChoice::Light,
             network: NetworkChoice::Offline,
             relay: String::new(),
+            still: false,
         })
         .unwrap_or_default();
         // xorshift64: enough to scatter the damage, and the same every run.

@@ -4,11 +4,16 @@
 
 mod support;
 
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use support::*;
 
+/// Also issue 18: "A finished game can be replayed step by step from its log on any device
+/// that played it: forward, back, jump to a turn, with the log in words beside it; the end
+/// screen offers it; the unfinished-games list on the home screen becomes a list of games
+/// with their results."
 #[test]
-fn a_new_player_hosts_plays_greedquest_against_two_bots_and_sees_the_verified_end() {
+fn a_new_player_hosts_plays_greedquest_against_two_bots_sees_the_verified_end_and_watches_it_again()
+{
     let dir = scratch("e2e");
     let mut h = app(dir.clone(), [360.0, 780.0], true);
 
@@ -41,9 +46,73 @@ fn a_new_player_hosts_plays_greedquest_against_two_bots_and_sees_the_verified_en
     );
     h.check_accessibility();
 
+    // The end screen offers the replay; it opens at the table as dealt.
+    click(&mut h, "Watch it again");
+    wait_until(&mut h, "the replay", |h| has(h, "Step on"));
+    h.check_accessibility();
+    assert_eq!(replay_step(&h), 0.0, "a replay starts at the deal");
+    let at_start = table_labels(&h);
+    click(&mut h, "Step on");
+    wait_until(&mut h, "step 1", |h| replay_step(h) == 1.0);
+    click(&mut h, "Last");
+    let last = replay_step(&h);
+    assert!(last > 5.0, "the last step is the game's end, not {last}");
+    let at_end = table_labels(&h);
+    assert_ne!(
+        at_start, at_end,
+        "the table at the end is not the table as dealt"
+    );
+    click(&mut h, "Step back");
+    wait_until(&mut h, "one step back", |h| replay_step(h) == last - 1.0);
+    click(&mut h, "First");
+    wait_until(&mut h, "the deal again", |h| replay_step(h) == 0.0);
+    assert_eq!(
+        table_labels(&h),
+        at_start,
+        "back at the deal, the table is as it was"
+    );
+    // A line of the story jumps to the step it tells.
+    let first_line = h
+        .query_all_by(|n| n.role() == egui::accesskit::Role::Button)
+        .filter_map(|n| n.accesskit_node().label())
+        .find(|l| l.contains("plays") || l.contains("reveal") || l.contains("moves"));
+    if let Some(line) = first_line {
+        click(&mut h, &line);
+        wait_until(&mut h, "the step of that line", |h| replay_step(h) > 0.0);
+    }
+    click(&mut h, "< Back");
+    wait_until(&mut h, "the end screen again", |h| has(h, "Back to home"));
+
     click(&mut h, "Back to home");
     wait_until(&mut h, "Home", |h| has(h, "Play against bots"));
+    wait_until(&mut h, "the finished game listed", |h| {
+        has(h, "Finished games") && has(h, "Watch again")
+    });
+    assert!(
+        h.query_by_label_contains(" won").is_some(),
+        "the list gives the game's result"
+    );
+    assert!(!has(&h, "Unfinished games"), "the game is not unfinished");
+    click(&mut h, "Watch again");
+    wait_until(&mut h, "the replay from home", |h| has(h, "Step on"));
+    assert_eq!(replay_step(&h), 0.0);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The step a replay shows, from its slider.
+fn replay_step(h: &egui_kittest::Harness<'_, hoard_app::HoardApp>) -> f64 {
+    h.query_all_by(|n| n.role() == egui::accesskit::Role::Slider)
+        .find_map(|n| n.accesskit_node().numeric_value())
+        .unwrap_or(-1.0)
+}
+
+/// Every label on screen but the replay's own controls and story and the notices that
+/// come and go over every page: what the table shows.
+fn table_labels(h: &egui_kittest::Harness<'_, hoard_app::HoardApp>) -> Vec<String> {
+    h.query_all_by(|n| n.role() == egui::accesskit::Role::Label)
+        .filter_map(|n| n.accesskit_node().value().or(n.accesskit_node().label()))
+        .filter(|l| !l.starts_with("Audit:"))
+        .collect()
 }
 
 /// Issue 14: "A game ended by agreement in an app test, with its end screen." A few turns in,

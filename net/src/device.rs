@@ -14,8 +14,10 @@ use crate::core::Time;
 use crate::error::{NetError, Result};
 use crate::games::{AnyInput, ForGame, GameSetup, TableGame, with_game};
 use crate::identity::{PublicKey, SeatSpec, SecretKey, SessionId, entropy, new_key};
-use crate::session::{Outgoing, SeatMeta, Session, SessionMeta, Table, session_dir};
-use crate::table_types::{Command, Event, GameView, LobbySeat, LobbyView, Network, SessionSummary};
+use crate::session::{DONE_FILE, Outgoing, SeatMeta, Session, SessionMeta, Table, session_dir};
+use crate::table_types::{
+    Command, Event, GameView, LobbySeat, LobbyView, Network, Replay, SessionSummary,
+};
 use crate::transport::discovery::Discovery;
 use crate::transport::endpoint::{self, EndpointOptions, NetMode};
 use crate::transport::mesh::{self, Mesh, MeshEvent};
@@ -427,7 +429,7 @@ impl Device {
     /// Runs until the handle is dropped or shut down.
     pub async fn run(mut self, mut inputs: tokio_mpsc::UnboundedReceiver<Input>) {
         self.bind().await;
-        self.emit(Event::Unfinished(self.unfinished()));
+        self.emit(Event::Games(self.games()));
         loop {
             let deadline = self.deadline();
             tokio::select! {
@@ -666,10 +668,14 @@ impl Device {
                 self.last_view = None;
             }
             Command::Resume { session } => self.resume(session)?,
+            Command::Replay { session } => {
+                let replay = self.replay(session)?;
+                self.emit(Event::Replay(replay));
+            }
             Command::Forget { session } => self.forget(session)?,
             Command::LeaveTable => {
                 self.leave();
-                self.emit(Event::Unfinished(self.unfinished()));
+                self.emit(Event::Games(self.games()));
             }
             Command::Autoplay { on } => {
                 self.autoplay = on;
@@ -966,7 +972,26 @@ impl Device {
         Ok(())
     }
 
-    /// Deletes an unfinished game's files, unless it is the one being played.
+    /// A game on disk read back step by step (the one at the table is read where it is).
+    fn replay(&self, session: SessionId) -> Result<Replay> {
+        if let Role::Playing(table) = &self.role
+            && table.session() == session
+        {
+            return Ok(table.replay());
+        }
+        let dir = session_dir(&self.dir, &session);
+        let bytes = std::fs::read(dir.join(META_FILE)).map_err(|e| {
+            NetError::Corrupt(format!("the saved game {session} could not be opened: {e}"))
+        })?;
+        let meta: SessionMeta = postcard::from_bytes(&bytes)
+            .map_err(|e| NetError::Corrupt(format!("the saved game {session} is damaged: {e}")))?;
+        let bots = load_bots(&dir)?;
+        // Opened from its store as if resumed, never put at the table: nothing is sent.
+        let table = open_table(&self.dir, meta, &self.key, &bots, false, self.now(), true)?;
+        Ok(table.replay())
+    }
+
+    /// Deletes a game's files, unless it is the one being played.
     fn forget(&mut self, session: SessionId) -> Result<()> {
         if let Role::Playing(table) = &self.role
             && table.session() == session
@@ -978,7 +1003,7 @@ impl Device {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
             _ => {}
         }
-        self.emit(Event::Unfinished(self.unfinished()));
+        self.emit(Event::Games(self.games()));
         Ok(())
     }
 
@@ -1444,8 +1469,9 @@ impl Device {
         }
     }
 
-    /// Unfinished games on disk, newest first.
-    fn unfinished(&self) -> Vec<SessionSummary> {
+    /// The games on disk: unfinished ones first, then those that are over, each newest
+    /// first.
+    fn games(&self) -> Vec<SessionSummary> {
         let Ok(entries) = std::fs::read_dir(self.dir.join("sessions")) else {
             return Vec::new();
         };
@@ -1453,9 +1479,19 @@ impl Device {
         let mut found = Vec::new();
         for entry in entries.flatten() {
             let dir = entry.path();
-            if dir.join("done").exists() {
-                continue;
-            }
+            // An empty file: over before the ending was written down.
+            let result = std::fs::read(dir.join(DONE_FILE)).ok().map(|words| {
+                let words: String = String::from_utf8_lossy(&words)
+                    .trim()
+                    .chars()
+                    .take(120)
+                    .collect();
+                if words.is_empty() {
+                    "Over".to_string()
+                } else {
+                    words
+                }
+            });
             let Some(meta) = std::fs::read(dir.join(META_FILE))
                 .ok()
                 .and_then(|b| postcard::from_bytes::<SessionMeta>(&b).ok())
@@ -1474,11 +1510,12 @@ impl Device {
                     game: meta.start.game.clone(),
                     names: meta.start.seats.iter().map(|s| s.name.clone()).collect(),
                     turn,
-                    interrupted: at_table == Some(meta.session()),
+                    interrupted: result.is_none() && at_table == Some(meta.session()),
+                    result,
                 },
             ));
         }
-        found.sort_by_key(|f| std::cmp::Reverse(f.0));
+        found.sort_by_key(|f| (f.1.result.is_some(), std::cmp::Reverse(f.0)));
         found.into_iter().map(|(_, s)| s).collect()
     }
 }

@@ -13,7 +13,9 @@ use crate::error::{NetError, Result};
 use crate::games::AnyInput;
 use crate::identity::{PublicKey, SecretKey, SessionId, Start, entropy};
 use crate::store::SeatStore;
-use crate::table_types::{AuditVerdict, AwayVote, AwayVoteView, EndView, GameView, SeatView};
+use crate::table_types::{
+    AuditVerdict, AwayVote, AwayVoteView, EndView, GameView, Replay, ReplayFrame, SeatView,
+};
 use crate::wire::{VoteAction, Wire};
 use hoard_rules::{Game, Pending, Seat};
 use iroh::{EndpointAddr, EndpointId};
@@ -168,6 +170,8 @@ pub trait Table: Send {
     fn step(&self) -> u32;
     /// Some seat is away: the view's timers need a refresh every second.
     fn anyone_away(&self) -> bool;
+    /// The game read back from its log, step by step, as everyone saw it.
+    fn replay(&self) -> Replay;
 }
 
 /// One seat this device holds.
@@ -577,13 +581,52 @@ impl<G: Game> Session<G> {
     fn write_progress(&self) {
         let verdict = self.locals[self.mine].core.verdict().is_some();
         let halted = self.locals[self.mine].core.halted().is_some();
-        // The progress file only feeds the "unfinished games" list: best effort.
+        // The progress file only feeds the list of games: best effort.
         let _ = std::fs::write(self.dir.join("progress"), self.step().to_le_bytes());
         if verdict || halted {
-            let _ = std::fs::write(self.dir.join("done"), b"");
+            let _ = std::fs::write(self.dir.join(DONE_FILE), self.result_words());
+        }
+    }
+
+    /// How the game ended, in words, for the list of games.
+    fn result_words(&self) -> String {
+        let core = &self.locals[self.mine].core;
+        if let Some(fault) = core.halted() {
+            return format!("Stopped: {}", fault.what);
+        }
+        if core.ended_by_agreement().is_some() {
+            return "Ended by agreement".into();
+        }
+        let winners: Vec<String> = match core.pending() {
+            Some(Pending::Over(outcome)) => outcome
+                .winners
+                .iter()
+                .map(|seat| self.meta.start.name(*seat))
+                .collect(),
+            _ => Vec::new(),
+        };
+        match winners.split_last() {
+            None => "Over".into(),
+            Some((only, [])) => format!("{only} won"),
+            Some((last, rest)) => format!("{} and {last} won", rest.join(", ")),
         }
     }
 }
+
+/// The audit's verdict as the screens show it.
+fn audit_of<G: Game>(core: &Core<G>) -> Option<AuditVerdict> {
+    core.verdict().map(|v| match v {
+        Verdict::Verified { .. } => AuditVerdict::Verified,
+        Verdict::Fault(f) => AuditVerdict::Fault {
+            seat: f.seat,
+            step: f.step,
+            what: f.what.clone(),
+        },
+    })
+}
+
+/// Written in a session's folder once its game is over: how it ended, in words.
+pub const DONE_FILE: &str = "done";
 
 #[cfg(test)]
 impl<G: Game> Session<G> {
@@ -859,6 +902,48 @@ impl<G: TableGame> Table for Session<G> {
     fn finished(&self) -> bool {
         Session::finished(self)
     }
+
+    fn replay(&self) -> Replay {
+        let core = &self.locals[self.mine].core;
+        let start = &self.meta.start;
+        let seats = self
+            .meta
+            .seats
+            .iter()
+            .zip(&start.seats)
+            .map(|(meta, spec)| SeatView {
+                name: spec.name.clone(),
+                colour: meta.colour,
+                bot: meta.bot,
+                connected: true,
+                away_for_secs: None,
+                committed: false,
+            })
+            .collect();
+        let frames = core
+            .public_history()
+            .iter()
+            .map(|public| ReplayFrame {
+                state: G::any_state(public, None),
+                pending: G::pending(public),
+                state_hash: hoard_rules::public_hash(public),
+            })
+            .collect();
+        let name = |seat: Seat| start.name(seat);
+        let log = core
+            .events_log()
+            .iter()
+            .map(|(step, event)| (*step, G::narrate(event, &name)))
+            .collect();
+        Replay {
+            session: core.session(),
+            me: Some(core.my_seat()),
+            seats,
+            frames,
+            log,
+            audit: audit_of(core),
+        }
+    }
     fn step(&self) -> u32 {
         Session::step(self)
     }
@@ -906,14 +991,7 @@ impl<G: TableGame> Table for Session<G> {
                 });
             }
         }
-        let audit = core.verdict().map(|v| match v {
-            Verdict::Verified { .. } => AuditVerdict::Verified,
-            Verdict::Fault(f) => AuditVerdict::Fault {
-                seat: f.seat,
-                step: f.step,
-                what: f.what.clone(),
-            },
-        });
+        let audit = audit_of(core);
         let outcome = match &pending {
             Pending::Over(outcome) => Some(outcome.clone()),
             _ => None,

@@ -93,6 +93,10 @@ pub enum Command {
     Resume {
         session: SessionId,
     },
+    /// Read a game on disk back step by step, to watch it again ([`Event::Replay`]).
+    Replay {
+        session: SessionId,
+    },
     /// Put an unfinished game away for good: its files are deleted and it leaves the list
     /// of unfinished games. (The others at its table can go on without this seat.)
     Forget {
@@ -118,8 +122,11 @@ pub enum Event {
     Lobby(LobbyView),
     /// A full snapshot of the game after every change.
     Game(GameView),
-    /// Unfinished games on disk (sent at start and whenever the list changes).
-    Unfinished(Vec<SessionSummary>),
+    /// The games on disk, unfinished ones first, each newest first (sent at start and
+    /// whenever the list changes).
+    Games(Vec<SessionSummary>),
+    /// A game read back for watching again, after [`Command::Replay`].
+    Replay(Replay),
     /// Plain-language status ("Mia is away", "Reconnected").
     Notice(String),
     /// Plain-language error; nothing is lost.
@@ -225,7 +232,7 @@ pub struct GameView {
     pub reaction_left_ms: Option<u64>,
 }
 
-/// An unfinished game on disk.
+/// A game on disk.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SessionSummary {
     pub session: SessionId,
@@ -236,4 +243,73 @@ pub struct SessionSummary {
     /// This device was at the game's table when it last stopped (the app was closed or
     /// killed mid-game, not left): the app takes the player straight back to it.
     pub interrupted: bool,
+    /// How it ended, in words ("Mia won"), once it is over; `None` while it can go on.
+    pub result: Option<String>,
+}
+
+/// A game read back from its log, to be watched again step by step: the table after every
+/// step as everyone saw it (the public state; no hand but what was shown), and the story.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Replay {
+    pub session: SessionId,
+    /// This device's player's seat.
+    pub me: Option<Seat>,
+    pub seats: Vec<SeatView>,
+    /// `frames[k]`: the table after `k` steps (the first is the table as dealt).
+    pub frames: Vec<ReplayFrame>,
+    /// The story in words, each line with the step it tells (0 the first).
+    pub log: Vec<(u32, String)>,
+    /// How the audit at the end judged the game, if it got that far.
+    pub audit: Option<AuditVerdict>,
+}
+
+/// The table at one point of a [`Replay`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayFrame {
+    pub state: AnyState,
+    pub pending: Pending,
+    /// The public state's hash, as every device had it there.
+    pub state_hash: [u8; 32],
+}
+
+impl Replay {
+    /// The table after `k` steps as the game's screen draws it: nobody is asked to move, and
+    /// the story goes up to that point.
+    pub fn view(&self, k: usize) -> Option<GameView> {
+        let frame = self.frames.get(k)?;
+        let outcome = match &frame.pending {
+            Pending::Over(outcome) => Some(outcome.clone()),
+            _ => None,
+        };
+        let last = k + 1 == self.frames.len();
+        Some(GameView {
+            session: self.session,
+            me: self.me,
+            seats: self.seats.clone(),
+            state: frame.state.clone(),
+            pending: frame.pending.clone(),
+            my_turn: false,
+            log: self
+                .log
+                .iter()
+                .filter(|(step, _)| (*step as usize) < k)
+                .map(|(_, line)| line.clone())
+                .collect(),
+            votes: Vec::new(),
+            skipped_me: false,
+            audit: if last { self.audit.clone() } else { None },
+            outcome,
+            end: EndView::default(),
+            ended_by_agreement: false,
+            step: k as u32,
+            state_hash: frame.state_hash,
+            halted: None,
+            reaction_left_ms: None,
+        })
+    }
+
+    /// The number of steps the game took.
+    pub fn steps(&self) -> usize {
+        self.frames.len().saturating_sub(1)
+    }
 }

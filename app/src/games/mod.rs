@@ -19,6 +19,8 @@ pub struct TableFrame {
     pub now: f64,
     /// A narrow, tall screen: stack things vertically.
     pub portrait: bool,
+    /// The player turned motion off (Settings): show every change at once, animate nothing.
+    pub still: bool,
 }
 
 /// A game as the app shows it.

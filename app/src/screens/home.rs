@@ -1,5 +1,6 @@
-//! Home: who I am, unfinished games to resume (or forget), the tables seen on this Wi-Fi
-//! (they appear by themselves), hosting a table, and joining one by its code.
+//! Home: who I am, my games (unfinished ones to resume, finished ones with their results to
+//! watch again; either can be forgotten), the tables seen on this Wi-Fi (they appear by
+//! themselves), hosting a table, and joining one by its code.
 
 use crate::net::{SessionId, SessionSummary, TableInfo};
 use crate::settings::{NetworkChoice, Profile};
@@ -15,7 +16,7 @@ pub struct HomeState {
     code: String,
     code_open: bool,
     entry: Entry,
-    /// The unfinished game whose "Forget" was tapped: it asks before anything is deleted.
+    /// The game whose "Forget" was tapped: it asks before anything is deleted.
     forgetting: Option<SessionId>,
 }
 
@@ -24,7 +25,8 @@ pub struct HomeView<'a> {
     pub profile: &'a Profile,
     pub network: NetworkChoice,
     pub tables: &'a [TableInfo],
-    pub unfinished: &'a [SessionSummary],
+    /// Unfinished games first, then finished ones.
+    pub games: &'a [SessionSummary],
     pub phone: bool,
 }
 
@@ -33,7 +35,9 @@ pub enum HomeIntent {
     JoinCode(String),
     JoinTable(usize),
     Resume(usize),
-    /// Delete an unfinished game for good (asked first).
+    /// Watch a game again, step by step.
+    Replay(SessionId),
+    /// Delete a game for good (asked first).
     Forget(SessionId),
     EditProfile,
     Settings,
@@ -73,44 +77,61 @@ pub fn show(ui: &mut egui::Ui, state: &mut HomeState, view: &HomeView) -> Option
                 intent = Some(HomeIntent::Host);
             }
 
-            if !view.unfinished.is_empty() {
-                ui.add_space(8.0);
-                ui.label(RichText::new("Unfinished games").strong().size(20.0));
-                for (i, s) in view.unfinished.iter().enumerate() {
-                    let text = format!(
-                        "{} with {}, {} moves in",
+            let unfinished = view.games.iter().filter(|g| g.result.is_none()).count();
+            for (i, s) in view.games.iter().enumerate() {
+                if i == 0 || i == unfinished {
+                    ui.add_space(8.0);
+                    let heading = if i < unfinished {
+                        "Unfinished games"
+                    } else {
+                        "Finished games"
+                    };
+                    ui.label(RichText::new(heading).strong().size(20.0));
+                }
+                let players = s.names.join(", ");
+                let text = match &s.result {
+                    None => format!(
+                        "{} with {players}, {} moves in",
                         game_title(&s.game),
-                        s.names.join(", "),
                         s.turn
-                    );
-                    let asking = state.forgetting == Some(s.session);
-                    ui.horizontal_wrapped(|ui| {
-                        if widgets::button(ui, "Resume").clicked() {
-                            intent = Some(HomeIntent::Resume(i));
-                        }
-                        if !asking && widgets::button(ui, "Forget").clicked() {
-                            state.forgetting = Some(s.session);
-                        }
-                        ui.label(text);
-                    });
-                    if asking {
-                        ui.label(
-                            RichText::new(
-                                "Forget this game? It is deleted from this device and cannot \
-                                 be resumed; the others can go on without you.",
-                            )
-                            .color(palette.warn),
-                        );
-                        ui.horizontal_wrapped(|ui| {
-                            if widgets::button(ui, "Yes, forget it").clicked() {
-                                state.forgetting = None;
-                                intent = Some(HomeIntent::Forget(s.session));
-                            }
-                            if widgets::button(ui, "Keep it").clicked() {
-                                state.forgetting = None;
-                            }
-                        });
+                    ),
+                    Some(result) => format!("{} with {players}: {result}", game_title(&s.game)),
+                };
+                let asking = state.forgetting == Some(s.session);
+                ui.horizontal_wrapped(|ui| {
+                    let (word, picked) = match s.result {
+                        None => ("Resume", HomeIntent::Resume(i)),
+                        Some(_) => ("Watch again", HomeIntent::Replay(s.session)),
+                    };
+                    if widgets::button(ui, word).clicked() {
+                        intent = Some(picked);
                     }
+                    if !asking && widgets::button(ui, "Forget").clicked() {
+                        state.forgetting = Some(s.session);
+                    }
+                    ui.label(text);
+                });
+                if asking {
+                    let question = match s.result {
+                        None => {
+                            "Forget this game? It is deleted from this device and cannot be \
+                             resumed; the others can go on without you."
+                        }
+                        Some(_) => {
+                            "Forget this game? It is deleted from this device and cannot be \
+                             watched again here."
+                        }
+                    };
+                    ui.label(RichText::new(question).color(palette.warn));
+                    ui.horizontal_wrapped(|ui| {
+                        if widgets::button(ui, "Yes, forget it").clicked() {
+                            state.forgetting = None;
+                            intent = Some(HomeIntent::Forget(s.session));
+                        }
+                        if widgets::button(ui, "Keep it").clicked() {
+                            state.forgetting = None;
+                        }
+                    });
                 }
             }
 

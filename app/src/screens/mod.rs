@@ -5,5 +5,6 @@ pub mod home;
 pub mod lobby;
 pub mod log;
 pub mod profile;
+pub mod replay;
 pub mod settings;
 pub mod table;

@@ -10,6 +10,8 @@ use hoard_net::handle::Relays;
 pub enum SettingsIntent {
     Back,
     Theme(ThemeChoice),
+    /// Motion off (true) or on.
+    Still(bool),
     Network(NetworkChoice),
     /// Play through this relay (its address, checked), or iroh's public ones (empty).
     Relay(String),
@@ -48,6 +50,13 @@ pub fn show(
             for choice in [ThemeChoice::System, ThemeChoice::Dark, ThemeChoice::Light] {
                 if widgets::choice(ui, settings.theme == choice, choice.label()) {
                     intent = Some(SettingsIntent::Theme(choice));
+                }
+            }
+        });
+        ui.horizontal_wrapped(|ui| {
+            for (still, text) in [(false, "Motion"), (true, "No motion")] {
+                if widgets::choice(ui, settings.still == still, text) {
+                    intent = Some(SettingsIntent::Still(still));
                 }
             }
         });

@@ -29,6 +29,8 @@ pub enum GameIntent {
     },
     /// From the end screen: back to Home (nothing to ask, the game is over).
     Done,
+    /// From the end screen: watch the game again, step by step.
+    Replay,
 }
 
 /// "Ann", "Ann and Bo", "Ann, Bo and Cy".
@@ -173,9 +175,7 @@ pub fn show(
         intents.push(GameIntent::Log);
     }
     if view.outcome.is_some() {
-        if end_screen(ui, view, game.map(|g| &**g)) {
-            intents.push(GameIntent::Done);
-        }
+        intents.extend(end_screen(ui, view, game.map(|g| &**g)));
         return intents;
     }
     match game {
@@ -335,12 +335,13 @@ fn log_sheet(ui: &egui::Ui, region: egui::Rect, log: &[String]) -> bool {
     close
 }
 
-/// The winners, the scores, the audit's verdict and a way home. Returns true on "Home".
-fn end_screen(ui: &mut egui::Ui, view: &GameView, game: Option<&dyn GameUi>) -> bool {
+/// The winners, the scores, the audit's verdict, a way home and a way to watch the game
+/// again ([`GameIntent::Done`] or [`GameIntent::Replay`]).
+fn end_screen(ui: &mut egui::Ui, view: &GameView, game: Option<&dyn GameUi>) -> Option<GameIntent> {
     let palette = Palette::of(ui);
-    let mut home = false;
+    let mut chosen = None;
     let Some(outcome) = &view.outcome else {
-        return false;
+        return None;
     };
     egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
         ui.add_space(8.0);
@@ -402,8 +403,11 @@ fn end_screen(ui: &mut egui::Ui, view: &GameView, game: Option<&dyn GameUi>) -> 
         }
         ui.add_space(10.0);
         if widgets::primary(ui, "Back to home").clicked() {
-            home = true;
+            chosen = Some(GameIntent::Done);
+        }
+        if widgets::wide(ui, "Watch it again").clicked() {
+            chosen = Some(GameIntent::Replay);
         }
     });
-    home
+    chosen
 }

@@ -58,6 +58,7 @@ fn build(
                 let frame = TableFrame {
                     now: ui.input(|i| i.time),
                     portrait: ui.available_height() > ui.available_width(),
+                    still: false,
                 };
                 let said = table::show(ui, &s.view, Some(&mut s.game), frame, s.log_open);
                 if said.iter().any(|i| matches!(i, GameIntent::Log)) {

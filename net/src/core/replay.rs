@@ -26,6 +26,26 @@ impl<G: Game> Core<G> {
         Some(public)
     }
 
+    /// The public state after every step, in one pass: `[k]` after `k` steps, the first the
+    /// table as set up. Stops early at the end the table agreed on (the engine never sees it).
+    pub fn public_history(&self) -> Vec<G::Public> {
+        let (Some(gs), Ok(mut public)) = (self.game.as_ref(), G::setup(&self.config)) else {
+            return Vec::new();
+        };
+        let mut none: Vec<Option<G::Private>> = Vec::new();
+        let mut history = vec![public.clone()];
+        for (i, record) in gs.records.iter().enumerate() {
+            let Some(step) = self.step_of(i as u32, record, &public, false) else {
+                break;
+            };
+            if G::apply(&mut public, &mut none, &step).is_err() {
+                break;
+            }
+            history.push(public.clone());
+        }
+        history
+    }
+
     /// The engine's view of a recorded step. With `own` the owner's sealed choices are
     /// passed open (to move its own private side), as they were live. `None` for the end
     /// the table agreed on, which the engine never sees.

@@ -1,0 +1,167 @@
+//! Watching a game again: its own table at any step, as everyone saw it (no hand but what
+//! was shown), forward and back one step, a jump to any step, and the story in words beside
+//! the table (below it on a phone); a line of the story jumps to the step it tells.
+
+use crate::games::{GameUi, TableFrame};
+use crate::net::Replay;
+use crate::theme::{Palette, TOUCH};
+use crate::widgets;
+use egui::RichText;
+
+/// A replay being watched: the game read back and the step on screen.
+pub struct ReplayState {
+    pub replay: Replay,
+    /// Steps shown as played: 0 is the table as set up, `replay.steps()` the end.
+    pub at: usize,
+    /// A fresh screen of the game, so the live table's own state is left alone.
+    game: Option<Box<dyn GameUi>>,
+}
+
+pub enum ReplayIntent {
+    Close,
+}
+
+impl ReplayState {
+    /// Opens at the start of the game.
+    pub fn new(replay: Replay) -> ReplayState {
+        let game = replay.view(0).and_then(|view| {
+            crate::games::all()
+                .into_iter()
+                .find(|game| game.shows(&view))
+        });
+        ReplayState {
+            replay,
+            at: 0,
+            game,
+        }
+    }
+
+    fn go(&mut self, to: usize) {
+        self.at = to.min(self.replay.steps());
+    }
+}
+
+pub fn show(ui: &mut egui::Ui, state: &mut ReplayState, frame: TableFrame) -> Option<ReplayIntent> {
+    let palette = Palette::of(ui);
+    let mut intent = None;
+    let steps = state.replay.steps();
+    let title = state
+        .game
+        .as_ref()
+        .map(|g| format!("{}, again", g.title()))
+        .unwrap_or_else(|| "A game, again".into());
+    if widgets::top_bar(ui, &title, Some("Back")) {
+        intent = Some(ReplayIntent::Close);
+    }
+    controls(ui, state, steps);
+    let Some(view) = state.replay.view(state.at) else {
+        ui.label("This game has no steps to show.");
+        return intent;
+    };
+    let ReplayState { replay, at, game } = state;
+    let at = *at;
+    let mut jump = None;
+    let wide = ui.available_width() > ui.available_height() && ui.available_width() >= 700.0;
+    let story = |ui: &mut egui::Ui, jump: &mut Option<usize>| {
+        ui.label(RichText::new("What happened").strong().size(18.0));
+        egui::ScrollArea::vertical()
+            .id_salt("replay-story")
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                for (step, line) in &replay.log {
+                    let done = (*step as usize) < at;
+                    let now = *step as usize + 1 == at;
+                    let text = RichText::new(line);
+                    let text = if now {
+                        text.strong().color(palette.accent)
+                    } else if done {
+                        text
+                    } else {
+                        text.color(palette.muted)
+                    };
+                    // A line tells step `step`: jump to just after it.
+                    if ui
+                        .add(egui::Button::new(text).frame(false).wrap())
+                        .clicked()
+                    {
+                        *jump = Some(*step as usize + 1);
+                    }
+                }
+            });
+    };
+    if wide {
+        ui.columns(2, |cols| {
+            draw_table(&mut cols[0], game.as_mut(), &view, frame);
+            story(&mut cols[1], &mut jump);
+        });
+    } else {
+        let table_height = (ui.available_height() * 0.62).max(200.0);
+        ui.allocate_ui(egui::vec2(ui.available_width(), table_height), |ui| {
+            egui::ScrollArea::vertical()
+                .id_salt("replay-table")
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    draw_table(ui, game.as_mut(), &view, frame);
+                });
+        });
+        ui.separator();
+        story(ui, &mut jump);
+    }
+    if let Some(to) = jump {
+        state.go(to);
+    }
+    intent
+}
+
+/// First, back, a slider over every step, forward, last, and where we are.
+fn controls(ui: &mut egui::Ui, state: &mut ReplayState, steps: usize) {
+    let key = |ui: &mut egui::Ui, enabled: bool, text: &str| {
+        ui.add_enabled(
+            enabled,
+            egui::Button::new(RichText::new(text).size(18.0)).min_size(egui::vec2(TOUCH, TOUCH)),
+        )
+        .clicked()
+    };
+    ui.horizontal_wrapped(|ui| {
+        let at = state.at;
+        if key(ui, at > 0, "First") {
+            state.go(0);
+        }
+        if key(ui, at > 0, "Step back") {
+            state.go(at.saturating_sub(1));
+        }
+        if key(ui, at < steps, "Step on") {
+            state.go(at + 1);
+        }
+        if key(ui, at < steps, "Last") {
+            state.go(steps);
+        }
+    });
+    let mut at = state.at;
+    ui.spacing_mut().slider_width = (ui.available_width() - 120.0).max(120.0);
+    ui.add(
+        egui::Slider::new(&mut at, 0..=steps.max(1))
+            .text(format!("of {steps}"))
+            .prefix("step "),
+    );
+    if at != state.at {
+        state.go(at);
+    }
+}
+
+fn draw_table(
+    ui: &mut egui::Ui,
+    game: Option<&mut Box<dyn GameUi>>,
+    view: &crate::net::GameView,
+    frame: TableFrame,
+) {
+    match game {
+        // What a tap on the table would do is not asked for: a replay plays nothing.
+        Some(game) => {
+            let _ = game.table_ui(ui, view, frame);
+        }
+        None => {
+            ui.label("This version of Hoard cannot show this game.");
+        }
+    }
+}
