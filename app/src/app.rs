@@ -15,6 +15,7 @@ use crate::screens::{
     profile::{self, ProfileForm, ProfileIntent},
     replay::{self as replay_screen, ReplayIntent, ReplayState},
     settings::{self as settings_screen, RelayForm, SettingsIntent},
+    shared::{self, SharedIntent},
     table::{self, GameIntent},
 };
 use crate::settings::{NetworkChoice, Settings};
@@ -73,6 +74,8 @@ pub struct HoardApp {
     /// Sitting at a table (hosting, joining, or in a game): only then do lobby and game
     /// views from the network take over the screen.
     seated: bool,
+    /// This device is a table's shared screen (asked for, or showing it).
+    watching: bool,
     /// A game this device left; late snapshots of it are ignored until it is resumed.
     left: Option<SessionId>,
     /// The theme last applied, to apply it again only when it changes.
@@ -120,6 +123,7 @@ impl HoardApp {
             confirm_end: false,
             log_open: false,
             seated: false,
+            watching: false,
             left: None,
             applied_theme: None,
             frames: 0,
@@ -245,7 +249,9 @@ impl HoardApp {
                 Event::Error(_) if self.model.lobby.is_none() && self.model.game.is_none() => {
                     // Hosting or joining failed: back to Home, with the error shown there.
                     self.seated = false;
+                    self.watching = false;
                 }
+                Event::Screen(_) if !self.watching => continue,
                 Event::Lobby(_) if !self.seated => continue,
                 Event::Game(g) if !self.seated || self.left.as_ref() == Some(&g.session) => {
                     continue;
@@ -268,6 +274,26 @@ impl HoardApp {
     fn save_settings(&mut self, now: f64) {
         if let Err(e) = self.settings.save(&self.config.data_dir) {
             self.model.notice(e.to_string(), true, now);
+        }
+    }
+
+    fn start_watching(&mut self) {
+        self.watching = true;
+        self.model.screen = None;
+    }
+
+    /// The shared screen of a table: the public table, large.
+    fn screen_ui(&mut self, ui: &mut egui::Ui, now: f64) {
+        let frame = TableFrame {
+            now,
+            portrait: ui.available_width() < ui.available_height(),
+            still: self.settings.still,
+        };
+        let view = self.model.screen.clone();
+        if let Some(SharedIntent::Leave) = shared::show(ui, view.as_ref(), &mut self.games, frame) {
+            self.send(Command::LeaveTable);
+            self.watching = false;
+            self.model.screen = None;
         }
     }
 
@@ -333,6 +359,17 @@ impl HoardApp {
                     self.seated = true;
                     self.send(Command::JoinTable { table });
                 }
+            }
+            HomeIntent::WatchTable(i) => {
+                if let Some(t) = self.model.tables.get(i) {
+                    let table = t.id;
+                    self.start_watching();
+                    self.send(Command::WatchTable { table });
+                }
+            }
+            HomeIntent::WatchCode(ticket) => {
+                self.start_watching();
+                self.send(Command::WatchTicket { ticket });
             }
             HomeIntent::Resume(i) => {
                 if let Some(s) = self.model.games.get(i) {
@@ -649,7 +686,9 @@ impl HoardApp {
                 }
             }
             Page::Main | Page::Profile => {
-                if self.model.game.is_some() {
+                if self.watching {
+                    self.screen_ui(ui, now);
+                } else if self.model.game.is_some() {
                     self.game_ui(ui, now);
                 } else if self.model.lobby.is_some() {
                     self.lobby_ui(ui);

@@ -26,6 +26,7 @@ struct Last {
     lobby: Option<Event>,
     game: Option<Event>,
     games: Option<Event>,
+    screen: Option<Event>,
 }
 
 impl Last {
@@ -37,6 +38,7 @@ impl Last {
             Event::Lobby(_) => &mut self.lobby,
             Event::Game(_) => &mut self.game,
             Event::Games(_) => &mut self.games,
+            Event::Screen(_) => &mut self.screen,
             Event::Notice(_) | Event::Error(_) | Event::Replay(_) => return true,
         };
         if slot.as_ref() == Some(event) {

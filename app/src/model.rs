@@ -24,6 +24,8 @@ pub struct Model {
     /// long was left when it was made; the countdown runs on from here).
     reaction_ends: Option<f64>,
     pub games: Vec<SessionSummary>,
+    /// As a shared screen: the table shown.
+    pub screen: Option<hoard_net::handle::ScreenView>,
     /// A game read back to watch again, until the app takes it.
     pub replay: Option<hoard_net::handle::Replay>,
     pub notices: Vec<Notice>,
@@ -42,6 +44,7 @@ impl Model {
             }
             Event::Games(list) => self.games = list,
             Event::Replay(replay) => self.replay = Some(replay),
+            Event::Screen(view) => self.screen = Some(view),
             Event::Notice(text) => self.notice(text, false, now),
             Event::Error(text) => self.notice(text, true, now),
         }

@@ -174,3 +174,98 @@ fn a_guest_asked_to_end_the_game_first_plays_on_then_agrees_and_both_see_it_veri
     let _ = std::fs::remove_dir_all(&dir_a);
     let _ = std::fs::remove_dir_all(&dir_b);
 }
+
+/// Issue 18: "A laptop or a TV at the table joins as a screen, not a seat: it shows the
+/// public table large (the board, every seat's public state, the last plays, whose turn,
+/// the dice), never a hand, and follows the game live; phones hold the hands. It [...] may
+/// join or leave any time, also mid-game." Mia plays on her phone against two bots; a
+/// laptop joins by code mid-game as the screen and follows along at 1920×1080.
+#[test]
+fn a_laptop_joins_mid_game_as_the_shared_screen_shows_the_board_and_never_a_hand() {
+    let (dir_a, dir_b) = (scratch("screen-host"), scratch("screen"));
+    let mut host = app_on(dir_a.clone(), [360.0, 780.0], true, NetworkChoice::Wifi);
+    create_profile(&mut host, "Mia", "Blue");
+    click(&mut host, "Host a table");
+    wait_until(&mut host, "the join code", |h| has(h, "Copy the code"));
+    let ticket = host
+        .query_all_by(|n| n.value().is_some_and(|v| v.starts_with("endpoint")))
+        .find_map(|n| n.accesskit_node().value())
+        .expect("the join code is shown as text");
+    for n in 0..2 {
+        click(&mut host, "Add a bot");
+        wait_until(&mut host, "the bot to sit down", |h| {
+            h.query_all_by_label("Remove").count() > n
+        });
+    }
+    start(&mut host);
+    play_until(&mut host, "a turn played", |h| {
+        h.query_by_label_contains("Turn 2").is_some()
+    });
+
+    let mut screen = app_on(dir_b.clone(), [1920.0, 1080.0], false, NetworkChoice::Wifi);
+    wait_until(&mut screen, "the welcome screen", |h| {
+        has(h, "Welcome to Hoard")
+    });
+    screen.get_by_label("Your name").focus();
+    screen.step();
+    screen.get_by_label("Your name").type_text("Living room");
+    screen.step();
+    click(&mut screen, "Let's play");
+    click(&mut screen, "Join with a code");
+    screen.get_by_label("Join code").focus();
+    screen.step();
+    screen.get_by_label("Join code").type_text(&ticket);
+    screen.step();
+    click(&mut screen, "Show the table here");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !(has(&screen, "Last plays") && has(&screen, "Room 12: The Hoard")) {
+        assert!(
+            Instant::now() < deadline,
+            "the screen never showed the table"
+        );
+        host.step();
+        screen.step();
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    screen.check_accessibility();
+    for name in ["Mia", "Bot 1", "Bot 2"] {
+        assert!(has(&screen, name), "every seat is on the screen: {name}");
+    }
+    let move_shown = |h: &App| {
+        h.query_all_by(|n| {
+            n.label()
+                .or(n.value())
+                .is_some_and(|l| l.starts_with("Move "))
+        })
+        .find_map(|n| n.accesskit_node().label().or(n.accesskit_node().value()))
+        .and_then(|l| l.trim_start_matches("Move ").parse::<u32>().ok())
+    };
+    let joined_at = move_shown(&screen).expect("the screen says which move it shows");
+    assert!(joined_at > 0, "the screen joined mid-game");
+
+    // The game goes on on the phone; the screen follows and never shows a hand.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while move_shown(&screen).is_none_or(|m| m < joined_at + 6) {
+        assert!(
+            Instant::now() < deadline,
+            "the screen did not follow the game"
+        );
+        if !play_once(&mut host) {
+            host.step();
+        }
+        screen.step();
+        let hand: Vec<String> = screen
+            .query_all_by_role(egui::accesskit::Role::Button)
+            .filter_map(|n| n.accesskit_node().label())
+            .filter(|l| CARD_NAMES.contains(&l.as_str()) || l == "Play")
+            .collect();
+        assert!(hand.is_empty(), "the screen shows a hand: {hand:?}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+
+    // It may leave at any time; the game goes on without it.
+    click(&mut screen, "< Leave");
+    wait_until(&mut screen, "home again", |h| has(h, "Host a table"));
+    let _ = std::fs::remove_dir_all(&dir_a);
+    let _ = std::fs::remove_dir_all(&dir_b);
+}

@@ -16,12 +16,13 @@ use crate::games::{AnyInput, ForGame, GameSetup, TableGame, with_game};
 use crate::identity::{PublicKey, SeatSpec, SecretKey, SessionId, entropy, new_key};
 use crate::session::{DONE_FILE, Outgoing, SeatMeta, Session, SessionMeta, Table, session_dir};
 use crate::table_types::{
-    Command, Event, GameView, LobbySeat, LobbyView, Network, Replay, SessionSummary,
+    AuditVerdict, Command, Event, GameView, LobbySeat, LobbyView, Network, Replay, SessionSummary,
 };
 use crate::transport::discovery::Discovery;
 use crate::transport::endpoint::{self, EndpointOptions, NetMode};
 use crate::transport::mesh::{self, Mesh, MeshEvent};
 use crate::transport::{PROTOCOL_VERSION, Relays, TableId, TableInfo, ticket};
+use crate::watch::{FEED_CHUNK, Feed, FeedAudit, FeedSeat, MAX_SCREENS, Took, Watcher, feed_seats};
 use hoard_rules::Seat;
 use iroh::{Endpoint, EndpointAddr, EndpointId, TransportAddr};
 use serde::{Deserialize, Serialize};
@@ -78,6 +79,10 @@ pub enum Frame {
     Closed,
     /// Host to guests: the game starts with these seats.
     Begin(SessionMeta),
+    /// A screen to a seated device: show me the table (sent on every (re)connection).
+    Watch { version: u32, name: String },
+    /// A seated device to its screens: the public table, after every change.
+    Screen(Feed),
     /// Protocol bytes from one seat's core to another's, addressed by seat number (the
     /// seat's key is known from the start; a key on the wire would have to be checked as a
     /// curve point again on every frame).
@@ -116,6 +121,8 @@ pub struct LobbyState {
     pub name: String,
     pub setup: GameSetup,
     pub seats: Vec<LobbyEntry>,
+    /// The shared screens following the table, by name.
+    pub screens: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -319,6 +326,20 @@ enum Role {
     Hosting(Host),
     Guest(Guest),
     Playing(Box<dyn Table>),
+    /// A shared screen following the table of the device it watches.
+    Watching(Watching),
+}
+
+struct Watching {
+    /// The seated device that serves this screen.
+    device: EndpointId,
+    watcher: Watcher,
+}
+
+/// A screen this device serves: its name and how many steps it has been sent.
+struct Screen {
+    name: String,
+    sent: u32,
 }
 
 struct Net {
@@ -346,6 +367,8 @@ pub struct Device {
     mesh_rx: Option<tokio_mpsc::UnboundedReceiver<MeshEvent>>,
     /// The last view shown, to send only changes.
     last_view: Option<GameView>,
+    /// The shared screens following this device's table (at most [`MAX_SCREENS`]).
+    screens: BTreeMap<EndpointId, Screen>,
 }
 
 impl Device {
@@ -367,6 +390,7 @@ impl Device {
             tables_rx: None,
             mesh_rx: None,
             last_view: None,
+            screens: BTreeMap::new(),
         }
     }
 
@@ -577,6 +601,12 @@ impl Device {
                 self.join(addr)?;
             }
             Command::JoinTable { table } => self.join(EndpointAddr::new(table.0))?,
+            Command::WatchTicket { ticket } => {
+                let addr =
+                    ticket::decode(&ticket).map_err(|e| NetError::BadStart(e.to_string()))?;
+                self.watch(addr)?;
+            }
+            Command::WatchTable { table } => self.watch(EndpointAddr::new(table.0))?,
             Command::ChooseGame { setup } => {
                 let host = self.host_mut()?;
                 host.setup = setup;
@@ -748,6 +778,138 @@ impl Device {
         Ok(())
     }
 
+    /// Becomes a shared screen for the table of the device at `addr`.
+    fn watch(&mut self, addr: EndpointAddr) -> Result<()> {
+        if addr.id == self.me {
+            return Err(NetError::BadStart("that is this device's own table".into()));
+        }
+        if self.net.is_none() {
+            return Err(NetError::BadStart(
+                "this device is offline: it cannot show another device's table".into(),
+            ));
+        }
+        self.leave();
+        let device = addr.id;
+        if let Some(net) = &mut self.net {
+            net.mesh.connect(addr, true);
+        }
+        self.role = Role::Watching(Watching {
+            device,
+            watcher: Watcher::default(),
+        });
+        self.emit(Event::Notice("Joining the table as its screen…".into()));
+        if self.up.get(&device).copied().unwrap_or(false) {
+            self.send_watch(&device);
+        }
+        Ok(())
+    }
+
+    fn send_watch(&mut self, device: &EndpointId) {
+        let frame = Frame::Watch {
+            version: PROTOCOL_VERSION,
+            name: self.profile.name.clone(),
+        };
+        self.send(device, &frame);
+    }
+
+    /// A screen asks to follow this device's table.
+    fn screen_joins(&mut self, peer: EndpointId, version: u32, name: String) {
+        let refuse = |why: String| Frame::Refused { why };
+        if !matches!(self.role, Role::Hosting(_) | Role::Playing(_)) {
+            let frame = refuse("There is no table on that device".into());
+            self.send(&peer, &frame);
+            return;
+        }
+        if version != PROTOCOL_VERSION {
+            let frame = refuse(format!(
+                "This table runs Hoard protocol {PROTOCOL_VERSION}, your device {version}: update both to the same version"
+            ));
+            self.send(&peer, &frame);
+            return;
+        }
+        if !self.screens.contains_key(&peer) && self.screens.len() >= MAX_SCREENS {
+            let frame = refuse(format!("This table already has {MAX_SCREENS} screens"));
+            self.send(&peer, &frame);
+            return;
+        }
+        // A screen that comes back is sent the game again from its start.
+        self.screens.insert(
+            peer,
+            Screen {
+                name: fit_name(&name),
+                sent: 0,
+            },
+        );
+        match &self.role {
+            Role::Hosting(_) => self.lobby_changed(),
+            // The next pump makes a fresh view, and the screen is fed with it.
+            _ => self.last_view = None,
+        }
+    }
+
+    /// Sends every screen the steps it lacks and the seats now.
+    fn feed_screens(&mut self, view: &GameView) {
+        let Role::Playing(table) = &self.role else {
+            return;
+        };
+        let start = table.meta().start.clone();
+        let seats = feed_seats(&view.seats);
+        let audit = view.audit.as_ref().map(|a| match a {
+            AuditVerdict::Verified => FeedAudit::Verified,
+            AuditVerdict::Fault { what, .. } => FeedAudit::Fault { what: what.clone() },
+        });
+        let mut frames = Vec::new();
+        for (device, screen) in &mut self.screens {
+            // A screen that joins late gets the game in parts, each a frame of its own.
+            loop {
+                let steps = table.public_steps(screen.sent, FEED_CHUNK);
+                let got = steps.len() as u32;
+                frames.push((
+                    *device,
+                    Frame::Screen(Feed::Game {
+                        start: start.clone(),
+                        seats: seats.clone(),
+                        from: screen.sent,
+                        steps,
+                        audit: audit.clone(),
+                    }),
+                ));
+                screen.sent += got;
+                if (got as usize) < FEED_CHUNK {
+                    break;
+                }
+            }
+        }
+        for (device, frame) in frames {
+            self.send(&device, &frame);
+        }
+    }
+
+    /// Tells the screens the lobby changed.
+    fn feed_screens_lobby(&mut self) {
+        let Role::Hosting(h) = &self.role else { return };
+        let feed = Feed::Lobby {
+            table: h.name.clone(),
+            game: h.setup.title().to_string(),
+            seats: h
+                .seats
+                .iter()
+                .map(|s| FeedSeat {
+                    name: s.name.clone(),
+                    colour: s.colour,
+                    bot: s.bot,
+                    connected: s.connected,
+                    committed: s.ready,
+                    away: false,
+                })
+                .collect(),
+        };
+        let screens: Vec<EndpointId> = self.screens.keys().copied().collect();
+        for device in screens {
+            self.send(&device, &Frame::Screen(feed.clone()));
+        }
+    }
+
     fn send_join(&mut self, host: &EndpointId) {
         let addr = match &self.net {
             Some(net) => {
@@ -778,8 +940,16 @@ impl Device {
     /// Stands up from whatever table this device is at. A game in progress stays on disk.
     fn leave(&mut self) {
         let role = std::mem::replace(&mut self.role, Role::Idle);
+        let screens: Vec<EndpointId> = std::mem::take(&mut self.screens).into_keys().collect();
+        for device in &screens {
+            self.send(device, &Frame::Closed);
+        }
+        self.drop_links_soon(screens);
         match role {
             Role::Idle => {}
+            Role::Watching(w) => {
+                self.drop_links_soon(vec![w.device]);
+            }
             Role::Hosting(h) => {
                 for seat in &h.seats {
                     if seat.device != self.me {
@@ -905,7 +1075,7 @@ impl Device {
             let strangers: Vec<EndpointId> = net
                 .mesh
                 .peers()
-                .filter(|p| !devices.contains(*p))
+                .filter(|p| !devices.contains(*p) && !self.screens.contains_key(*p))
                 .copied()
                 .collect();
             for s in strangers {
@@ -1055,7 +1225,7 @@ impl Device {
             return;
         }
         // Protocol bytes are synced afresh on every reconnection; lobby frames wait.
-        let synced = matches!(frame, Frame::Core { .. });
+        let synced = matches!(frame, Frame::Core { .. } | Frame::Screen(_));
         if let Some(net) = &self.net
             && !(if synced {
                 net.mesh.send_synced(device, frame.encode())
@@ -1111,7 +1281,13 @@ impl Device {
                         .as_ref()
                         .is_some_and(|l| l.seats.iter().any(|s| s.device == *peer))
             }
-            Role::Playing(table) => table.meta().devices().contains(peer),
+            // A screen may come at any time, while there is room for one.
+            Role::Playing(table) => {
+                table.meta().devices().contains(peer)
+                    || self.screens.contains_key(peer)
+                    || self.screens.len() < MAX_SCREENS
+            }
+            Role::Watching(w) => *peer == w.device,
         }
     }
 
@@ -1120,6 +1296,7 @@ impl Device {
         let me = self.me;
         match &mut self.role {
             Role::Guest(g) if g.host == peer => self.send_join(&peer),
+            Role::Watching(w) if w.device == peer => self.send_watch(&peer),
             Role::Hosting(h) => {
                 if let Some(seat) = h.seats.iter_mut().find(|s| s.device == peer) {
                     seat.connected = true;
@@ -1145,6 +1322,10 @@ impl Device {
     }
 
     fn peer_down(&mut self, peer: EndpointId) {
+        // A screen that went away asks again when it is back.
+        if self.screens.remove(&peer).is_some() && matches!(self.role, Role::Hosting(_)) {
+            self.lobby_changed();
+        }
         match &mut self.role {
             Role::Hosting(h) => {
                 if let Some(seat) = h.seats.iter_mut().find(|s| s.device == peer) {
@@ -1231,9 +1412,7 @@ impl Device {
                 }
             }
             Frame::Refused { why } => {
-                if let Role::Guest(g) = &self.role
-                    && g.host == peer
-                {
+                if self.serves_me(peer) {
                     self.role = Role::Idle;
                     if let Some(net) = &mut self.net {
                         net.mesh.disconnect(&peer);
@@ -1242,17 +1421,45 @@ impl Device {
                 }
             }
             Frame::Closed => {
-                if let Role::Guest(g) = &self.role
-                    && g.host == peer
-                {
+                if self.serves_me(peer) {
+                    let screen = matches!(self.role, Role::Watching(_));
                     self.role = Role::Idle;
                     if let Some(net) = &mut self.net {
                         net.mesh.disconnect(&peer);
                     }
-                    self.emit(Event::Notice("The host closed the table".into()));
+                    if screen {
+                        // The screen has nothing left to show: it goes back home, saying why.
+                        self.error("The table this screen showed was closed");
+                    } else {
+                        self.emit(Event::Notice("The host closed the table".into()));
+                    }
                 }
             }
             Frame::Begin(meta) => self.begin(peer, meta),
+            Frame::Watch { version, name } => self.screen_joins(peer, version, name),
+            Frame::Screen(feed) => {
+                let Role::Watching(w) = &mut self.role else {
+                    return;
+                };
+                if w.device != peer {
+                    return;
+                }
+                match w.watcher.take(feed) {
+                    Ok(Took::Shown(view)) => self.emit(Event::Screen(view)),
+                    // Steps are missing (a frame lost with a link): ask again from the start.
+                    Ok(Took::Gap) => self.send_watch(&peer),
+                    Err(why) => self.error(format!("The table cannot be shown: {why}")),
+                }
+            }
+        }
+    }
+
+    /// `peer` is the host of the lobby this device sits in, or the device it is the screen of.
+    fn serves_me(&self, peer: EndpointId) -> bool {
+        match &self.role {
+            Role::Guest(g) => g.host == peer,
+            Role::Watching(w) => w.device == peer,
+            _ => false,
         }
     }
 
@@ -1368,6 +1575,7 @@ impl Device {
             name: h.name.clone(),
             setup: h.setup.clone(),
             seats: h.seats.clone(),
+            screens: self.screens.values().map(|s| s.name.clone()).collect(),
         };
         let card = TableInfo {
             id: TableId(self.me),
@@ -1390,6 +1598,7 @@ impl Device {
         for g in guests {
             self.send(&g, &Frame::Lobby(state.clone()));
         }
+        self.feed_screens_lobby();
         self.show_lobby();
     }
 
@@ -1400,6 +1609,7 @@ impl Device {
                     name: h.name.clone(),
                     setup: h.setup.clone(),
                     seats: h.seats.clone(),
+                    screens: self.screens.values().map(|s| s.name.clone()).collect(),
                 },
                 true,
             ),
@@ -1428,6 +1638,7 @@ impl Device {
             seats,
             setup: state.setup,
             can_start,
+            screens: state.screens,
         }));
     }
 
@@ -1464,6 +1675,7 @@ impl Device {
         if let Some(view) = view
             && self.last_view.as_ref() != Some(&view)
         {
+            self.feed_screens(&view);
             self.last_view = Some(view.clone());
             self.emit(Event::Game(view));
         }

@@ -18,7 +18,7 @@ pub use crate::games::{AnyInput, AnyState, GameSetup, TableGame};
 pub use crate::identity::SessionId;
 pub use crate::table_types::{
     AuditVerdict, AwayVote, AwayVoteView, Command, EndView, Event, GameView, LobbySeat, LobbyView,
-    Network, Replay, ReplayFrame, SeatView, SessionSummary,
+    Network, Replay, ReplayFrame, ScreenView, SeatView, SessionSummary,
 };
 pub use crate::transport::{Relays, TableId, TableInfo};
 

@@ -20,6 +20,7 @@ pub mod sim;
 pub mod store;
 pub mod table_types;
 pub mod transport;
+pub mod watch;
 pub mod wire;
 
 pub use crate::audit::{Absence, Fault, SitOut, Verdict};

@@ -172,6 +172,9 @@ pub trait Table: Send {
     fn anyone_away(&self) -> bool;
     /// The game read back from its log, step by step, as everyone saw it.
     fn replay(&self) -> Replay;
+    /// The completed steps from `from` on (at most `most`), postcard-encoded, as every
+    /// engine took them: what a shared screen rebuilds the public table from.
+    fn public_steps(&self, from: u32, most: usize) -> Vec<ByteBuf>;
 }
 
 /// One seat this device holds.
@@ -901,6 +904,15 @@ impl<G: TableGame> Table for Session<G> {
     }
     fn finished(&self) -> bool {
         Session::finished(self)
+    }
+
+    fn public_steps(&self, from: u32, most: usize) -> Vec<ByteBuf> {
+        self.locals[self.mine]
+            .core
+            .public_steps(from, most)
+            .iter()
+            .map(|step| ByteBuf::from(postcard::to_stdvec(step).unwrap_or_default()))
+            .collect()
     }
 
     fn replay(&self) -> Replay {

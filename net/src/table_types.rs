@@ -5,6 +5,7 @@
 use crate::games::{AnyInput, AnyState, GameSetup};
 use crate::identity::SessionId;
 use crate::transport::{Relays, TableId, TableInfo};
+pub use crate::watch::ScreenView;
 use hoard_rules::{Outcome, Pending, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -56,6 +57,15 @@ pub enum Command {
     },
     /// Join a table from the discovered list.
     JoinTable {
+        table: TableId,
+    },
+    /// Be a shared screen for a table, by its join code: show the public table large,
+    /// never a hand; no seat needed, at any time, also mid-game.
+    WatchTicket {
+        ticket: String,
+    },
+    /// Be a shared screen for a table from the discovered list.
+    WatchTable {
         table: TableId,
     },
     /// Host only.
@@ -127,6 +137,8 @@ pub enum Event {
     Games(Vec<SessionSummary>),
     /// A game read back for watching again, after [`Command::Replay`].
     Replay(Replay),
+    /// As a shared screen: the table it shows, after every change.
+    Screen(ScreenView),
     /// Plain-language status ("Mia is away", "Reconnected").
     Notice(String),
     /// Plain-language error; nothing is lost.
@@ -152,6 +164,8 @@ pub struct LobbyView {
     pub setup: GameSetup,
     /// The host may start: every seat is ready and the game takes this many players.
     pub can_start: bool,
+    /// The shared screens following the table, by name (they need no seat).
+    pub screens: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

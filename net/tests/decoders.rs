@@ -17,6 +17,7 @@ use hoard_net::session::{SeatMeta, SessionMeta};
 use hoard_net::store::{self, SeatStore};
 use hoard_net::transport::table::TableInfo;
 use hoard_net::transport::{PROTOCOL_VERSION, TableId, ticket};
+use hoard_net::watch::{Feed, FeedAudit, FeedSeat, Watcher};
 use hoard_net::wire::Wire;
 use hoard_net::{CoreConfig, Persist, SecretKey, SecretRecord};
 use hoard_rules::greedquest::{self, GreedQuest};
@@ -232,6 +233,10 @@ fn decode_frame(bytes: &[u8]) {
             let _ = lobby.setup.seat_range();
         }
         Ok(Frame::Begin(meta)) => check_meta(&meta),
+        // As a screen takes it: rebuilt by the rules, or refused.
+        Ok(Frame::Screen(feed)) => {
+            let _ = Watcher::default().take(feed);
+        }
         Ok(Frame::Core { messages, .. }) => {
             for m in &messages {
                 let _ = Wire::decode(m);
@@ -365,6 +370,24 @@ fn frames() -> Vec<Vec<u8>> {
                 connected: true,
             })
             .collect(),
+        screens: vec!["The big TV".into()],
+    };
+    // A screen's feed: GreedQuest's first steps as a real table took them.
+    let steps: Vec<serde_bytes::ByteBuf> = [
+        Step::<greedquest::Input>::Shuffled,
+        Step::Dealt,
+        Step::Chance([7; 32]),
+    ]
+    .iter()
+    .map(|s| postcard::to_stdvec(s).expect("encode").into())
+    .collect();
+    let seat = FeedSeat {
+        name: "Mia".into(),
+        colour: [1, 2, 3],
+        bot: false,
+        connected: true,
+        committed: false,
+        away: false,
     };
     let frames = [
         Frame::Join {
@@ -381,6 +404,24 @@ fn frames() -> Vec<Vec<u8>> {
         },
         Frame::Closed,
         Frame::Begin(gq.clone()),
+        Frame::Watch {
+            version: PROTOCOL_VERSION,
+            name: "The big TV".into(),
+        },
+        Frame::Screen(Feed::Lobby {
+            table: "The cellar".into(),
+            game: "GreedQuest".into(),
+            seats: vec![seat.clone()],
+        }),
+        Frame::Screen(Feed::Game {
+            start: gq.start.clone(),
+            seats: vec![seat; 3],
+            from: 0,
+            steps,
+            audit: Some(FeedAudit::Fault {
+                what: "a step".into(),
+            }),
+        }),
         Frame::Core {
             session: gq.session(),
             from: 1,

@@ -34,6 +34,10 @@ pub enum HomeIntent {
     Host,
     JoinCode(String),
     JoinTable(usize),
+    /// Be the shared screen of a listed table (no seat; the public table, large).
+    WatchTable(usize),
+    /// Be the shared screen of the table with this code.
+    WatchCode(String),
     Resume(usize),
     /// Watch a game again, step by step.
     Replay(SessionId),
@@ -136,6 +140,15 @@ pub fn show(ui: &mut egui::Ui, state: &mut HomeState, view: &HomeView) -> Option
             }
 
             ui.add_space(8.0);
+            if view.network != NetworkChoice::Offline {
+                ui.label(
+                    RichText::new(
+                        "A laptop or a TV can be the table's shared screen: \"Show here\" \
+                         shows the whole table large, never a hand, while the phones play.",
+                    )
+                    .color(palette.muted),
+                );
+            }
             match view.network {
                 NetworkChoice::Wifi | NetworkChoice::Internet => {
                     if view.network == NetworkChoice::Internet {
@@ -169,6 +182,9 @@ pub fn show(ui: &mut egui::Ui, state: &mut HomeState, view: &HomeView) -> Option
                             if widgets::button_enabled(ui, !full, word).clicked() {
                                 intent = Some(HomeIntent::JoinTable(i));
                             }
+                            if widgets::button(ui, "Show here").clicked() {
+                                intent = Some(HomeIntent::WatchTable(i));
+                            }
                             ui.label(text);
                         });
                     }
@@ -193,7 +209,12 @@ pub fn show(ui: &mut egui::Ui, state: &mut HomeState, view: &HomeView) -> Option
                         );
                         let code = normalise_code(&state.code);
                         if widgets::primary_enabled(ui, !code.is_empty(), "Join").clicked() {
-                            intent = Some(HomeIntent::JoinCode(code));
+                            intent = Some(HomeIntent::JoinCode(code.clone()));
+                        }
+                        if widgets::wide_enabled(ui, !code.is_empty(), "Show the table here")
+                            .clicked()
+                        {
+                            intent = Some(HomeIntent::WatchCode(code));
                         }
                     }
                 }

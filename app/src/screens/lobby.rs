@@ -135,6 +135,16 @@ pub fn show(
                 intent = Some(LobbyIntent::AddBot);
             }
         }
+        if !view.screens.is_empty() {
+            ui.add_space(4.0);
+            ui.label(
+                RichText::new(format!(
+                    "Shared screen: {} (shows the table, takes no seat)",
+                    view.screens.join(", ")
+                ))
+                .color(palette.muted),
+            );
+        }
 
         // Ready and start.
         ui.add_space(8.0);

@@ -7,4 +7,5 @@ pub mod log;
 pub mod profile;
 pub mod replay;
 pub mod settings;
+pub mod shared;
 pub mod table;

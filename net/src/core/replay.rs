@@ -46,6 +46,27 @@ impl<G: Game> Core<G> {
         history
     }
 
+    /// The completed steps from step `from` on (at most `most`), as every device's engine
+    /// took them: sealed plays never opened stay closed and dealt cards carry no face. What
+    /// a shared screen rebuilds the public table from.
+    pub fn public_steps(&self, from: u32, most: usize) -> Vec<Step<G::Input>> {
+        let (Some(gs), Some(mut public)) = (self.game.as_ref(), self.public_at(from)) else {
+            return Vec::new();
+        };
+        let mut none: Vec<Option<G::Private>> = Vec::new();
+        let mut steps = Vec::new();
+        for (i, record) in gs.records.iter().enumerate().skip(from as usize).take(most) {
+            let Some(step) = self.step_of(i as u32, record, &public, false) else {
+                break;
+            };
+            if G::apply(&mut public, &mut none, &step).is_err() {
+                break;
+            }
+            steps.push(step);
+        }
+        steps
+    }
+
     /// The engine's view of a recorded step. With `own` the owner's sealed choices are
     /// passed open (to move its own private side), as they were live. `None` for the end
     /// the table agreed on, which the engine never sees.

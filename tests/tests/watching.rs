@@ -1,0 +1,315 @@
+//! Watching a game: a shared screen that joins a table mid-game and follows it live without a
+//! seat, and a finished game read back step by step. Real devices over iroh on loopback, at a
+//! game of Counter (a shared hidden deck: hands that must never reach a screen).
+//!
+//! Issue 18: "A laptop or a TV at the table joins as a screen, not a seat: it shows the public
+//! table large [...], never a hand, and follows the game live [...] It appears in the lobby as
+//! a screen, needs no seat, and may join or leave any time, also mid-game. Nothing private
+//! reaches it (a test checks every message it receives)." And: "A finished game [...] can be
+//! replayed step by step from its log on any device that played it."
+
+use hoard_net::SecretKey;
+use hoard_net::device::Frame;
+use hoard_net::handle::{AnyState, AuditVerdict, Command, Event, GameSetup, GameView, ScreenView};
+use hoard_net::transport::endpoint::{EndpointOptions, NetMode, bind_endpoint};
+use hoard_net::transport::mesh::{Mesh, MeshEvent};
+use hoard_net::transport::{PROTOCOL_VERSION, ticket};
+use hoard_net::watch::{Feed, Took, Watcher};
+use hoard_rules::Listed;
+use hoard_rules::counter::Counter;
+use hoard_tests::{Device, Scratch, with_timeout};
+use iroh::EndpointAddr;
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+const WAIT: Duration = Duration::from_secs(30);
+
+/// A host with two bots at a short game of Counter, playing by itself; returns the host and
+/// its table's address.
+fn counter_with_two_bots(scratch: &Scratch) -> (Device, EndpointAddr) {
+    let mut host = Device::start(&scratch.dir("host"));
+    host.handle.send(Command::HostTable {
+        name: "The kitchen".into(),
+        seats: Some(3),
+    });
+    let code = host
+        .wait_for(WAIT, |e| match e {
+            Event::Ticket { ticket } => Some(ticket.clone()),
+            _ => None,
+        })
+        .expect("a ticket");
+    let mut config = Counter::config(3);
+    Counter::set_variant(&mut config, "quick-answers").expect("a variant");
+    config.turns = 16;
+    host.handle.send(Command::ChooseGame {
+        setup: GameSetup::Counter(config),
+    });
+    host.handle.send(Command::AddBot);
+    host.handle.send(Command::AddBot);
+    host.wait_for(WAIT, |e| match e {
+        Event::Lobby(l) if l.seats.len() == 3 && l.can_start => Some(()),
+        _ => None,
+    })
+    .expect("two bots seated");
+    host.handle.send(Command::Autoplay { on: true });
+    host.handle.send(Command::Start);
+    (host, ticket::decode(&code).expect("the ticket reads back"))
+}
+
+/// Waits until the host's game is over and audited; returns its last view.
+fn played_out(host: &mut Device) -> GameView {
+    host.wait_for(Duration::from_secs(120), |e| match e {
+        Event::Game(v) if v.audit.is_some() => Some(v.clone()),
+        _ => None,
+    })
+    .expect("the game ends and is audited")
+}
+
+fn no_hand(state: &AnyState) -> bool {
+    matches!(state, AnyState::Counter { private: None, .. })
+}
+
+#[test]
+fn a_screen_that_joins_mid_game_shows_the_public_table_live_and_receives_nothing_private() {
+    with_timeout(Duration::from_secs(180), || {
+        let scratch = Scratch::new("watching-screen");
+        let (mut host, addr) = counter_with_two_bots(&scratch);
+        host.wait_for(WAIT, |e| match e {
+            Event::Game(v) if v.step >= 8 => Some(()),
+            _ => None,
+        })
+        .expect("the game is under way");
+
+        // A bare device that only asks to watch, and keeps every frame it is sent.
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let (frames_tx, frames) = std::sync::mpsc::channel::<Vec<u8>>();
+        let target = addr.clone();
+        rt.spawn(async move {
+            let key = SecretKey::from_bytes(&[77; 32]);
+            let bound = bind_endpoint(key, &EndpointOptions::new(NetMode::Loopback))
+                .await
+                .expect("the screen's endpoint");
+            let (tx, mut events) = mpsc::unbounded_channel();
+            let mut mesh = Mesh::new(bound.endpoint, tx);
+            let host = target.id;
+            mesh.connect(target, true);
+            while let Some(event) = events.recv().await {
+                match event {
+                    MeshEvent::Up { peer } if peer == host => {
+                        let watch = Frame::Watch {
+                            version: PROTOCOL_VERSION,
+                            name: "The big TV".into(),
+                        };
+                        mesh.send(&host, postcard::to_stdvec(&watch).expect("encode"));
+                    }
+                    MeshEvent::Frame { bytes, .. } if frames_tx.send(bytes.clone()).is_err() => {
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        });
+
+        // And a real device that joins as a screen through its handle, as the app does.
+        let mut screen = Device::start(&scratch.dir("screen"));
+        screen.handle.send(Command::WatchTicket {
+            ticket: ticket::encode(&addr),
+        });
+        let first = screen
+            .wait_for(WAIT, |e| match e {
+                Event::Screen(ScreenView::Game(v)) => Some((**v).clone()),
+                _ => None,
+            })
+            .expect("the screen shows the game");
+        assert!(
+            first.step >= 8,
+            "it joined mid-game, at step {}",
+            first.step
+        );
+        assert_eq!(first.me, None, "a screen holds no seat");
+        assert!(no_hand(&first.state), "a screen shows no hand");
+
+        let end = played_out(&mut host);
+        let shown = screen
+            .wait_for(WAIT, |e| match e {
+                Event::Screen(ScreenView::Game(v)) if v.audit.is_some() => Some((**v).clone()),
+                _ => None,
+            })
+            .expect("the screen follows the game to its audited end");
+        assert_eq!(
+            (shown.step, shown.state_hash),
+            (end.step, end.state_hash),
+            "the screen shows the very table every seat agreed on"
+        );
+        assert_eq!(shown.audit, Some(AuditVerdict::Verified));
+        assert!(shown.outcome.is_some(), "the screen shows who won");
+        assert!(!shown.log.is_empty(), "the screen tells the last plays");
+        let lines_at_host = end.log.iter().filter(|l| l.contains("plays")).count();
+        assert!(lines_at_host > 0, "the host's story has plays");
+
+        // Every message the bare screen received: feeds only, rebuilt by the rules into the
+        // same public table, never a hand, a protocol message, a lobby or a start.
+        let deadline = std::time::Instant::now() + WAIT;
+        let mut watcher = Watcher::default();
+        let mut got = 0;
+        let mut last = None;
+        while last.as_ref().is_none_or(|v: &GameView| v.audit.is_none()) {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let bytes = frames
+                .recv_timeout(left)
+                .expect("the bare screen is fed to the end");
+            got += 1;
+            match Frame::decode(&bytes) {
+                Ok(Frame::Screen(feed)) => {
+                    assert!(
+                        matches!(feed, Feed::Game { .. }),
+                        "mid-game, only the game is fed"
+                    );
+                    match watcher.take(feed) {
+                        Ok(Took::Shown(ScreenView::Game(v))) => {
+                            assert!(no_hand(&v.state), "a feed carries no hand");
+                            last = Some(*v);
+                        }
+                        other => panic!("a feed the rules could not follow: {other:?}"),
+                    }
+                }
+                other => panic!("a screen was sent something else than a feed: {other:?}"),
+            }
+        }
+        let last = last.expect("a last view");
+        assert_eq!((last.step, last.state_hash), (end.step, end.state_hash));
+        println!(
+            "screens joined at step {}; the game ended at step {}; the bare screen got {got} frames",
+            first.step, end.step
+        );
+        rt.shutdown_background();
+    });
+}
+
+#[test]
+fn a_finished_game_replays_step_by_step_to_the_table_everyone_agreed_on() {
+    with_timeout(Duration::from_secs(150), || {
+        let scratch = Scratch::new("watching-replay");
+        let (mut host, _) = counter_with_two_bots(&scratch);
+        let end = played_out(&mut host);
+        host.handle.send(Command::Replay {
+            session: end.session,
+        });
+        let replay = host
+            .wait_for(WAIT, |e| match e {
+                Event::Replay(r) => Some(r.clone()),
+                _ => None,
+            })
+            .expect("the game is read back");
+        assert_eq!(
+            replay.steps() as u32,
+            end.step,
+            "one frame per step and the deal"
+        );
+        let last = replay.frames.last().expect("frames");
+        assert_eq!(
+            last.state_hash, end.state_hash,
+            "the replay ends where the game did"
+        );
+        assert!(
+            replay.frames.iter().all(|f| no_hand(&f.state)),
+            "no hand in a replay"
+        );
+        assert_eq!(replay.audit, Some(AuditVerdict::Verified));
+        // Back and forth: every step's view is the table after that many steps.
+        let at = |k: usize| replay.view(k).expect("a view");
+        assert_eq!(at(0).step, 0);
+        assert!(at(0).log.is_empty(), "nothing has happened at the deal");
+        let middle = replay.steps() / 2;
+        assert!(at(middle).log.len() <= at(middle + 1).log.len());
+        assert_eq!(
+            at(middle),
+            at(middle),
+            "the same step twice is the same table"
+        );
+        assert_ne!(at(0).state_hash, at(replay.steps()).state_hash);
+        assert_eq!(at(replay.steps()).log.len(), replay.log.len());
+        assert!(
+            at(replay.steps()).outcome.is_some(),
+            "the end shows who won"
+        );
+        let steps: Vec<u32> = replay.log.iter().map(|(s, _)| *s).collect();
+        assert!(
+            steps.windows(2).all(|w| w[0] <= w[1]),
+            "the story runs in order"
+        );
+
+        // The list of games says how it ended.
+        host.handle.send(Command::LeaveTable);
+        let games = host
+            .wait_for(WAIT, |e| match e {
+                Event::Games(list) => Some(list.clone()),
+                _ => None,
+            })
+            .expect("the list of games");
+        let listed = games
+            .iter()
+            .find(|g| g.session == end.session)
+            .expect("listed");
+        assert!(
+            listed
+                .result
+                .as_deref()
+                .is_some_and(|r| r.ends_with(" won") || r == "Over"),
+            "the finished game is listed with its result: {:?}",
+            listed.result
+        );
+    });
+}
+
+#[test]
+fn a_screen_in_the_lobby_is_listed_as_a_screen_takes_no_seat_and_may_leave() {
+    with_timeout(Duration::from_secs(90), || {
+        let scratch = Scratch::new("watching-lobby");
+        let mut host = Device::start(&scratch.dir("host"));
+        host.handle.send(Command::HostTable {
+            name: "The kitchen".into(),
+            seats: None,
+        });
+        let code = host
+            .wait_for(WAIT, |e| match e {
+                Event::Ticket { ticket } => Some(ticket.clone()),
+                _ => None,
+            })
+            .expect("a ticket");
+        let mut screen = Device::start(&scratch.dir("screen"));
+        screen.handle.send(Command::SetProfile {
+            name: "Living room".into(),
+            colour: [0, 0, 0],
+        });
+        screen.handle.send(Command::WatchTicket { ticket: code });
+        let shown = screen
+            .wait_for(WAIT, |e| match e {
+                Event::Screen(ScreenView::Lobby { table, seats, .. }) => {
+                    Some((table.clone(), seats.len()))
+                }
+                _ => None,
+            })
+            .expect("the screen shows the lobby");
+        assert_eq!(shown, ("The kitchen".to_string(), 1));
+        let lobby = host
+            .wait_for(WAIT, |e| match e {
+                Event::Lobby(l) if !l.screens.is_empty() => Some(l.clone()),
+                _ => None,
+            })
+            .expect("the host sees the screen");
+        assert_eq!(lobby.screens, vec!["Living room".to_string()]);
+        assert_eq!(lobby.seats.len(), 1, "a screen takes no seat");
+
+        screen.handle.send(Command::LeaveTable);
+        host.wait_for(WAIT, |e| match e {
+            Event::Lobby(l) if l.screens.is_empty() => Some(()),
+            _ => None,
+        })
+        .expect("a screen that leaves leaves the lobby");
+    });
+}
