@@ -282,6 +282,21 @@ impl HoardApp {
         self.model.screen = None;
     }
 
+    /// A shared screen across the room draws everything larger: about 1,150 points across,
+    /// whatever the size of the TV or laptop (in quarter steps, up to twice the size).
+    fn screen_zoom(&self, ctx: &egui::Context) {
+        let zoom = ctx.zoom_factor();
+        let wanted = if self.watching && self.page == Page::Main {
+            let across = ctx.content_rect().width() * zoom;
+            ((across / 1150.0 * 4.0).floor() / 4.0).clamp(1.0, 2.0)
+        } else {
+            1.0
+        };
+        if (wanted - zoom).abs() > f32::EPSILON {
+            ctx.set_zoom_factor(wanted);
+        }
+    }
+
     /// The shared screen of a table: the public table, large.
     fn screen_ui(&mut self, ui: &mut egui::Ui, now: f64) {
         let frame = TableFrame {
@@ -587,9 +602,13 @@ impl eframe::App for HoardApp {
         );
         let frame = egui::Frame::central_panel(ui.style()).inner_margin(margin);
         self.tell_at_table();
+        self.screen_zoom(&ctx);
         egui::CentralPanel::default().frame(frame).show(ui, |ui| {
             let in_game = self.page == Page::Main && self.model.game.is_some();
-            let max = if in_game {
+            // A shared screen is a TV across the room: all of it is the table.
+            let max = if self.page == Page::Main && self.watching {
+                f32::INFINITY
+            } else if in_game || self.page == Page::Replay {
                 theme::MAX_TABLE
             } else {
                 theme::MAX_COLUMN

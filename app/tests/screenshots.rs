@@ -264,3 +264,145 @@ mod spammers {
         }
     }
 }
+
+mod watching {
+    // Makes the README's screenshots of watching a game: a laptop at 1920×1080 that joined a
+    // GreedQuest game as its shared screen (the phone plays against two bots), and a finished
+    // game watched again on a laptop, halfway through. Painted on the CPU into
+    // docs/screenshots/. Ignored in the normal run only because they write files:
+    //
+    //   cargo test -p hoard-app --test screenshots watching -- --ignored
+
+    use crate::support::shot::{Textures, paint, write_png};
+    use crate::support::*;
+    use egui_kittest::Harness;
+    use egui_kittest::kittest::{NodeT, Queryable};
+    use hoard_app::{AppConfig, HoardApp, NetworkChoice};
+    use std::path::PathBuf;
+    use std::time::{Duration, Instant};
+
+    fn out() -> PathBuf {
+        let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots");
+        std::fs::create_dir_all(&out).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+        out
+    }
+
+    fn painted_app(
+        name: &str,
+        size: [f32; 2],
+        phone: bool,
+        network: NetworkChoice,
+    ) -> (Harness<'static, HoardApp>, Textures) {
+        let textures = Textures::default();
+        let data_dir = scratch(name);
+        let h = Harness::builder()
+            .with_size(size)
+            .with_max_steps(10_000)
+            .renderer(textures.clone())
+            .build_eframe(move |cc| {
+                HoardApp::new(
+                    cc,
+                    AppConfig {
+                        data_dir,
+                        phone,
+                        network: Some(network),
+                        platform: None,
+                    },
+                )
+            });
+        (h, textures)
+    }
+
+    #[test]
+    #[ignore = "writes docs/screenshots/shared-screen.png; run by hand"]
+    fn the_shared_screen_at_1920_by_1080() {
+        let mut host = app_on(
+            scratch("shot-host"),
+            [360.0, 780.0],
+            true,
+            NetworkChoice::Wifi,
+        );
+        create_profile(&mut host, "Mia", "Blue");
+        click(&mut host, "Host a table");
+        wait_until(&mut host, "the join code", |h| has(h, "Copy the code"));
+        let ticket = host
+            .query_all_by(|n| n.value().is_some_and(|v| v.starts_with("endpoint")))
+            .find_map(|n| n.accesskit_node().value())
+            .expect("the join code");
+        for n in 0..3 {
+            click(&mut host, "Add a bot");
+            wait_until(&mut host, "the bot", |h| {
+                h.query_all_by_label("Remove").count() > n
+            });
+        }
+        start(&mut host);
+        let (mut screen, textures) =
+            painted_app("shot-screen", [1920.0, 1080.0], false, NetworkChoice::Wifi);
+        wait_until(&mut screen, "welcome", |h| has(h, "Welcome to Hoard"));
+        screen.get_by_label("Your name").focus();
+        screen.step();
+        screen.get_by_label("Your name").type_text("Living room");
+        screen.step();
+        click(&mut screen, "Let's play");
+        click(&mut screen, "Join with a code");
+        screen.get_by_label("Join code").focus();
+        screen.step();
+        screen.get_by_label("Join code").type_text(&ticket);
+        screen.step();
+        click(&mut screen, "Show the table here");
+        // Seven turns in, with the last turn's cards on the table.
+        let deadline = Instant::now() + Duration::from_secs(120);
+        while host.query_by_label_contains("Turn 7").is_none() {
+            assert!(Instant::now() < deadline, "the game did not get far enough");
+            if !play_once(&mut host) {
+                host.step();
+            }
+            screen.step();
+        }
+        for _ in 0..60 {
+            host.step();
+            screen.step();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // The screen draws itself larger across a big window: paint it at that zoom, so the
+        // picture has the window's 1920×1080 pixels.
+        let zoom = screen.ctx.zoom_factor();
+        let path = out().join("shared-screen.png");
+        write_png(&path, paint(&screen, &textures, zoom))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        println!("saved {}", path.display());
+    }
+
+    #[test]
+    #[ignore = "writes docs/screenshots/replay-laptop.png; run by hand"]
+    fn a_replay_on_a_laptop() {
+        let (mut h, textures) = painted_app(
+            "shot-replay",
+            [1280.0, 800.0],
+            false,
+            NetworkChoice::Offline,
+        );
+        wait_until(&mut h, "welcome", |h| has(h, "Welcome to Hoard"));
+        h.get_by_label("Your name").focus();
+        h.step();
+        h.get_by_label("Your name").type_text("Mia");
+        h.step();
+        click(&mut h, "Let's play");
+        host_with_bots(&mut h, 2);
+        start(&mut h);
+        play_to_the_end(&mut h, 2_000);
+        click(&mut h, "Watch it again");
+        wait_until(&mut h, "the replay", |h| has(h, "Step on"));
+        click(&mut h, "Last");
+        for _ in 0..12 {
+            click(&mut h, "Step back");
+        }
+        for _ in 0..4 {
+            h.step();
+        }
+        let path = out().join("replay-laptop.png");
+        write_png(&path, paint(&h, &textures, 1.0))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        println!("saved {}", path.display());
+    }
+}

@@ -15,6 +15,8 @@ pub struct ReplayState {
     pub at: usize,
     /// A fresh screen of the game, so the live table's own state is left alone.
     game: Option<Box<dyn GameUi>>,
+    /// The step the story was last scrolled to.
+    shown: Option<usize>,
 }
 
 pub enum ReplayIntent {
@@ -33,6 +35,7 @@ impl ReplayState {
             replay,
             at: 0,
             game,
+            shown: None,
         }
     }
 
@@ -58,8 +61,16 @@ pub fn show(ui: &mut egui::Ui, state: &mut ReplayState, frame: TableFrame) -> Op
         ui.label("This game has no steps to show.");
         return intent;
     };
-    let ReplayState { replay, at, game } = state;
+    let ReplayState {
+        replay,
+        at,
+        game,
+        shown,
+    } = state;
     let at = *at;
+    // The story follows the step shown when it changes, and is left alone otherwise.
+    let moved = *shown != Some(at);
+    *shown = Some(at);
     let mut jump = None;
     let wide = ui.available_width() > ui.available_height() && ui.available_width() >= 700.0;
     let story = |ui: &mut egui::Ui, jump: &mut Option<usize>| {
@@ -80,11 +91,12 @@ pub fn show(ui: &mut egui::Ui, state: &mut ReplayState, frame: TableFrame) -> Op
                         text.color(palette.muted)
                     };
                     // A line tells step `step`: jump to just after it.
-                    if ui
-                        .add(egui::Button::new(text).frame(false).wrap())
-                        .clicked()
-                    {
+                    let line = ui.add(egui::Button::new(text).frame(false).wrap());
+                    if line.clicked() {
                         *jump = Some(*step as usize + 1);
+                    }
+                    if now && moved {
+                        line.scroll_to_me(Some(egui::Align::Center));
                     }
                 }
             });
@@ -138,7 +150,7 @@ fn controls(ui: &mut egui::Ui, state: &mut ReplayState, steps: usize) {
         }
     });
     let mut at = state.at;
-    ui.spacing_mut().slider_width = (ui.available_width() - 120.0).max(120.0);
+    ui.spacing_mut().slider_width = (ui.available_width() - 220.0).max(120.0);
     ui.add(
         egui::Slider::new(&mut at, 0..=steps.max(1))
             .text(format!("of {steps}"))

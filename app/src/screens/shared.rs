@@ -99,14 +99,22 @@ fn table(
     if size.x > size.y && size.x >= 900.0 {
         let side_width = (size.x * 0.28).clamp(280.0, 520.0);
         ui.horizontal_top(|ui| {
-            ui.allocate_ui(egui::vec2(size.x - side_width - 16.0, size.y), |ui| {
-                egui::ScrollArea::vertical()
-                    .id_salt("screen-board")
-                    .auto_shrink([false, false])
-                    .show(ui, board);
-            });
+            ui.allocate_ui_with_layout(
+                egui::vec2(size.x - side_width - 16.0, size.y),
+                egui::Layout::top_down(egui::Align::Min),
+                |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("screen-board")
+                        .auto_shrink([false, false])
+                        .show(ui, board);
+                },
+            );
             ui.separator();
-            ui.allocate_ui(egui::vec2(side_width, size.y), side);
+            ui.allocate_ui_with_layout(
+                egui::vec2(side_width, size.y),
+                egui::Layout::top_down(egui::Align::Min),
+                side,
+            );
         });
     } else {
         egui::ScrollArea::vertical()
