@@ -17,7 +17,7 @@ use hoard_app::games::spree::SpreeUi;
 use hoard_app::net::{AnyState, AwayVoteView, EndView, GameView, SeatView, SessionId};
 use hoard_rules::greedquest::{Config, Length, Position};
 use hoard_rules::{Game, Seat};
-use support::table_screen::{Screen, table_screen};
+use support::table_screen::table_screen;
 
 const NAMES: [&str; 4] = ["Mia", "Ann", "Bo", "Cyrus"];
 const COLOURS: [[u8; 3]; 4] = [[40, 120, 220], [220, 60, 50], [40, 160, 80], [240, 190, 30]];
@@ -251,7 +251,7 @@ fn essentials(game: &str) -> &'static [&'static str] {
 }
 
 /// Every labelled widget and line of text that shows on the screen.
-fn parts(h: &Harness<'_, Screen>) -> Vec<Part> {
+fn parts<S>(h: &Harness<'_, S>) -> Vec<Part> {
     let labels: std::collections::HashMap<u64, String> = h
         .query_all_by(|_| true)
         .filter_map(|n| {
@@ -474,4 +474,92 @@ fn on_a_phone_the_open_log_leaves_greedquests_track_in_view() {
     h.get_by_label("Log").click();
     h.run();
     assert!(!h.state().log_open);
+}
+
+/// Issue 18: "no screen may ever draw its parts over each other at 360×640 up to a laptop".
+/// The shared screen (up to a TV) and a replay, with GreedQuest's table under way and a story
+/// long enough to scroll.
+#[test]
+fn neither_the_shared_screen_nor_a_replay_draws_its_parts_over_each_other() {
+    use hoard_app::games::TableFrame;
+    use hoard_app::net::{Replay, ReplayFrame, ScreenView};
+    use hoard_app::screens::{replay, shared};
+    let story: Vec<String> = (1..=30)
+        .map(|i| format!("Turn {i}: Mia plays Go! {}.", i % 8 + 1))
+        .collect();
+    let frame = |ui: &egui::Ui| TableFrame {
+        now: ui.input(|i| i.time),
+        portrait: ui.available_height() > ui.available_width(),
+        still: false,
+    };
+    let mut failures = Vec::new();
+    let mut check = |what: &str, size: [f32; 2], parts: Vec<Part>, must: &[&str]| {
+        let window = Rect::from_min_size(egui::Pos2::ZERO, size.into());
+        for label in must {
+            if showing(&parts, label) < 0.5 {
+                failures.push(format!("{what}, {size:?}: no {label:?}"));
+            }
+        }
+        for p in &parts {
+            if !window.expand(0.5).contains_rect(p.shown) {
+                failures.push(format!("{what}, {size:?}: {:?} leaves the window", p.label));
+            }
+        }
+        for c in collisions(&parts) {
+            failures.push(format!("{what}, {size:?}: {c}"));
+        }
+    };
+    for size in SIZES.iter().copied().chain([[1920.0, 1080.0]]) {
+        // The shared screen: no seat of its own, the story beside the board.
+        let (mut view, _) = greedquest(0);
+        view.me = None;
+        view.my_turn = false;
+        view.log = story.clone();
+        let mut h = Harness::builder().with_size(size).build_ui_state(
+            move |ui, (view, games): &mut (ScreenView, Vec<Box<dyn GameUi>>)| {
+                let frame = frame(ui);
+                let _ = shared::show(ui, Some(&*view), games, frame);
+            },
+            (ScreenView::Game(Box::new(view)), hoard_app::games::all()),
+        );
+        h.run();
+        check("shared screen", size, parts(&h), &["< Leave", "Last plays"]);
+
+        // A replay halfway through a game of three steps.
+        let (view, _) = greedquest(0);
+        let frames = (0..3)
+            .map(|_| ReplayFrame {
+                state: view.state.clone(),
+                pending: view.pending.clone(),
+                state_hash: [0; 32],
+            })
+            .collect();
+        let watched = Replay {
+            session: view.session,
+            me: Some(0),
+            seats: view.seats.clone(),
+            frames,
+            log: story
+                .iter()
+                .enumerate()
+                .map(|(i, l)| ((i % 3) as u32, l.clone()))
+                .collect(),
+            audit: None,
+        };
+        let mut h = Harness::builder().with_size(size).build_ui_state(
+            move |ui, state: &mut replay::ReplayState| {
+                let frame = frame(ui);
+                let _ = replay::show(ui, state, frame);
+            },
+            replay::ReplayState::new(watched),
+        );
+        h.run();
+        check(
+            "replay",
+            size,
+            parts(&h),
+            &["< Back", "First", "Step back", "Step on", "Last"],
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
