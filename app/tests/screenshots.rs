@@ -276,7 +276,7 @@ mod watching {
     use crate::support::shot::{Textures, paint, write_png};
     use crate::support::*;
     use egui_kittest::Harness;
-    use egui_kittest::kittest::{NodeT, Queryable};
+    use egui_kittest::kittest::Queryable;
     use hoard_app::{AppConfig, HoardApp, NetworkChoice};
     use std::path::PathBuf;
     use std::time::{Duration, Instant};
@@ -325,10 +325,7 @@ mod watching {
         create_profile(&mut host, "Mia", "Blue");
         click(&mut host, "Host a table");
         wait_until(&mut host, "the join code", |h| has(h, "Copy the code"));
-        let ticket = host
-            .query_all_by(|n| n.value().is_some_and(|v| v.starts_with("endpoint")))
-            .find_map(|n| n.accesskit_node().value())
-            .expect("the join code");
+        let ticket = shown_code(&host);
         for n in 0..3 {
             click(&mut host, "Add a bot");
             wait_until(&mut host, "the bot", |h| {
@@ -338,18 +335,7 @@ mod watching {
         start(&mut host);
         let (mut screen, textures) =
             painted_app("shot-screen", [1920.0, 1080.0], false, NetworkChoice::Wifi);
-        wait_until(&mut screen, "welcome", |h| has(h, "Welcome to Hoard"));
-        screen.get_by_label("Your name").focus();
-        screen.step();
-        screen.get_by_label("Your name").type_text("Living room");
-        screen.step();
-        click(&mut screen, "Let's play");
-        click(&mut screen, "Join with a code");
-        screen.get_by_label("Join code").focus();
-        screen.step();
-        screen.get_by_label("Join code").type_text(&ticket);
-        screen.step();
-        click(&mut screen, "Show the table here");
+        laptop_uses_code(&mut screen, "Living room", &ticket, "Show the table here");
         // Seven turns in, with the last turn's cards on the table.
         let deadline = Instant::now() + Duration::from_secs(120);
         while host.query_by_label_contains("Turn 7").is_none() {

@@ -21,26 +21,10 @@ fn seated_pair(dir_a: &std::path::Path, dir_b: &std::path::Path) -> (App, App) {
 
     click(&mut host, "Host a table");
     wait_until(&mut host, "the join code", |h| has(h, "Copy the code"));
-    let ticket = host
-        .query_all_by(|n| n.value().is_some_and(|v| v.starts_with("endpoint")))
-        .find_map(|n| n.accesskit_node().value())
-        .expect("the join code is shown as text");
+    let ticket = shown_code(&host);
 
     // The guest, on a laptop, types the code on the keyboard.
-    wait_until(&mut guest, "the welcome screen", |h| {
-        has(h, "Welcome to Hoard")
-    });
-    guest.get_by_label("Your name").focus();
-    guest.step();
-    guest.get_by_label("Your name").type_text("Ana");
-    guest.step();
-    click(&mut guest, "Let's play");
-    click(&mut guest, "Join with a code");
-    guest.get_by_label("Join code").focus();
-    guest.step();
-    guest.get_by_label("Join code").type_text(&ticket);
-    guest.step();
-    click(&mut guest, "Join");
+    laptop_uses_code(&mut guest, "Ana", &ticket, "Join");
     wait_until(&mut guest, "the guest's lobby", |h| has(h, "I'm ready"));
     click(&mut guest, "I'm ready");
 
@@ -187,10 +171,7 @@ fn a_laptop_joins_mid_game_as_the_shared_screen_shows_the_board_and_never_a_hand
     create_profile(&mut host, "Mia", "Blue");
     click(&mut host, "Host a table");
     wait_until(&mut host, "the join code", |h| has(h, "Copy the code"));
-    let ticket = host
-        .query_all_by(|n| n.value().is_some_and(|v| v.starts_with("endpoint")))
-        .find_map(|n| n.accesskit_node().value())
-        .expect("the join code is shown as text");
+    let ticket = shown_code(&host);
     for n in 0..2 {
         click(&mut host, "Add a bot");
         wait_until(&mut host, "the bot to sit down", |h| {
@@ -203,20 +184,7 @@ fn a_laptop_joins_mid_game_as_the_shared_screen_shows_the_board_and_never_a_hand
     });
 
     let mut screen = app_on(dir_b.clone(), [1920.0, 1080.0], false, NetworkChoice::Wifi);
-    wait_until(&mut screen, "the welcome screen", |h| {
-        has(h, "Welcome to Hoard")
-    });
-    screen.get_by_label("Your name").focus();
-    screen.step();
-    screen.get_by_label("Your name").type_text("Living room");
-    screen.step();
-    click(&mut screen, "Let's play");
-    click(&mut screen, "Join with a code");
-    screen.get_by_label("Join code").focus();
-    screen.step();
-    screen.get_by_label("Join code").type_text(&ticket);
-    screen.step();
-    click(&mut screen, "Show the table here");
+    laptop_uses_code(&mut screen, "Living room", &ticket, "Show the table here");
     let deadline = Instant::now() + Duration::from_secs(30);
     while !(has(&screen, "Last plays") && has(&screen, "Room 12: The Hoard")) {
         assert!(

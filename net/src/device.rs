@@ -757,20 +757,9 @@ impl Device {
     }
 
     fn join(&mut self, addr: EndpointAddr) -> Result<()> {
-        if addr.id == self.me {
-            return Err(NetError::BadStart("that is this device's own table".into()));
-        }
-        if self.net.is_none() {
-            return Err(NetError::BadStart(
-                "this device is offline: it can only host games with bots".into(),
-            ));
-        }
-        self.leave();
         let host = addr.id;
-        if let Some(net) = &mut self.net {
-            net.mesh.connect(addr, true);
-        }
-        self.role = Role::Guest(Guest { host, lobby: None });
+        let guest = Role::Guest(Guest { host, lobby: None });
+        self.go_to_table(addr, guest, "it can only host games with bots")?;
         self.emit(Event::Notice("Joining the table…".into()));
         if self.up.get(&host).copied().unwrap_or(false) {
             self.send_join(&host);
@@ -780,27 +769,35 @@ impl Device {
 
     /// Becomes a shared screen for the table of the device at `addr`.
     fn watch(&mut self, addr: EndpointAddr) -> Result<()> {
-        if addr.id == self.me {
-            return Err(NetError::BadStart("that is this device's own table".into()));
-        }
-        if self.net.is_none() {
-            return Err(NetError::BadStart(
-                "this device is offline: it cannot show another device's table".into(),
-            ));
-        }
-        self.leave();
         let device = addr.id;
-        if let Some(net) = &mut self.net {
-            net.mesh.connect(addr, true);
-        }
-        self.role = Role::Watching(Watching {
+        let screen = Role::Watching(Watching {
             device,
             watcher: Watcher::default(),
         });
+        self.go_to_table(addr, screen, "it cannot show another device's table")?;
         self.emit(Event::Notice("Joining the table as its screen…".into()));
         if self.up.get(&device).copied().unwrap_or(false) {
             self.send_watch(&device);
         }
+        Ok(())
+    }
+
+    /// Leaves whatever table this device is at and dials the device at `addr` to take
+    /// `role` at its table; `offline` says what an offline device can do instead.
+    fn go_to_table(&mut self, addr: EndpointAddr, role: Role, offline: &str) -> Result<()> {
+        if addr.id == self.me {
+            return Err(NetError::BadStart("that is this device's own table".into()));
+        }
+        if self.net.is_none() {
+            return Err(NetError::BadStart(format!(
+                "this device is offline: {offline}"
+            )));
+        }
+        self.leave();
+        if let Some(net) = &mut self.net {
+            net.mesh.connect(addr, true);
+        }
+        self.role = role;
         Ok(())
     }
 

@@ -205,6 +205,30 @@ pub fn create_profile(h: &mut Harness<'_, HoardApp>, name: &str, colour: &str) {
     });
 }
 
+/// The join code a host's lobby shows as text.
+pub fn shown_code(h: &Harness<'_, HoardApp>) -> String {
+    h.query_all_by(|n| n.value().is_some_and(|v| v.starts_with("endpoint")))
+        .find_map(|n| n.accesskit_node().value())
+        .expect("the join code is shown as text")
+}
+
+/// On a laptop: a first run as `name`, typed on the keyboard, then `code` typed into "Join
+/// with a code" and `button` tapped ("Join", or "Show the table here").
+pub fn laptop_uses_code(h: &mut Harness<'_, HoardApp>, name: &str, code: &str, button: &str) {
+    wait_until(h, "the welcome screen", |h| has(h, "Welcome to Hoard"));
+    h.get_by_label("Your name").focus();
+    h.step();
+    h.get_by_label("Your name").type_text(name);
+    h.step();
+    click(h, "Let's play");
+    click(h, "Join with a code");
+    h.get_by_label("Join code").focus();
+    h.step();
+    h.get_by_label("Join code").type_text(code);
+    h.step();
+    click(h, button);
+}
+
 /// Host a table, add `bots` bots, start GreedQuest.
 pub fn host_with_bots(h: &mut Harness<'_, HoardApp>, bots: usize) {
     click(h, "Play against bots");
