@@ -563,3 +563,91 @@ fn neither_the_shared_screen_nor_a_replay_draws_its_parts_over_each_other() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A shared screen holds no seat and no hand: every game's table draws for it (at a phone's
+/// size and a TV's) and offers nothing to play.
+#[test]
+fn every_games_table_draws_for_a_screen_with_no_seat_and_no_hand() {
+    use hoard_app::games::TableFrame;
+    use hoard_app::net::ScreenView;
+    use hoard_app::screens::shared;
+    for (game, make) in [
+        (
+            "GreedQuest",
+            greedquest as fn(usize) -> (GameView, Box<dyn GameUi>),
+        ),
+        ("Sprawl", sprawl),
+        ("Spree!", spree),
+        ("Spree! window", spree_window),
+        ("Freeloader", freeloader),
+        ("SPAMMERS", spammers),
+        ("SPAMMERS window", spammers_window),
+    ] {
+        for size in [[360.0, 640.0], [1920.0, 1080.0]] {
+            let (mut view, _) = make(0);
+            view.me = None;
+            view.my_turn = false;
+            view.reaction_left_ms = None;
+            view.state = match view.state {
+                AnyState::GreedQuest { public, .. } => AnyState::GreedQuest {
+                    public,
+                    private: None,
+                },
+                AnyState::Sprawl { public, .. } => AnyState::Sprawl {
+                    public,
+                    private: None,
+                },
+                AnyState::Spree { public, .. } => AnyState::Spree {
+                    public,
+                    private: None,
+                },
+                AnyState::Freeloader { public, .. } => AnyState::Freeloader {
+                    public,
+                    private: None,
+                },
+                AnyState::Spammers { public, .. } => AnyState::Spammers {
+                    public,
+                    private: None,
+                },
+                other => other,
+            };
+            let mut h = Harness::builder().with_size(size).build_ui_state(
+                move |ui, (view, games): &mut (ScreenView, Vec<Box<dyn GameUi>>)| {
+                    let frame = TableFrame {
+                        now: ui.input(|i| i.time),
+                        portrait: ui.available_height() > ui.available_width(),
+                        still: false,
+                    };
+                    let _ = shared::show(ui, Some(&*view), games, frame);
+                },
+                (ScreenView::Game(Box::new(view)), hoard_app::games::all()),
+            );
+            h.run();
+            let drawn = h.query_all_by(|_| true).count();
+            assert!(
+                drawn > 12,
+                "{game} at {size:?}: the table is drawn ({drawn} parts)"
+            );
+            let offered: Vec<String> = h
+                .query_all_by_role(egui::accesskit::Role::Button)
+                .filter(|n| !n.accesskit_node().is_disabled())
+                .filter_map(|n| n.accesskit_node().label())
+                .filter(|l| {
+                    [
+                        "Play",
+                        "End turn",
+                        "Stop! (Ace)",
+                        "Let it go",
+                        "Let it stand",
+                    ]
+                    .contains(&l.as_str())
+                        || l.starts_with("Your ")
+                })
+                .collect();
+            assert!(
+                offered.is_empty(),
+                "{game} at {size:?} offers a screen moves: {offered:?}"
+            );
+        }
+    }
+}
