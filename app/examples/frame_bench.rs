@@ -6,6 +6,8 @@
 //!
 //! The table is reached through the real screens with the offline backend: six seats
 //! (you and five bots), a few turns played, the others' cards face down, one card chosen.
+//! Motion is on (the setting's default), so the turns played end with cards turning and
+//! pawns sliding, and the idle count shows that a settled table asks for nothing.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -36,8 +38,15 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 }
 
 fn main() {
-    let mut h = app(scratch("bench"), [360.0, 780.0], true);
+    let dir = scratch("bench");
+    let mut h = app(dir.clone(), [360.0, 780.0], true);
     create_profile(&mut h, "Mia", "Blue");
+    let motion = hoard_app::settings::Settings::load(&dir).map(|s| !s.still);
+    assert!(
+        matches!(motion, Ok(true)),
+        "the bench measures the table with motion on: {motion:?}"
+    );
+    println!("motion: on");
     host_with_bots(&mut h, 5);
     start(&mut h);
     play_turns_then_wait(&mut h, 8, 5);

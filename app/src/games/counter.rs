@@ -5,13 +5,14 @@
 //! the moves. On my turn a tapped card can be played or given; in a reaction window a
 //! banner asks whether to counter and counts down, the cards that can counter glow and one
 //! tap on such a card counters, and "Let it stand" answers nothing (the device answers so
-//! by itself when the window ends).
+//! by itself when the window ends). A card that comes face up in the middle turns over.
 
 use super::{GameUi, TableFrame, TableIntent};
 use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::rules_ref::RulesPage;
 use crate::theme::{self, Palette, TOUCH};
 use crate::widgets;
+use crate::widgets::motion::{self, Change};
 use egui::text::{LayoutJob, TextWrapping};
 use egui::{
     Align2, Button, Color32, CornerRadius, FontId, Pos2, Rect, RichText, Sense, Stroke,
@@ -80,6 +81,41 @@ pub struct CounterUi {
     sent_at: Option<Public>,
     /// The longest countdown seen in the reaction window under way: the bar's full length.
     window_from: Option<u64>,
+    /// The cards face up in the middle (an exchange's, and how many are discarded), and
+    /// the turn of the one that came last.
+    face_up: Change<(Vec<(Seat, CardId)>, usize)>,
+}
+
+/// How far the card that just came face up in the middle has turned (0 to 1), by place.
+#[derive(Clone, Copy, Default)]
+struct Turning {
+    /// The exchange's newest card.
+    laid: Option<f32>,
+    /// The top of the discard pile, when it went there straight from a hand.
+    discard: Option<f32>,
+}
+
+impl CounterUi {
+    /// Notes the cards that came face up in the middle, so the newest turns over.
+    fn watch_face_up(&mut self, ui: &egui::Ui, public: &Public, frame: TableFrame) -> Turning {
+        let laid = match &public.phase {
+            Phase::Window { laid, .. } => laid.clone(),
+            _ => Vec::new(),
+        };
+        let discarded = public.discard.len();
+        self.face_up
+            .follow(&(laid.clone(), discarded), frame, motion::FLIP);
+        self.face_up.repaint(ui.ctx(), frame.now);
+        let Some((laid_before, discarded_before)) = self.face_up.before(frame.now) else {
+            return Turning::default();
+        };
+        let t = self.face_up.linear(frame.now);
+        Turning {
+            laid: (laid.len() > laid_before.len()).then_some(t),
+            // A card seen in the exchange is not turned again on its way to the pile.
+            discard: (discarded > *discarded_before && laid_before.is_empty()).then_some(t),
+        }
+    }
 }
 
 fn seat_name(view: &GameView, seat: Seat) -> String {
@@ -218,8 +254,12 @@ fn paint_face(
         Stroke::new(1.0, Color32::from_black_alpha(120)),
         StrokeKind::Inside,
     );
-    let ink = fade(palette.card_ink);
     let w = rect.width();
+    if w < 16.0 {
+        // Turned almost edge on: too thin for any writing.
+        return;
+    }
+    let ink = fade(palette.card_ink);
     let mut top = rect.top();
     if let Some((colour, name)) = band {
         let h = (rect.height() * 0.2).clamp(16.0, 22.0);
@@ -373,7 +413,7 @@ impl GameUi for CounterUi {
         &mut self,
         ui: &mut egui::Ui,
         view: &GameView,
-        _frame: TableFrame,
+        frame: TableFrame,
     ) -> Vec<TableIntent> {
         let AnyState::Counter { public, private } = &view.state else {
             return Vec::new();
@@ -393,6 +433,7 @@ impl GameUi for CounterUi {
         self.window_from = view
             .reaction_left_ms
             .map(|ms| self.window_from.unwrap_or(0).max(ms));
+        let turning = self.watch_face_up(ui, public, frame);
 
         let mut intents = Vec::new();
         // The prompt, the hand and the moves stay at the bottom, within reach of a thumb.
@@ -414,7 +455,7 @@ impl GameUi for CounterUi {
                 widgets::column(ui, TABLE_WIDTH, |ui| {
                     seats_row(ui, view, public);
                     ui.add_space(4.0);
-                    middle(ui, view, public);
+                    middle(ui, view, public, turning);
                 });
             });
         intents
@@ -535,8 +576,9 @@ fn seat_place(ui: &mut egui::Ui, view: &GameView, public: &Public, seat: Seat, s
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, &label));
 }
 
-/// The middle of the table: the deck, the discard pile, and a reaction window's exchange.
-fn middle(ui: &mut egui::Ui, view: &GameView, public: &Public) {
+/// The middle of the table: the deck, the discard pile, and a reaction window's exchange;
+/// a card that has just come face up there turns over.
+fn middle(ui: &mut egui::Ui, view: &GameView, public: &Public, turning: Turning) {
     let palette = Palette::of(ui);
     egui::Frame::new()
         .fill(palette.felt)
@@ -586,14 +628,21 @@ fn middle(ui: &mut egui::Ui, view: &GameView, public: &Public) {
                     ui,
                     size,
                     |painter, rect| match top {
-                        Some(n) => paint_face(painter, &palette, rect, n, false, None),
+                        Some(n) => {
+                            let (rect, face) = motion::flip(rect, turning.discard.unwrap_or(1.0));
+                            if face {
+                                paint_face(painter, &palette, rect, n, false, None);
+                            } else {
+                                paint_back(painter, &palette, rect);
+                            }
+                        }
                         None => paint_empty(painter, &palette, rect),
                     },
                     &label,
                     &format!("{count} discarded"),
                 );
                 if let Phase::Window { laid, .. } = &public.phase {
-                    exchange(ui, view, laid, size);
+                    exchange(ui, view, laid, size, turning.laid);
                 }
             });
         });
@@ -625,8 +674,15 @@ fn pile(
 }
 
 /// The cards laid in the window, the play first, each a step down and right of the one it
-/// answers, with the name of who laid it on its band; the last, the one to answer, lit.
-fn exchange(ui: &mut egui::Ui, view: &GameView, laid: &[(Seat, CardId)], card: Vec2) {
+/// answers, with the name of who laid it on its band; the last, the one to answer, lit (and
+/// turning over, `turn` of the way, when it has just been laid).
+fn exchange(
+    ui: &mut egui::Ui,
+    view: &GameView,
+    laid: &[(Seat, CardId)],
+    card: Vec2,
+    turn: Option<f32>,
+) {
     let palette = Palette::of(ui);
     let k = laid.len().max(1) as f32;
     let room = ui.available_width();
@@ -639,8 +695,16 @@ fn exchange(ui: &mut egui::Ui, view: &GameView, laid: &[(Seat, CardId)], card: V
         let painter = ui.painter_at(rect.expand(3.0));
         for (i, (seat, c)) in laid.iter().enumerate() {
             let at = rect.min + Vec2::new(step_x * i as f32, step_y * i as f32);
-            let r = Rect::from_min_size(at, card);
+            let last = i + 1 == laid.len();
+            let (r, face) = motion::flip(
+                Rect::from_min_size(at, card),
+                if last { turn.unwrap_or(1.0) } else { 1.0 },
+            );
             let name = who(view, *seat);
+            if !face {
+                paint_back(&painter, &palette, r);
+                continue;
+            }
             paint_face(
                 &painter,
                 &palette,
@@ -649,7 +713,7 @@ fn exchange(ui: &mut egui::Ui, view: &GameView, laid: &[(Seat, CardId)], card: V
                 false,
                 Some((seat_colour(view, *seat), &name)),
             );
-            if i + 1 == laid.len() {
+            if last {
                 painter.rect_stroke(
                     r.expand(1.5),
                     card_round(r),

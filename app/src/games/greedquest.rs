@@ -8,10 +8,11 @@ mod reveal;
 mod track;
 
 use super::{GameUi, TableFrame, TableIntent};
+use crate::net::{AnyInput, AnyState, GameSetup, GameView, SessionId};
 use crate::rules_ref::RulesPage;
-use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::theme::Palette;
 use crate::widgets;
+use crate::widgets::motion::{self, Change};
 use card::Look;
 use egui::{RichText, Vec2};
 use hoard_rules::Game;
@@ -125,6 +126,8 @@ pub struct GreedQuestUi {
     room_info: Option<u8>,
     /// The last completed turn, as it is being revealed.
     reveal: Reveal,
+    /// The table and every seat's room on it (by seat), and the move to them under way.
+    rooms: Change<(SessionId, Vec<u8>)>,
     /// The host has the variant choices open in the lobby.
     options_open: bool,
 }
@@ -273,15 +276,26 @@ impl GameUi for GreedQuestUi {
             self.selected = None;
         }
         let names: Vec<String> = view.seats.iter().map(|s| s.name.clone()).collect();
-        self.reveal.update(public, &view.log, &names, frame.now);
-        // Repaint only while something moves: every frame while cards turn, then once per
-        // line of the story, and once when the turned-up cards leave the table.
+        self.reveal
+            .update(public, &view.log, &names, frame.now, frame.still);
+        // The pawns set off once the cards that moved them are face up.
+        let rooms = (view.session, public.seats.iter().map(|s| s.room).collect());
+        let first = self.rooms.value().is_none_or(|(s, _)| *s != view.session);
+        let delay = self.reveal.turning_for(frame.now);
+        self.rooms.follow_after(&rooms, frame, motion::SLIDE, delay);
+        if first {
+            // Another table, or the first sight of this one: the pawns stand where they are.
+            self.rooms.settle();
+        }
+        // Repaint only while something moves: every frame while cards turn or pawns slide,
+        // then once per line of the story, and once when the turned-up cards leave the table.
         if self.reveal.animating(frame.now) {
             ui.ctx().request_repaint();
         } else if let Some(wait) = self.reveal.next_change_in(frame.now) {
             ui.ctx()
                 .request_repaint_after(std::time::Duration::from_secs_f64(wait.max(0.01)));
         }
+        self.rooms.repaint(ui.ctx(), frame.now);
 
         // The arrangement follows the window, not the room the notices above leave: a
         // notice must not turn a phone held upright into two cramped columns.
@@ -403,7 +417,12 @@ impl GreedQuestUi {
         ui.add_space(4.0);
         let colours: Vec<[u8; 3]> = view.seats.iter().map(|s| s.colour).collect();
         let tokens = track::tokens(public, &colours, me);
-        if let Some(n) = track::show(ui, public, &tokens, self.room_info, layout == Layout::Side) {
+        let moving = self
+            .rooms
+            .before(frame.now)
+            .map(|(_, before)| (before.as_slice(), self.rooms.progress(frame.now)));
+        let compact = layout == Layout::Side;
+        if let Some(n) = track::show(ui, public, &tokens, self.room_info, compact, moving) {
             self.room_info = if self.room_info == Some(n) {
                 None
             } else {

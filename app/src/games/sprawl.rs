@@ -2,19 +2,25 @@
 //! nested squares, lying branches as triangles pointing the way they point, in their
 //! owners' colours), one seat's targeted squares, neutralized towers crossed out, every
 //! stash, and tap-a-square move choice that offers only the moves the rules allow there
-//! (taken from `legal_inputs`), plus the Counting Coup questions.
+//! (taken from `legal_inputs`), plus the Counting Coup questions. Pieces that change on a
+//! square settle into it, growing to their size.
 
 use super::{GameUi, TableFrame, TableIntent};
 use crate::rules_ref::RulesPage;
 use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::theme::{self, Palette, TOUCH};
 use crate::widgets;
+use crate::widgets::motion::Change;
 use egui::{Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, Vec2};
-use hoard_rules::sprawl::{Branch, Cell, Config, Input, Phase, Public, Sprawl, Square, Tower};
+use hoard_rules::sprawl::{
+    Board, Branch, Cell, Config, Input, Phase, Public, Sprawl, Square, Tower,
+};
 use hoard_rules::{Game, Seat};
 
 /// The biggest a square grows, in points (laptop screens).
 const MAX_CELL: f32 = 72.0;
+/// How long pieces just placed, moved or grown take to settle into their square (seconds).
+const SETTLE: f64 = 0.3;
 /// Room for the column letters and row numbers around the grid.
 const RULER: f32 = 16.0;
 
@@ -67,6 +73,8 @@ pub struct SprawlUi {
     sent_at: Option<Public>,
     /// This frame's seat colours (see [`seat_colours`]).
     colours: Vec<[u8; 3]>,
+    /// The board as last shown, and the settling of the squares that changed on it.
+    grid: Change<Board>,
 }
 
 impl SprawlUi {
@@ -191,6 +199,9 @@ impl GameUi for SprawlUi {
         };
         let mut intents = Vec::new();
         self.colours = seat_colours(view);
+        self.grid.follow(&public.board, frame, SETTLE);
+        self.grid.repaint(ui.ctx(), frame.now);
+        let now = frame.now;
         if self.sent_at.as_ref().is_some_and(|p| p != public) {
             self.sent_at = None;
         }
@@ -226,7 +237,7 @@ impl GameUi for SprawlUi {
                 if frame.portrait && ui.available_width() < 640.0 {
                     self.news(ui, view);
                     self.stash_strip(ui, view, public);
-                    self.board(ui, view, public, &board_moves, f32::INFINITY);
+                    self.board(ui, view, public, &board_moves, f32::INFINITY, now);
                     self.seats_panel(ui, view, public);
                 } else {
                     let side = (ui.available_width() * 0.36).clamp(240.0, 380.0);
@@ -234,7 +245,7 @@ impl GameUi for SprawlUi {
                     ui.horizontal_top(|ui| {
                         ui.vertical(|ui| {
                             ui.set_width(ui.available_width() - side - 12.0);
-                            self.board(ui, view, public, &board_moves, height);
+                            self.board(ui, view, public, &board_moves, height, now);
                         });
                         ui.vertical(|ui| {
                             ui.set_width(side);
@@ -634,9 +645,16 @@ impl SprawlUi {
         public: &Public,
         board_moves: &[Input],
         max_height: f32,
+        now: f64,
     ) {
         let palette = Palette::of(ui);
         let board = &public.board;
+        // A square whose pieces changed has them settle into place, growing to full size.
+        let before = self
+            .grid
+            .before(now)
+            .filter(|b| b.cols == board.cols && b.rows == board.rows);
+        let growth = 0.6 + 0.4 * self.grid.progress(now);
         let (cols, rows) = (f32::from(board.cols), f32::from(board.rows));
         let by_width = (ui.available_width() - RULER) / cols;
         let by_height = (max_height - RULER - 8.0) / rows;
@@ -715,13 +733,23 @@ impl SprawlUi {
             if playable {
                 painter.rect_filled(rect.shrink(1.0), 0.0, palette.accent.gamma_multiply(0.12));
             }
+            let pieces = match before {
+                Some(b) if b.cell(sq) != board.cell(sq) => {
+                    Rect::from_center_size(rect.center(), rect.size() * growth)
+                }
+                _ => rect,
+            };
             match board.cell(sq) {
                 Cell::Empty => {}
-                Cell::Tower(t) => {
-                    paint_tower(&painter, rect, &t, &self.colours, public.is_neutralized(sq))
-                }
+                Cell::Tower(t) => paint_tower(
+                    &painter,
+                    pieces,
+                    &t,
+                    &self.colours,
+                    public.is_neutralized(sq),
+                ),
                 Cell::Branch(b) => {
-                    paint_branch(&painter, rect, &b, &self.colours, public.is_dead(sq))
+                    paint_branch(&painter, pieces, &b, &self.colours, public.is_dead(sq))
                 }
             }
             if targets.contains(&sq) {

@@ -3,6 +3,7 @@
 
 pub mod entry;
 pub mod keypad;
+pub mod motion;
 pub mod qr;
 
 use crate::theme::{self, Palette, TOUCH};

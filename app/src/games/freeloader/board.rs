@@ -1,12 +1,13 @@
 //! The neighbourhood: the six houses in ring order, clockwise round the screen, each a tile
 //! with its people, the favors done there, its Best Friend and Crash spaces, the card face
-//! up beside it and its seven-space track with the pawns; then every player's Stuff with
-//! its score and the three necessities; and the dice.
+//! up beside it (a new one turning over) and its seven-space track with the pawns; then
+//! every player's Stuff with its score and the three necessities; and the dice.
 
 use super::cards;
 use super::words;
 use crate::net::GameView;
 use crate::theme::Palette;
+use crate::widgets::motion;
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 use hoard_rules::freeloader::board::section;
 use hoard_rules::freeloader::data::{Category, Space};
@@ -69,7 +70,8 @@ fn space_fill(space: Space) -> Color32 {
 }
 
 /// The neighbourhood in `columns` columns (2 upright, 3 on a wide screen). Houses in
-/// `pickable` can be tapped for a favor; `picked` is lit.
+/// `pickable` can be tapped for a favor; `picked` is lit. `turning` says how far each
+/// house's face-up card has turned over (0 to 1, by ring place; 1 when missing).
 pub fn neighbourhood(
     ui: &mut egui::Ui,
     view: &GameView,
@@ -77,6 +79,7 @@ pub fn neighbourhood(
     columns: usize,
     pickable: &[u8],
     picked: Option<u8>,
+    turning: &[f32],
 ) -> Tapped {
     let palette = Palette::of(ui);
     let mut tapped = Tapped::default();
@@ -172,7 +175,16 @@ pub fn neighbourhood(
         );
         match h.face_up {
             Some(c) => {
-                cards::paint_small(&painter, &palette, card_rect, c);
+                let turn = turning.get(i).copied().unwrap_or(1.0);
+                let (shown, face) = motion::flip(card_rect, turn);
+                if !face {
+                    cards::paint_back(&painter, &palette, shown);
+                } else if shown.width() < 24.0 {
+                    // Turned almost edge on: too narrow for its writing.
+                    cards::paint_blank(&painter, &palette, shown);
+                } else {
+                    cards::paint_small(&painter, &palette, shown, c);
+                }
                 let r = ui.interact(
                     card_rect,
                     ui.make_persistent_id(("fl-face-up", i)),

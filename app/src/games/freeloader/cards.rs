@@ -169,6 +169,37 @@ pub fn paint_small(painter: &egui::Painter, palette: &Palette, rect: Rect, id: C
     );
 }
 
+/// A small card's back: the deck's colour in a frame.
+pub fn paint_back(painter: &egui::Painter, palette: &Palette, rect: Rect) {
+    let r = round(rect);
+    painter.rect(
+        rect,
+        r,
+        palette.card_back,
+        Stroke::new(1.0, Color32::from_black_alpha(120)),
+        StrokeKind::Inside,
+    );
+    if rect.width() > 10.0 {
+        painter.rect_stroke(
+            rect.shrink(4.0),
+            r,
+            Stroke::new(1.0, palette.card_back_pattern),
+            StrokeKind::Inside,
+        );
+    }
+}
+
+/// A small card's face with nothing written on it (while it turns, edge on).
+pub fn paint_blank(painter: &egui::Painter, palette: &Palette, rect: Rect) {
+    painter.rect(
+        rect,
+        round(rect),
+        palette.card,
+        Stroke::new(1.0, Color32::from_black_alpha(120)),
+        StrokeKind::Inside,
+    );
+}
+
 /// The whole card, to read: everything printed on it, in words.
 pub fn read_whole(ui: &mut egui::Ui, id: CardId, cost: Option<i32>) {
     let Some(card) = words::card(id) else {

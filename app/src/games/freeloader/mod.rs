@@ -14,6 +14,7 @@ use super::{GameUi, TableFrame, TableIntent};
 use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::rules_ref::RulesPage;
 use crate::theme::{Palette, TOUCH};
+use crate::widgets::motion::{self, Change};
 use egui::{Button, Color32, RichText, Sense, Stroke, Vec2};
 use hoard_rules::freeloader::data::Space;
 use hoard_rules::freeloader::{Config, Freeloader, Held, Input, Phase, Private, Public, TradeKind};
@@ -75,11 +76,12 @@ pub struct FreeloaderUi {
     reading: Option<CardId>,
     /// The table my last input was sent from: nothing more is offered until it changes.
     sent_at: Option<Public>,
-    /// The dice last seen, and when they changed.
-    dice: Vec<u8>,
-    rolled_at: Option<f64>,
+    /// The dice last seen, and their tumble since they changed.
+    dice: Change<Vec<u8>>,
     /// While the dice tumble, the time to draw them at.
     rolling: Option<f64>,
+    /// The card face up at each house (ring order), and the turn of a new one.
+    face_up: Change<Vec<Option<CardId>>>,
 }
 
 /// What `card` costs `seat` where its pawn stands, if the table can say.
@@ -160,17 +162,30 @@ impl GameUi for FreeloaderUi {
         if self.sent_at.as_ref().is_some_and(|p| p != public) {
             self.sent_at = None;
         }
-        if self.dice != public.dice {
-            self.dice = public.dice.clone();
-            self.rolled_at = Some(frame.now);
+        self.dice.follow(&public.dice, frame, ROLL_SECS);
+        if public.dice.is_empty() {
+            // Dice taken off the table have nothing to tumble.
+            self.dice.settle();
         }
-        self.rolling = self
-            .rolled_at
-            .filter(|t| frame.now - t < ROLL_SECS && !public.dice.is_empty())
-            .map(|_| frame.now);
-        if self.rolling.is_some() {
-            ui.ctx().request_repaint();
-        }
+        self.rolling = self.dice.repaint(ui.ctx(), frame.now).then_some(frame.now);
+        let face_up: Vec<Option<CardId>> = public.houses.iter().map(|h| h.face_up).collect();
+        self.face_up.follow(&face_up, frame, motion::FLIP);
+        self.face_up.repaint(ui.ctx(), frame.now);
+        // How far each house's card has turned: only the ones that changed turn.
+        let turning: Vec<f32> = match self.face_up.before(frame.now) {
+            Some(before) => face_up
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    if c.is_some() && before.get(i) != Some(c) {
+                        self.face_up.linear(frame.now)
+                    } else {
+                        1.0
+                    }
+                })
+                .collect(),
+            None => Vec::new(),
+        };
         let legal = match view.me {
             Some(me)
                 if view.my_turn
@@ -249,7 +264,9 @@ impl GameUi for FreeloaderUi {
                     } else {
                         2
                     };
-                    tapped = board::neighbourhood(ui, view, public, columns, &pickable, self.house);
+                    tapped = board::neighbourhood(
+                        ui, view, public, columns, &pickable, self.house, &turning,
+                    );
                     ui.add(
                         egui::Label::new(RichText::new(words::LEGEND).small().color(palette.muted))
                             .wrap(),

@@ -2,6 +2,7 @@
 //! places, and the half-turn of a card being revealed.
 
 use crate::theme::Palette;
+use crate::widgets::motion;
 use egui::{Align2, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 use hoard_rules::greedquest::Card;
 
@@ -102,14 +103,8 @@ pub fn paint(ui: &egui::Ui, rect: Rect, look: Look, turn: f32, dim: bool, select
         );
         return;
     }
-    // The flip: a cosine-shaped width, the face showing once past the edge.
-    let t = turn.clamp(0.0, 1.0);
-    let face_side = t >= 0.5;
-    let squeeze = ((t - 0.5).abs() * 2.0).max(0.04);
-    let rect = Rect::from_center_size(
-        rect.center(),
-        Vec2::new(rect.width() * squeeze, rect.height()),
-    );
+    // The flip: the card narrows to its edge, the face showing once past it.
+    let (rect, face_side) = motion::flip(rect, turn);
     let shadow = rect.translate(Vec2::new(1.5, 2.5));
     painter.rect_filled(shadow, round, Color32::from_black_alpha(60));
     let edge = if selected {

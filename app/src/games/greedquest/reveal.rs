@@ -99,17 +99,31 @@ pub struct Reveal {
 
 impl Reveal {
     /// Follows the game: the turn to tell is the current one once its cards are up,
-    /// otherwise the one before.
-    pub fn update(&mut self, public: &Public, log: &[String], names: &[String], now: f64) {
+    /// otherwise the one before. With motion off (`still`) the cards are up and the story
+    /// told the moment they come.
+    pub fn update(
+        &mut self,
+        public: &Public,
+        log: &[String],
+        names: &[String],
+        now: f64,
+        still: bool,
+    ) {
         if now < self.last_now {
             // The clock went back (the app moved to another window): keep the same point
             // of the telling on the new clock.
             self.since += now - self.last_now;
         }
         self.last_now = now;
-        if log.len() == self.read_at {
-            return;
+        if log.len() != self.read_at {
+            self.read(public, log, names, now);
         }
+        if still {
+            self.since = self.since.min(now - self.story());
+        }
+    }
+
+    fn read(&mut self, public: &Public, log: &[String], names: &[String], now: f64) {
         let first_read = self.read_at == 0;
         self.read_at = log.len();
         let current_up = public.table.iter().any(|s| s.card.is_some());
@@ -155,6 +169,14 @@ impl Reveal {
     /// Whether cards are still turning (repaint every frame until they are done).
     pub fn animating(&self, now: f64) -> bool {
         self.record.is_some() && now - self.since < self.cards_turned()
+    }
+
+    /// Seconds until every card of the turn being told is face up (0 once they are).
+    pub fn turning_for(&self, now: f64) -> f64 {
+        if self.record.is_none() {
+            return 0.0;
+        }
+        (self.since + self.cards_turned() - now).max(0.0)
     }
 
     /// Seconds until the next change: a line appearing or the cards leaving the table.

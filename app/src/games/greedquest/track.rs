@@ -1,7 +1,9 @@
 //! The twelve rooms as a track: a snake of tiles on a phone, one row on a wide screen,
-//! with every seat's token and an arrow for the way it faces.
+//! with every seat's token and an arrow for the way it faces. A token that changes rooms
+//! slides along the track, through every room between.
 
 use crate::theme::{self, Palette, TOUCH};
+use crate::widgets::motion;
 use egui::{Align2, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 use hoard_rules::greedquest::{Facing, Public, rooms};
 
@@ -40,13 +42,15 @@ fn place(n: u8, per_row: u8) -> (u8, u8, bool) {
 }
 
 /// Draws the track in the available width (`compact`: rows no taller than a finger
-/// needs); returns the room tapped, if any.
+/// needs); returns the room tapped, if any. While the tokens move, `moving` holds the
+/// rooms they left (by seat) and how far they have come (0 to 1).
 pub fn show(
     ui: &mut egui::Ui,
     public: &Public,
     tokens: &[Token],
     chosen: Option<u8>,
     compact: bool,
+    moving: Option<(&[u8], f32)>,
 ) -> Option<u8> {
     let palette = Palette::of(ui);
     let width = ui.available_width();
@@ -87,7 +91,7 @@ pub fn show(
         );
     }
     for n in 1..=12u8 {
-        let (rect, right) = tile(n);
+        let (rect, _) = tile(n);
         let room = rooms::effects(&public.config, n);
         let response = ui.interact(rect, ui.scope_id().with(("room", n)), Sense::click());
         let name = rooms::room(n).name;
@@ -128,36 +132,65 @@ pub fn show(
                 palette.accent,
             );
         }
-        // Tokens: up to three in a row, rows stacked under the number.
-        let here: Vec<&Token> = tokens.iter().filter(|t| t.room == n).collect();
-        let r = (tile_w / 8.0).clamp(6.0, 10.0);
-        let cols = 3usize;
-        for (k, t) in here.iter().enumerate() {
-            let cx = rect.left() + r + 4.0 + (k % cols) as f32 * (2.0 * r + 3.0);
-            let cy = rect.top() + 24.0 + r + (k / cols) as f32 * (2.0 * r + 3.0);
-            let centre = Pos2::new(
-                cx.min(rect.right() - r - 2.0),
-                cy.min(rect.bottom() - r - 2.0),
-            );
-            let ring = if t.me {
-                Stroke::new(2.5, ui.visuals().strong_text_color())
-            } else {
-                Stroke::new(1.0, ui.visuals().strong_text_color().gamma_multiply(0.6))
-            };
-            ui.painter()
-                .circle(centre, r, theme::colour(t.colour), ring);
-            // The facing: along the track towards Room 12 when heading in.
-            let towards_right = match t.facing {
-                Facing::In => right,
-                Facing::Out => !right,
-            };
-            let dx = if towards_right { r * 0.9 } else { -r * 0.9 };
-            ui.painter().arrow(
-                centre - Vec2::new(dx * 0.7, 0.0),
-                Vec2::new(dx * 1.4, 0.0),
-                Stroke::new(2.0, egui::Color32::from_black_alpha(220)),
-            );
-        }
+    }
+    // Tokens over every tile, so one sliding past a room is not hidden under it: up to
+    // three in a row, rows stacked under the room's number.
+    let r = (tile_w / 8.0).clamp(6.0, 10.0);
+    let slot = |n: u8, k: usize| -> Pos2 {
+        let (rect, _) = tile(n);
+        let cx = rect.left() + r + 4.0 + (k % 3) as f32 * (2.0 * r + 3.0);
+        let cy = rect.top() + 24.0 + r + (k / 3) as f32 * (2.0 * r + 3.0);
+        Pos2::new(
+            cx.min(rect.right() - r - 2.0),
+            cy.min(rect.bottom() - r - 2.0),
+        )
+    };
+    // Seat `i`'s place when the seats stand in `rooms`.
+    let place_in = |rooms: &[u8], i: usize| -> Pos2 {
+        let n = rooms[i];
+        slot(n, rooms[..i].iter().filter(|m| **m == n).count())
+    };
+    let now: Vec<u8> = tokens.iter().map(|t| t.room).collect();
+    for (i, t) in tokens.iter().enumerate() {
+        let end = place_in(&now, i);
+        let centre = match moving {
+            Some((before, p)) if before.len() == now.len() && before[i] != t.room => {
+                // Along the track: through the middle of every room passed on the way.
+                let from = before[i];
+                let mut points = vec![place_in(before, i)];
+                if from < t.room {
+                    points.extend((from + 1..t.room).map(|n| tile(n).0.center()));
+                } else {
+                    points.extend((t.room + 1..from).rev().map(|n| tile(n).0.center()));
+                }
+                points.push(end);
+                motion::along(&points, p)
+            }
+            Some((before, p)) if before.len() == now.len() => {
+                // Same room, another place in it (someone else came or went).
+                place_in(before, i).lerp(end, p)
+            }
+            _ => end,
+        };
+        let ring = if t.me {
+            Stroke::new(2.5, ui.visuals().strong_text_color())
+        } else {
+            Stroke::new(1.0, ui.visuals().strong_text_color().gamma_multiply(0.6))
+        };
+        ui.painter()
+            .circle(centre, r, theme::colour(t.colour), ring);
+        // The facing: along the track towards Room 12 when heading in.
+        let (_, right) = tile(t.room);
+        let towards_right = match t.facing {
+            Facing::In => right,
+            Facing::Out => !right,
+        };
+        let dx = if towards_right { r * 0.9 } else { -r * 0.9 };
+        ui.painter().arrow(
+            centre - Vec2::new(dx * 0.7, 0.0),
+            Vec2::new(dx * 1.4, 0.0),
+            Stroke::new(2.0, egui::Color32::from_black_alpha(220)),
+        );
     }
     tapped
 }

@@ -17,6 +17,7 @@ use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::rules_ref::RulesPage;
 use crate::theme;
 use crate::widgets;
+use crate::widgets::motion::Change;
 use hoard_rules::spammers::cards::{self, LISTS};
 use hoard_rules::spammers::data::{ActionCard, ActionKind, ListCard, Specialty};
 use hoard_rules::spammers::{
@@ -111,9 +112,9 @@ pub struct SpammersUi {
     sent_at: Option<Public>,
     /// The longest countdown seen in the window under way: the bar's full length.
     window_from: Option<u64>,
-    /// The die last seen and when it changed.
-    die_seen: Option<(Option<u8>, u32, u8)>,
-    die_since: f64,
+    /// The die last seen (with the turn and its Mailings, so a new roll of the same number
+    /// tumbles too), and its tumble since it changed.
+    die: Change<(Option<u8>, u32, u8)>,
     /// How tall the controls were last frame (portrait): the room kept for them.
     controls_height: f32,
 }
@@ -126,6 +127,8 @@ pub(crate) struct Frame<'a> {
     /// What I may do now (empty when nothing is asked of me, or my answer is in).
     pub legal: Vec<Input>,
     pub now: f64,
+    /// Motion is off: the die lies still.
+    pub still: bool,
 }
 
 impl Frame<'_> {
@@ -339,12 +342,13 @@ impl GameUi for SpammersUi {
             private: private.as_ref(),
             legal,
             now: frame.now,
+            still: frame.still,
         };
         self.keep_choices_fresh(&f);
         self.window_from = view
             .reaction_left_ms
             .map(|ms| self.window_from.unwrap_or(0).max(ms));
-        self.watch_die(ui, public, frame.now);
+        self.watch_die(ui, public, frame);
 
         let mut chosen: Option<Input> = None;
         let avail = ui.available_size();
@@ -487,19 +491,17 @@ impl SpammersUi {
         }
     }
 
-    /// Notes when the die changes, so it tumbles a moment before it settles.
-    fn watch_die(&mut self, ui: &egui::Ui, public: &Public, now: f64) {
+    /// Notes when the die changes, so it tumbles a moment before it settles (the first
+    /// sight of a table shows its die as it lies). While it is being rolled it tumbles
+    /// until it lands, unless motion is off.
+    fn watch_die(&mut self, ui: &egui::Ui, public: &Public, frame: TableFrame) {
         let mailings = turn_of(&public.phase).map_or(0, |t| t.mailings);
         let seen = (public.last_roll, public.turns, mailings);
-        match self.die_seen {
-            // The first sight of a table shows its die as it lies.
-            None => self.die_since = now - TUMBLE,
-            Some(old) if old != seen => self.die_since = now,
-            Some(_) => {}
-        }
-        self.die_seen = Some(seen);
-        if now - self.die_since < TUMBLE || matches!(public.phase, Phase::Rolling { .. }) {
+        self.die.follow(&seen, frame, TUMBLE);
+        if matches!(public.phase, Phase::Rolling { .. }) && !frame.still {
             ui.ctx().request_repaint();
+        } else {
+            self.die.repaint(ui.ctx(), frame.now);
         }
     }
 }

@@ -5,8 +5,8 @@
 //! List, a Special Effect's aim, two Lists to merge) is chosen a tap at a time.
 
 use super::{
-    Frame, SpammersUi, Step, TUMBLE, action_card, action_name, list_card, list_said, scam_facts,
-    seat_name, specialty_chip, specialty_name, whose,
+    Frame, SpammersUi, Step, action_card, action_name, list_card, list_said, scam_facts, seat_name,
+    specialty_chip, specialty_name, whose,
 };
 use crate::theme::{Palette, TOUCH};
 use egui::{Button, Color32, Pos2, Rect, RichText, Sense, Stroke, StrokeKind, Vec2};
@@ -677,8 +677,7 @@ impl SpammersUi {
 
     /// The die as it lies, or tumbling while rolling and a moment after it changes.
     fn die(&self, ui: &mut egui::Ui, f: &Frame, value: u8, rolling: bool) {
-        let age = f.now - self.die_since;
-        let tumbling = rolling || age < TUMBLE;
+        let tumbling = (rolling && !f.still) || self.die.moving(f.now);
         let (rect, response) = ui.allocate_exact_size(Vec2::splat(DIE + 6.0), Sense::hover());
         let painter = ui.painter_at(rect);
         let (shown, hop) = if tumbling {
@@ -688,7 +687,7 @@ impl SpammersUi {
             let left = if rolling {
                 1.0
             } else {
-                (1.0 - age / TUMBLE) as f32
+                1.0 - self.die.linear(f.now)
             };
             let hop = -(f.now as f32 * 20.0).sin().abs() * 3.0 * left.clamp(0.0, 1.0);
             (face as u8, hop)

@@ -1,11 +1,13 @@
 //! LeGrand Mall as a player knows it from the printed board: the parking lot round the
 //! edge with its 12 spaces, the darker shops (each a little card of what it sells) and the
 //! lighter open floor, the thick walls, and the fountain's water in the middle; on it every
-//! car and shopper in its player's colour. The squares I can use now take taps: the walk's
-//! reach and its path, free parking spaces, and players I could shoot.
+//! car and shopper in its player's colour (a shopper that moved walks there). The squares
+//! I can use now take taps: the walk's reach and its path, free parking spaces, and
+//! players I could shoot.
 
 use super::{Frame, SpreeUi, seat_colour, seat_name};
 use crate::theme::Palette;
+use crate::widgets::motion;
 use egui::{Align2, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 use hoard_rules::Seat;
 use hoard_rules::spree::Input;
@@ -102,7 +104,11 @@ impl SpreeUi {
         }
         paint_walls(&painter, &at, cell);
         self.paint_path(&painter, f, &at, cell, &palette);
-        paint_pieces(&painter, f, &at, cell);
+        let moving = self
+            .shoppers
+            .before(f.now)
+            .map(|(_, before)| (before.as_slice(), self.shoppers.progress(f.now)));
+        paint_pieces(&painter, f, &at, cell, moving);
         for (sq, spot) in &spots {
             if let Spot::Aim(seat) = spot {
                 let c = at(*sq).center();
@@ -418,8 +424,16 @@ fn paint_walls(painter: &egui::Painter, at: &impl Fn(Sq) -> Rect, cell: f32) {
     }
 }
 
-/// Cars first, then shoppers on top; players on one square share it side by side.
-fn paint_pieces(painter: &egui::Painter, f: &Frame, at: &impl Fn(Sq) -> Rect, cell: f32) {
+/// Cars first, then shoppers on top; players on one square share it side by side. While
+/// shoppers move, `moving` holds the squares they left (by seat) and how far they have come
+/// (0 to 1): each walks the shortest way there.
+fn paint_pieces(
+    painter: &egui::Painter,
+    f: &Frame,
+    at: &impl Fn(Sq) -> Rect,
+    cell: f32,
+    moving: Option<(&[Sq], f32)>,
+) {
     let pawns = &f.public.pawns;
     let turn_seat = f.public.turn().map(|t| t.seat);
     for (i, pawn) in pawns.iter().enumerate() {
@@ -474,6 +488,20 @@ fn paint_pieces(painter: &egui::Painter, f: &Frame, at: &impl Fn(Sq) -> Rect, ce
                 )
             }
         };
+        let from = moving.and_then(|(before, p)| Some((*before.get(i)?, p)));
+        let centre = match from {
+            Some((from, p)) if from != pawn.shopper && from.on_board() => {
+                let mut points: Vec<Pos2> = route(from, pawn.shopper)
+                    .into_iter()
+                    .map(|sq| at(sq).center())
+                    .collect();
+                if let Some(last) = points.last_mut() {
+                    *last = centre;
+                }
+                motion::along(&points, p)
+            }
+            _ => centre,
+        };
         let colour = seat_colour(f.view, i as Seat);
         paint_shopper(
             painter,
@@ -484,6 +512,32 @@ fn paint_pieces(painter: &egui::Painter, f: &Frame, at: &impl Fn(Sq) -> Rect, ce
             turn_seat == Some(i as Seat),
         );
     }
+}
+
+/// The squares of a shortest walk from `from` to `to`, both included; the two alone when
+/// no walk joins them (a push or a drive may have carried the shopper).
+fn route(from: Sq, to: Sq) -> Vec<Sq> {
+    let b = board();
+    let mut back = vec![to];
+    let mut at = to;
+    let mut left = b.distance(from, to);
+    if left == u8::MAX {
+        return vec![from, to];
+    }
+    while left > 0 {
+        let Some(next) = Dir::ALL
+            .iter()
+            .filter_map(|d| b.walk(at, *d))
+            .find(|n| b.distance(from, *n) == left - 1)
+        else {
+            return vec![from, to];
+        };
+        back.push(next);
+        at = next;
+        left -= 1;
+    }
+    back.reverse();
+    back
 }
 
 /// A little car seen from the side, in its player's colour; a head at the wheel when

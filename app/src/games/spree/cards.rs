@@ -4,6 +4,7 @@
 
 use super::{Frame, SpreeUi, seat_colour, seat_name};
 use crate::theme::Palette;
+use crate::widgets::motion;
 use egui::text::{LayoutJob, TextWrapping};
 use egui::{Align2, Color32, CornerRadius, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 use hoard_rules::spree::cards::{self, JOKER, Suit};
@@ -139,7 +140,8 @@ pub(crate) fn paint_face(painter: &egui::Painter, rect: Rect, card: CardId, dim:
     }
 }
 
-/// A card's back: a card I hold whose face this device does not know (never, in play).
+/// A card's back: a card I hold whose face this device does not know (never, in play),
+/// or a card turning face up.
 fn paint_back(painter: &egui::Painter, palette: &Palette, rect: Rect) {
     painter.rect(
         rect,
@@ -159,6 +161,10 @@ fn paint_mini(painter: &egui::Painter, rect: Rect, card: CardId) {
         Stroke::new(0.8, Color32::from_black_alpha(140)),
         StrokeKind::Inside,
     );
+    if rect.width() < MINI.x * 0.6 {
+        // Turned almost edge on: too thin for the rank and suit.
+        return;
+    }
     let ink = ink(card);
     let top = Pos2::new(rect.center().x, rect.top() + rect.height() * 0.3);
     let bottom = Pos2::new(rect.center().x, rect.top() + rect.height() * 0.72);
@@ -391,9 +397,23 @@ fn seat_place(ui: &mut egui::Ui, f: &Frame, seat: Seat, size: Vec2) {
     } else {
         ((room - MINI.x) / (cart.len() - 1) as f32).min(MINI.x + 2.0)
     };
+    // Cards just put in turn face up.
+    let held_before = f
+        .cart_turn
+        .as_ref()
+        .and_then(|(before, t)| Some((*before.get(i)?, *t)));
     for (k, c) in cart.iter().enumerate() {
         let at = Pos2::new(rect.left() + pad + step * k as f32, cart_top);
-        paint_mini(&painter, Rect::from_min_size(at, MINI), *c);
+        let turn = match held_before {
+            Some((before, t)) if k >= before => t,
+            _ => 1.0,
+        };
+        let (shown, face) = motion::flip(Rect::from_min_size(at, MINI), turn);
+        if face {
+            paint_mini(&painter, shown, *c);
+        } else {
+            paint_back(&painter, &palette, shown);
+        }
     }
     let value_at = if cart.is_empty() {
         Pos2::new(rect.left() + pad, cart_top + 5.0)

@@ -15,14 +15,15 @@ mod cards;
 mod moves;
 
 use super::{GameUi, TableFrame, TableIntent};
-use crate::net::{AnyInput, AnyState, GameSetup, GameView};
+use crate::net::{AnyInput, AnyState, GameSetup, GameView, SessionId};
 use crate::rules_ref::RulesPage;
 use crate::theme::{self, TOUCH};
 use crate::widgets;
+use crate::widgets::motion::{self, Change};
 use egui::Vec2;
 use hoard_rules::spree::board::Sq;
 use hoard_rules::spree::{Config, Input, Phase, Private, Public, Spree, Turn, reachable};
-use hoard_rules::{Game, Handle, Seat};
+use hoard_rules::{CardId, Game, Handle, Seat};
 
 /// The game's rules reference, in the app's "How to play".
 pub const RULES: RulesPage = RulesPage {
@@ -73,6 +74,8 @@ const COLUMN: f32 = 760.0;
 const GAP: f32 = 8.0;
 /// How long the dice tumble after they change (seconds).
 const TUMBLE: f64 = 0.7;
+/// How long a shopper takes to walk to its new square (seconds).
+const SLIDE: f64 = 0.45;
 
 /// The walking dice, the shot's die and the turn count: a change in any is a new roll.
 type DiceSeen = (Option<(u8, u8)>, Option<u8>, u32);
@@ -93,9 +96,12 @@ pub struct SpreeUi {
     sent_at: Option<Public>,
     /// The longest countdown seen in the window under way: the bar's full length.
     window_from: Option<u64>,
-    /// The dice last seen and when they changed.
-    dice_seen: Option<DiceSeen>,
-    dice_since: f64,
+    /// The dice last seen, and their tumble since they changed.
+    dice: Change<DiceSeen>,
+    /// Every shopper's square, by seat, and the slide to them under way.
+    shoppers: Change<(SessionId, Vec<Sq>)>,
+    /// Every cart, by seat, and the turn of the cards just put in.
+    carts: Change<Vec<Vec<CardId>>>,
 }
 
 /// What this frame knows, shared by the parts of the table.
@@ -108,6 +114,11 @@ pub(crate) struct Frame<'a> {
     /// My turn under way, when it is my turn to act.
     pub my_turn: Option<&'a Turn>,
     pub now: f64,
+    /// Motion is off: dice lie still.
+    pub still: bool,
+    /// While cards just put in carts turn face up: how many each cart held before (by
+    /// seat), and how far they have turned (0 to 1).
+    pub cart_turn: Option<(Vec<usize>, f32)>,
 }
 
 impl Frame<'_> {
@@ -284,12 +295,15 @@ impl GameUi for SpreeUi {
             legal,
             my_turn,
             now: frame.now,
+            still: frame.still,
+            cart_turn: self.watch_carts(ui, public, frame),
         };
         self.keep_choices_fresh(&f);
         self.window_from = view
             .reaction_left_ms
             .map(|ms| self.window_from.unwrap_or(0).max(ms));
-        self.watch_dice(ui, public, frame.now);
+        self.watch_dice(ui, public, frame);
+        self.watch_shoppers(ui, view, public, frame);
 
         let mut chosen: Option<Input> = None;
         let avail = ui.available_size();
@@ -423,19 +437,53 @@ impl SpreeUi {
         }
     }
 
-    /// Notes when the dice change, so they tumble a moment before they settle.
-    fn watch_dice(&mut self, ui: &egui::Ui, public: &Public, now: f64) {
+    /// Notes when the dice change, so they tumble a moment before they settle (the first
+    /// sight of a table shows its dice as they lie). While they are being rolled they
+    /// tumble until they land, unless motion is off.
+    fn watch_dice(&mut self, ui: &egui::Ui, public: &Public, frame: TableFrame) {
         let seen = (public.dice, public.shot_die, public.turns);
-        match self.dice_seen {
-            // The first sight of a table shows its dice as they lie.
-            None => self.dice_since = now - TUMBLE,
-            Some(old) if old != seen => self.dice_since = now,
-            Some(_) => {}
-        }
-        self.dice_seen = Some(seen);
-        if now - self.dice_since < TUMBLE || matches!(public.phase, Phase::Rolling { .. }) {
+        self.dice.follow(&seen, frame, TUMBLE);
+        if matches!(public.phase, Phase::Rolling { .. }) && !frame.still {
             ui.ctx().request_repaint();
+        } else {
+            self.dice.repaint(ui.ctx(), frame.now);
         }
+    }
+
+    /// Notes when cards go into carts, so they turn face up there.
+    fn watch_carts(
+        &mut self,
+        ui: &egui::Ui,
+        public: &Public,
+        frame: TableFrame,
+    ) -> Option<(Vec<usize>, f32)> {
+        self.carts.follow(&public.carts, frame, motion::FLIP);
+        self.carts.repaint(ui.ctx(), frame.now);
+        let before = self.carts.before(frame.now)?;
+        Some((
+            before.iter().map(Vec::len).collect(),
+            self.carts.linear(frame.now),
+        ))
+    }
+
+    /// Notes when shoppers change squares, so they slide there.
+    fn watch_shoppers(
+        &mut self,
+        ui: &egui::Ui,
+        view: &GameView,
+        public: &Public,
+        frame: TableFrame,
+    ) {
+        let squares = public.pawns.iter().map(|p| p.shopper).collect();
+        let other_table = self
+            .shoppers
+            .value()
+            .is_none_or(|(s, _)| *s != view.session);
+        self.shoppers.follow(&(view.session, squares), frame, SLIDE);
+        if other_table {
+            self.shoppers.settle();
+        }
+        self.shoppers.repaint(ui.ctx(), frame.now);
     }
 
     /// The squares the walk being drawn may be extended to, each with the steps there

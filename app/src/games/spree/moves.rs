@@ -3,7 +3,7 @@
 //! hand, and the moves of my turn as finger-sized buttons.
 
 use super::cards::{card_moves, spoken};
-use super::{Frame, SpreeUi, TUMBLE, seat_name, who};
+use super::{Frame, SpreeUi, seat_name, who};
 use crate::theme::{Palette, TOUCH};
 use egui::{Button, Color32, Pos2, RichText, Sense, Shape, Stroke, Vec2};
 use hoard_rules::Seat;
@@ -353,9 +353,8 @@ impl SpreeUi {
 
     /// The dice as they lie, or tumbling for a moment after they change.
     fn dice(&self, ui: &mut egui::Ui, f: &Frame, dice: &[(u8, bool)]) {
-        let age = f.now - self.dice_since;
-        let rolling = matches!(f.public.phase, Phase::Rolling { .. });
-        let tumbling = rolling || age < TUMBLE;
+        let rolling = matches!(f.public.phase, Phase::Rolling { .. }) && !f.still;
+        let tumbling = rolling || self.dice.moving(f.now);
         let size = Vec2::new(dice.len() as f32 * (DIE + 6.0), DIE + 8.0);
         let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
         let painter = ui.painter_at(rect.expand(4.0));
@@ -371,7 +370,7 @@ impl SpreeUi {
                 let left = if rolling {
                     1.0
                 } else {
-                    1.0 - (age / TUMBLE) as f32
+                    1.0 - self.dice.linear(f.now)
                 };
                 let angle = (f.now as f32 * 9.0 + k as f32) * left.clamp(0.0, 1.0);
                 let hop = -(f.now as f32 * 20.0 + k as f32).sin().abs() * 4.0 * left;
