@@ -783,7 +783,8 @@ impl Device {
     }
 
     /// Leaves whatever table this device is at and dials the device at `addr` to take
-    /// `role` at its table; `offline` says what an offline device can do instead.
+    /// `role` at its table (a screen dials as one); `offline` says what an offline device
+    /// can do instead.
     fn go_to_table(&mut self, addr: EndpointAddr, role: Role, offline: &str) -> Result<()> {
         if addr.id == self.me {
             return Err(NetError::BadStart("that is this device's own table".into()));
@@ -795,7 +796,11 @@ impl Device {
         }
         self.leave();
         if let Some(net) = &mut self.net {
-            net.mesh.connect(addr, true);
+            if matches!(role, Role::Watching(_)) {
+                net.mesh.connect_as_screen(addr);
+            } else {
+                net.mesh.connect(addr, true);
+            }
         }
         self.role = role;
         Ok(())
@@ -1238,7 +1243,7 @@ impl Device {
         match event {
             MeshEvent::Incoming { conn } => {
                 let peer = conn.remote_id();
-                if self.welcome(&peer) {
+                if self.welcome(&peer, conn.alpn() == endpoint::SCREEN_ALPN) {
                     if let Some(net) = &mut self.net {
                         net.mesh.adopt(conn);
                     }
@@ -1266,8 +1271,9 @@ impl Device {
         }
     }
 
-    /// Whether a device that dialed us may stay connected.
-    fn welcome(&self, peer: &EndpointId) -> bool {
+    /// Whether a device that dialed us may stay connected; `screen`: it dialed as a shared
+    /// screen.
+    fn welcome(&self, peer: &EndpointId, screen: bool) -> bool {
         match &self.role {
             Role::Idle => false,
             // Anyone may knock at an open table; they must then ask for a seat.
@@ -1278,11 +1284,12 @@ impl Device {
                         .as_ref()
                         .is_some_and(|l| l.seats.iter().any(|s| s.device == *peer))
             }
-            // A screen may come at any time, while there is room for one.
+            // A screen may come at any time, while there is room for one; any other device
+            // not at the table is refused.
             Role::Playing(table) => {
                 table.meta().devices().contains(peer)
-                    || self.screens.contains_key(peer)
-                    || self.screens.len() < MAX_SCREENS
+                    || screen
+                        && (self.screens.contains_key(peer) || self.screens.len() < MAX_SCREENS)
             }
             Role::Watching(w) => *peer == w.device,
         }

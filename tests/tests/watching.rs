@@ -96,7 +96,7 @@ fn a_screen_that_joins_mid_game_shows_the_public_table_live_and_receives_nothing
             let (tx, mut events) = mpsc::unbounded_channel();
             let mut mesh = Mesh::new(bound.endpoint, tx);
             let host = target.id;
-            mesh.connect(target, true);
+            mesh.connect_as_screen(target);
             while let Some(event) = events.recv().await {
                 match event {
                     MeshEvent::Up { peer } if peer == host => {

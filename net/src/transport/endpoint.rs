@@ -13,6 +13,9 @@ use std::time::Duration;
 
 /// The application protocol every Hoard connection speaks.
 pub const ALPN: &[u8] = b"hoard/1";
+/// The same protocol, dialed by a shared screen: a device at a game admits a connection
+/// from a device without a seat only if it says, this way, that it comes to watch.
+pub const SCREEN_ALPN: &[u8] = b"hoard/1/screen";
 
 /// How often an idle connection proves it is alive. The same on every device.
 pub const KEEP_ALIVE: Duration = Duration::from_millis(750);
@@ -167,7 +170,7 @@ async fn bind_once(
         .build();
     let mut builder = Endpoint::builder(presets::Minimal)
         .secret_key(key)
-        .alpns(vec![ALPN.to_vec()])
+        .alpns(vec![ALPN.to_vec(), SCREEN_ALPN.to_vec()])
         .transport_config(transport_config())
         .dns_resolver(dns)
         .portmapper_config(PortmapperConfig::Disabled);

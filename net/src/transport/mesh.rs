@@ -19,7 +19,7 @@
 //! [`WRITE_TIMEOUT`] (a peer that stopped reading) resets the link too, and the driver can
 //! cut a misbehaving peer off for a while ([`Mesh::cut_off`]).
 
-use super::endpoint::{ALPN, CONNECT_TIMEOUT};
+use super::endpoint::{ALPN, CONNECT_TIMEOUT, SCREEN_ALPN};
 use super::frame;
 use iroh::endpoint::{Connection, VarInt};
 use iroh::{Endpoint, EndpointAddr, EndpointId};
@@ -92,6 +92,8 @@ impl Drop for Link {
 struct Target {
     addr: EndpointAddr,
     dial: bool,
+    /// The protocol this side dials with: [`ALPN`], or [`SCREEN_ALPN`] for a shared screen.
+    alpn: &'static [u8],
 }
 
 /// The device's links to its peers. Owned by the driver task.
@@ -129,17 +131,29 @@ impl Mesh {
     /// after every break), otherwise it waits for the peer to dial. Calling it again
     /// updates the address and the role.
     pub fn connect(&mut self, addr: EndpointAddr, dial: bool) {
+        self.connect_with(addr, dial, ALPN);
+    }
+
+    /// Dials the device at `addr` (and redials after every break) as a shared screen: with
+    /// [`SCREEN_ALPN`], which a seated device admits without a seat.
+    pub fn connect_as_screen(&mut self, addr: EndpointAddr) {
+        self.connect_with(addr, true, SCREEN_ALPN);
+    }
+
+    fn connect_with(&mut self, addr: EndpointAddr, dial: bool, alpn: &'static [u8]) {
         let peer = addr.id;
         if peer == self.endpoint.id() {
             return;
         }
-        let target = Target { addr, dial };
+        let target = Target { addr, dial, alpn };
         if let Some(link) = self.links.get(&peer) {
             link.target.send_if_modified(|t| {
-                let changed =
-                    t.dial != target.dial || (!target.addr.is_empty() && t.addr != target.addr);
+                let changed = t.dial != target.dial
+                    || t.alpn != target.alpn
+                    || (!target.addr.is_empty() && t.addr != target.addr);
                 if changed {
                     t.dial = target.dial;
+                    t.alpn = target.alpn;
                     if !target.addr.is_empty() {
                         t.addr = target.addr.clone();
                     }
@@ -187,6 +201,7 @@ impl Mesh {
                 Target {
                     addr: EndpointAddr::new(peer),
                     dial: false,
+                    alpn: ALPN,
                 },
             );
         }
@@ -375,14 +390,14 @@ async fn run_link(
         let conn = match next.take() {
             Some(conn) => conn,
             None => {
-                let Target { addr, dial } = target.borrow_and_update().clone();
+                let Target { addr, dial, alpn } = target.borrow_and_update().clone();
                 if dial {
                     tokio::select! {
                         conn = conns.recv() => match conn {
                             Some(conn) => conn,
                             None => return,
                         },
-                        dialed = tokio::time::timeout(CONNECT_TIMEOUT, endpoint.connect(addr, ALPN)) => match dialed {
+                        dialed = tokio::time::timeout(CONNECT_TIMEOUT, endpoint.connect(addr, alpn)) => match dialed {
                             Ok(Ok(conn)) => conn,
                             Ok(Err(e)) => {
                                 tracing::debug!("dialing {} failed: {e}", peer.fmt_short());
