@@ -193,6 +193,20 @@ fn spammers_window(away: usize) -> (GameView, Box<dyn GameUi>) {
     (view, Box::new(SpammersUi::default()))
 }
 
+/// A table under way with this many seats away, and its game's screen.
+type MakeTable = fn(usize) -> (GameView, Box<dyn GameUi>);
+
+/// Every game's table under way, and the tables with an answer window open, by name.
+const TABLES: [(&str, MakeTable); 7] = [
+    ("GreedQuest", greedquest),
+    ("Sprawl", sprawl),
+    ("Spree!", spree),
+    ("Spree! window", spree_window),
+    ("Freeloader", freeloader),
+    ("SPAMMERS", spammers),
+    ("SPAMMERS window", spammers_window),
+];
+
 /// A labelled part of the screen as drawn: its name, where it shows (after clipping by
 /// the scroll area or panel around it) and the layer it is drawn on.
 #[derive(Debug)]
@@ -313,18 +327,7 @@ fn collisions(parts: &[Part]) -> Vec<String> {
 #[test]
 fn no_table_screen_draws_its_parts_over_each_other_from_a_phone_to_a_laptop() {
     let mut failures = Vec::new();
-    for (game, make) in [
-        (
-            "GreedQuest",
-            greedquest as fn(usize) -> (GameView, Box<dyn GameUi>),
-        ),
-        ("Sprawl", sprawl),
-        ("Spree!", spree),
-        ("Spree! window", spree_window),
-        ("Freeloader", freeloader),
-        ("SPAMMERS", spammers),
-        ("SPAMMERS window", spammers_window),
-    ] {
+    for (game, make) in TABLES {
         for away in [0, 1, 3] {
             for size in SIZES {
                 let (view, ui) = make(away);
@@ -571,18 +574,7 @@ fn every_games_table_draws_for_a_screen_with_no_seat_and_no_hand() {
     use hoard_app::games::TableFrame;
     use hoard_app::net::ScreenView;
     use hoard_app::screens::shared;
-    for (game, make) in [
-        (
-            "GreedQuest",
-            greedquest as fn(usize) -> (GameView, Box<dyn GameUi>),
-        ),
-        ("Sprawl", sprawl),
-        ("Spree!", spree),
-        ("Spree! window", spree_window),
-        ("Freeloader", freeloader),
-        ("SPAMMERS", spammers),
-        ("SPAMMERS window", spammers_window),
-    ] {
+    for (game, make) in TABLES {
         for size in [[360.0, 640.0], [1920.0, 1080.0]] {
             let (mut view, _) = make(0);
             view.me = None;

@@ -1103,13 +1103,7 @@ impl Device {
             self.last_view = None;
             return Ok(());
         }
-        let dir = session_dir(&self.dir, &session);
-        let bytes = std::fs::read(dir.join(META_FILE)).map_err(|e| {
-            NetError::Corrupt(format!("the saved game {session} could not be opened: {e}"))
-        })?;
-        let meta: SessionMeta = postcard::from_bytes(&bytes)
-            .map_err(|e| NetError::Corrupt(format!("the saved game {session} is damaged: {e}")))?;
-        let bots = load_bots(&dir)?;
+        let (meta, bots) = self.saved_game(&session)?;
         self.leave();
         // Reach the table while the game is read back: the links come up meanwhile.
         self.dial_session(&meta);
@@ -1144,6 +1138,17 @@ impl Device {
         Ok(())
     }
 
+    /// A saved game's metadata and the keys of the bots this device seated in it.
+    fn saved_game(&self, session: &SessionId) -> Result<(SessionMeta, Vec<SecretKey>)> {
+        let dir = session_dir(&self.dir, session);
+        let bytes = std::fs::read(dir.join(META_FILE)).map_err(|e| {
+            NetError::Corrupt(format!("the saved game {session} could not be opened: {e}"))
+        })?;
+        let meta: SessionMeta = postcard::from_bytes(&bytes)
+            .map_err(|e| NetError::Corrupt(format!("the saved game {session} is damaged: {e}")))?;
+        Ok((meta, load_bots(&dir)?))
+    }
+
     /// A game on disk read back step by step (the one at the table is read where it is).
     fn replay(&self, session: SessionId) -> Result<Replay> {
         if let Role::Playing(table) = &self.role
@@ -1151,13 +1156,7 @@ impl Device {
         {
             return Ok(table.replay());
         }
-        let dir = session_dir(&self.dir, &session);
-        let bytes = std::fs::read(dir.join(META_FILE)).map_err(|e| {
-            NetError::Corrupt(format!("the saved game {session} could not be opened: {e}"))
-        })?;
-        let meta: SessionMeta = postcard::from_bytes(&bytes)
-            .map_err(|e| NetError::Corrupt(format!("the saved game {session} is damaged: {e}")))?;
-        let bots = load_bots(&dir)?;
+        let (meta, bots) = self.saved_game(&session)?;
         // Opened from its store as if resumed, never put at the table: nothing is sent.
         let table = open_table(&self.dir, meta, &self.key, &bots, false, self.now(), true)?;
         Ok(table.replay())
