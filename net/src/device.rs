@@ -79,10 +79,6 @@ pub enum Frame {
     Closed,
     /// Host to guests: the game starts with these seats.
     Begin(SessionMeta),
-    /// A screen to a seated device: show me the table (sent on every (re)connection).
-    Watch { version: u32, name: String },
-    /// A seated device to its screens: the public table, after every change.
-    Screen(Feed),
     /// Protocol bytes from one seat's core to another's, addressed by seat number (the
     /// seat's key is known from the start; a key on the wire would have to be checked as a
     /// curve point again on every frame).
@@ -93,6 +89,10 @@ pub enum Frame {
         /// The messages in the order sent; a catching-up device gets hundreds at once.
         messages: Vec<serde_bytes::ByteBuf>,
     },
+    /// A screen to a seated device: show me the table (sent on every (re)connection).
+    Watch { version: u32, name: String },
+    /// A seated device to its screens: the public table, after every change.
+    Screen(Feed),
 }
 
 impl Frame {
