@@ -7,6 +7,7 @@
 //! tap on such a card counters, and "Let it stand" answers nothing (the device answers so
 //! by itself when the window ends). A card that comes face up in the middle turns over.
 
+use crate::games::{InFlight, my_moves};
 use super::{GameUi, TableFrame, TableIntent};
 use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::rules_ref::RulesPage;
@@ -78,7 +79,7 @@ pub struct CounterUi {
     /// The card of my hand last tapped on my turn.
     picked: Option<Handle>,
     /// The table my last input was sent from: nothing more is offered until it changes.
-    sent_at: Option<Public>,
+    sent_at: InFlight<Public>,
     /// The longest countdown seen in the reaction window under way: the bar's full length.
     window_from: Option<u64>,
     /// The cards face up in the middle (an exchange's, and how many are discarded), and
@@ -418,15 +419,7 @@ impl GameUi for CounterUi {
         let AnyState::Counter { public, private } = &view.state else {
             return Vec::new();
         };
-        if self.sent_at.as_ref().is_some_and(|p| p != public) {
-            self.sent_at = None;
-        }
-        let legal = match view.me {
-            Some(me) if view.my_turn && self.sent_at.is_none() => {
-                Counter::legal_inputs(public, private.as_ref(), me)
-            }
-            _ => Vec::new(),
-        };
+        let legal = my_moves::<Counter>(view, public, private.as_ref(), &mut self.sent_at);
         if self.picked.is_some_and(|h| picked_moves(&legal, h).is_empty()) {
             self.picked = None;
         }
@@ -442,7 +435,7 @@ impl GameUi for CounterUi {
             .show(ui, |ui| {
                 widgets::column(ui, TABLE_WIDTH, |ui| {
                     if let Some(input) = self.hand_and_moves(ui, view, public, private, &legal) {
-                        self.sent_at = Some(public.clone());
+                        self.sent_at.sent(public);
                         self.picked = None;
                         intents.push(TableIntent::Play(AnyInput::Counter(input)));
                     }
@@ -792,7 +785,7 @@ impl CounterUi {
         legal: &[Input],
     ) {
         let palette = Palette::of(ui);
-        let sent = self.sent_at.is_some();
+        let sent = self.sent_at.waiting();
         let mine = |s: Seat| s == me;
         let (text, tint, countdown) = match &public.phase {
             Phase::Window { laid, seats } => {

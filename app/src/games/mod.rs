@@ -23,6 +23,51 @@ pub struct TableFrame {
     pub still: bool,
 }
 
+/// The table as it stood when this device last sent a move of its player's. Until the table
+/// moves on from it, that move is in flight and no other is offered: a second tap would be a
+/// second move.
+pub struct InFlight<P>(Option<P>);
+
+impl<P> Default for InFlight<P> {
+    fn default() -> Self {
+        InFlight(None)
+    }
+}
+
+impl<P: Clone + PartialEq> InFlight<P> {
+    /// Notes a move sent at `public`.
+    pub fn sent(&mut self, public: &P) {
+        self.0 = Some(public.clone());
+    }
+
+    /// A move of mine is in flight.
+    pub fn waiting(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Forgets the move once the table has moved on from where it was sent.
+    fn settle(&mut self, public: &P) {
+        if self.0.as_ref().is_some_and(|p| p != public) {
+            self.0 = None;
+        }
+    }
+}
+
+/// My legal moves at `public`: none unless the view asks me to move and no move of mine is
+/// still in flight (one is forgotten first if the table has moved on).
+pub fn my_moves<G: hoard_rules::Game>(
+    view: &GameView,
+    public: &G::Public,
+    private: Option<&G::Private>,
+    sent: &mut InFlight<G::Public>,
+) -> Vec<G::Input> {
+    sent.settle(public);
+    match view.me {
+        Some(me) if view.my_turn && !sent.waiting() => G::legal_inputs(public, private, me),
+        _ => Vec::new(),
+    }
+}
+
 /// A game as the app shows it.
 pub trait GameUi {
     /// The title players see ("GreedQuest").

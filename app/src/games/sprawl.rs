@@ -5,6 +5,7 @@
 //! (taken from `legal_inputs`), plus the Counting Coup questions. Pieces that change on a
 //! square settle into it, growing to their size.
 
+use crate::games::{InFlight, my_moves};
 use super::{GameUi, TableFrame, TableIntent};
 use crate::rules_ref::RulesPage;
 use crate::net::{AnyInput, AnyState, GameSetup, GameView};
@@ -70,7 +71,7 @@ pub struct SprawlUi {
     shown: Option<Seat>,
     /// The position my last input was sent from: nothing more is offered until it changes,
     /// so a double tap never sends twice.
-    sent_at: Option<Public>,
+    sent_at: InFlight<Public>,
     /// This frame's seat colours (see [`seat_colours`]).
     colours: Vec<[u8; 3]>,
     /// The board as last shown, and the settling of the squares that changed on it.
@@ -202,15 +203,7 @@ impl GameUi for SprawlUi {
         self.grid.follow(&public.board, frame, SETTLE);
         self.grid.repaint(ui.ctx(), frame.now);
         let now = frame.now;
-        if self.sent_at.as_ref().is_some_and(|p| p != public) {
-            self.sent_at = None;
-        }
-        let legal = match view.me {
-            Some(me) if view.my_turn && self.sent_at.is_none() => {
-                Sprawl::legal_inputs(public, None, me)
-            }
-            _ => Vec::new(),
-        };
+        let legal = my_moves::<Sprawl>(view, public, None, &mut self.sent_at);
         let board_moves: Vec<Input> = legal
             .iter()
             .copied()
@@ -225,7 +218,7 @@ impl GameUi for SprawlUi {
             .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(0, 6)))
             .show(ui, |ui| {
                 if let Some(input) = self.prompt(ui, view, public, &legal, &board_moves) {
-                    self.sent_at = Some(public.clone());
+                    self.sent_at.sent(public);
                     self.picked = None;
                     intents.push(TableIntent::Play(AnyInput::Sprawl(input)));
                 }
@@ -426,7 +419,7 @@ impl SprawlUi {
             Phase::FirstPlayer => "Drawing who goes first...".to_string(),
             Phase::Dealing => "Dealing the coup cards...".to_string(),
             Phase::Over(_) => "The game is over.".to_string(),
-            _ if self.sent_at.is_some() => "Sent. Waiting for the table...".to_string(),
+            _ if self.sent_at.waiting() => "Sent. Waiting for the table...".to_string(),
             Phase::Turn { seat } if mine(*seat) && !board_moves.is_empty() => {
                 let first = !public
                     .started

@@ -10,6 +10,7 @@ mod cards;
 mod moves;
 mod words;
 
+use crate::games::{InFlight, my_moves};
 use super::{GameUi, TableFrame, TableIntent};
 use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::rules_ref::RulesPage;
@@ -75,7 +76,7 @@ pub struct FreeloaderUi {
     /// A card opened to read (from a house or someone's Stuff).
     reading: Option<CardId>,
     /// The table my last input was sent from: nothing more is offered until it changes.
-    sent_at: Option<Public>,
+    sent_at: InFlight<Public>,
     /// The dice last seen, and their tumble since they changed.
     dice: Change<Vec<u8>>,
     /// While the dice tumble, the time to draw them at.
@@ -159,9 +160,6 @@ impl GameUi for FreeloaderUi {
         let AnyState::Freeloader { public, private } = &view.state else {
             return Vec::new();
         };
-        if self.sent_at.as_ref().is_some_and(|p| p != public) {
-            self.sent_at = None;
-        }
         self.dice.follow(&public.dice, frame, ROLL_SECS);
         if public.dice.is_empty() {
             // Dice taken off the table have nothing to tumble.
@@ -186,15 +184,14 @@ impl GameUi for FreeloaderUi {
                 .collect(),
             None => Vec::new(),
         };
-        let legal = match view.me {
-            Some(me)
-                if view.my_turn
-                    && self.sent_at.is_none()
-                    && public.hands.get(usize::from(me)).is_some() =>
-            {
-                Freeloader::legal_inputs(public, private.as_ref(), me)
-            }
-            _ => Vec::new(),
+        // A seat the table does not have (a damaged view) has no moves to ask about.
+        let seated = view
+            .me
+            .is_none_or(|me| public.hands.get(usize::from(me)).is_some());
+        let legal = if seated {
+            my_moves::<Freeloader>(view, public, private.as_ref(), &mut self.sent_at)
+        } else {
+            Vec::new()
         };
         let houses = moves::favor_houses(&legal);
         if self.house.is_some_and(|h| !houses.contains(&h)) {
@@ -289,7 +286,7 @@ impl GameUi for FreeloaderUi {
         if let (Some(input), Some(me)) = (chosen, view.me)
             && Freeloader::check_input(public, me, &input).is_ok()
         {
-            self.sent_at = Some(public.clone());
+            self.sent_at.sent(public);
             self.house = None;
             self.card = None;
             self.reading = None;
@@ -462,7 +459,7 @@ impl FreeloaderUi {
         let mine = |s: &Seat| Some(*s) == me;
         let name = |s: &Seat| words::seat_name(view, *s);
         let asks = !legal.is_empty();
-        if self.sent_at.is_some() {
+        if self.sent_at.waiting() {
             return ("Your move is in.".into(), false);
         }
         let here = |s: &Seat| {

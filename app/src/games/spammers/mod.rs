@@ -12,6 +12,7 @@
 mod moves;
 mod table;
 
+use crate::games::{InFlight, my_moves};
 use super::{GameUi, TableFrame, TableIntent};
 use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::rules_ref::RulesPage;
@@ -109,7 +110,7 @@ pub struct SpammersUi {
     step_for: Option<(u32, u8)>,
     /// The table my last input was sent from: nothing more is offered until it changes,
     /// so a double tap never sends twice.
-    sent_at: Option<Public>,
+    sent_at: InFlight<Public>,
     /// The longest countdown seen in the window under way: the bar's full length.
     window_from: Option<u64>,
     /// The die last seen (with the turn and its Mailings, so a new roll of the same number
@@ -327,15 +328,7 @@ impl GameUi for SpammersUi {
         let AnyState::Spammers { public, private } = &view.state else {
             return Vec::new();
         };
-        if self.sent_at.as_ref().is_some_and(|p| p != public) {
-            self.sent_at = None;
-        }
-        let legal = match view.me {
-            Some(me) if view.my_turn && self.sent_at.is_none() => {
-                Spammers::legal_inputs(public, private.as_ref(), me)
-            }
-            _ => Vec::new(),
-        };
+        let legal = my_moves::<Spammers>(view, public, private.as_ref(), &mut self.sent_at);
         let f = Frame {
             view,
             public,
@@ -451,7 +444,7 @@ impl GameUi for SpammersUi {
         if let (Some(input), Some(me)) = (chosen, view.me) {
             // Only what the rules take is sent: a stale tap is dropped, not refused later.
             if Spammers::check_input(public, me, &input).is_ok() && f.legal.contains(&input) {
-                self.sent_at = Some(public.clone());
+                self.sent_at.sent(public);
                 self.picked = None;
                 self.step = Step::None;
                 intents.push(TableIntent::Play(AnyInput::Spammers(input)));

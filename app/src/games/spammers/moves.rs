@@ -569,7 +569,7 @@ impl SpammersUi {
 
     fn prompt_words(&self, f: &Frame, palette: &Palette) -> (String, Color32, bool) {
         let mine = |s: Seat| f.me() == Some(s);
-        let sent = self.sent_at.is_some();
+        let sent = self.sent_at.waiting();
         let muted = |t: String| (t, palette.muted, false);
         let asked = !f.legal.is_empty();
         match &f.public.phase {

@@ -14,6 +14,7 @@ mod board;
 mod cards;
 mod moves;
 
+use crate::games::{InFlight, my_moves};
 use super::{GameUi, TableFrame, TableIntent};
 use crate::net::{AnyInput, AnyState, GameSetup, GameView, SessionId};
 use crate::rules_ref::RulesPage;
@@ -93,7 +94,7 @@ pub struct SpreeUi {
     aim: Option<Seat>,
     /// The table my last input was sent from: nothing more is offered until it changes,
     /// so a double tap never sends twice.
-    sent_at: Option<Public>,
+    sent_at: InFlight<Public>,
     /// The longest countdown seen in the window under way: the bar's full length.
     window_from: Option<u64>,
     /// The dice last seen, and their tumble since they changed.
@@ -275,15 +276,7 @@ impl GameUi for SpreeUi {
         let AnyState::Spree { public, private } = &view.state else {
             return Vec::new();
         };
-        if self.sent_at.as_ref().is_some_and(|p| p != public) {
-            self.sent_at = None;
-        }
-        let legal = match view.me {
-            Some(me) if view.my_turn && self.sent_at.is_none() => {
-                Spree::legal_inputs(public, private.as_ref(), me)
-            }
-            _ => Vec::new(),
-        };
+        let legal = my_moves::<Spree>(view, public, private.as_ref(), &mut self.sent_at);
         let my_turn = match &public.phase {
             Phase::Act(turn) if Some(turn.seat) == view.me && !legal.is_empty() => Some(turn),
             _ => None,
@@ -367,7 +360,7 @@ impl GameUi for SpreeUi {
         if let (Some(input), Some(me)) = (chosen, view.me) {
             // Only what the rules take is sent: a stale tap is dropped, not refused later.
             if Spree::check_input(public, me, &input).is_ok() {
-                self.sent_at = Some(public.clone());
+                self.sent_at.sent(public);
                 self.picked = None;
                 self.aim = None;
                 self.path.clear();

@@ -253,7 +253,7 @@ impl SpreeUi {
     fn prompt_words(&self, f: &Frame, palette: &Palette) -> (String, Color32, bool) {
         let view = f.view;
         let mine = |s: Seat| view.me == Some(s);
-        let sent = self.sent_at.is_some();
+        let sent = self.sent_at.waiting();
         let muted = |t: String| (t, palette.muted, false);
         match &f.public.phase {
             Phase::Shuffle => muted("Shuffling the two decks…".into()),
