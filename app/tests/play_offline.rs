@@ -75,11 +75,10 @@ fn a_new_player_hosts_plays_greedquest_against_two_bots_sees_the_verified_end_an
     let first_line = h
         .query_all_by(|n| n.role() == egui::accesskit::Role::Button)
         .filter_map(|n| n.accesskit_node().label())
-        .find(|l| l.contains("plays") || l.contains("reveal") || l.contains("moves"));
-    if let Some(line) = first_line {
-        click(&mut h, &line);
-        wait_until(&mut h, "the step of that line", |h| replay_step(h) > 0.0);
-    }
+        .find(|l| l.contains("plays") || l.contains("reveal") || l.contains("moves"))
+        .expect("the story's lines are there to tap");
+    click(&mut h, &first_line);
+    wait_until(&mut h, "the step of that line", |h| replay_step(h) > 0.0);
     click(&mut h, "< Back");
     wait_until(&mut h, "the end screen again", |h| has(h, "Back to home"));
 
