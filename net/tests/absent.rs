@@ -383,6 +383,67 @@ fn a_skip_vote_that_races_the_seats_own_move_ends_the_same_on_every_device() {
     all_verified_and_equal(&t);
 }
 
+/// A player whose move raced the table's choice to go on without the seat: the table skipped
+/// it at the very step its late move was signed. "Its next turns wait for it again" once it
+/// says it is back (DESIGN, absent seats), so the screen must still offer "I'm back", and
+/// saying so must end the others' choice. Before, the late move counted as the player
+/// being back: no "I'm back" was offered, the seat signed none after a restart, and a
+/// 4-seat GreedQuest table over iroh skipped the returning seat to the end of its game.
+#[test]
+fn a_seat_skipped_at_the_step_of_its_own_late_move_can_still_say_it_is_back() {
+    let mut t = seat_two_owes_a_turn();
+    let step = t.devices[0].step();
+    t.hold = vec![2];
+    for i in 0..2 {
+        t.devices[i]
+            .go_on_without(t.now, 2, VoteAction::Skip)
+            .unwrap();
+    }
+    // The choices are on their way to seat 2 when its player moves, and then looks away.
+    t.devices[2].set_plays(true);
+    assert!(t.devices[2].act(t.now));
+    t.devices[2].set_plays(false);
+    t.run_until(10_000, 10, |t| t.queue.is_empty());
+    t.release();
+    // Seat 2 hears how the step ended (it had gone on with its own move), and its device
+    // goes quiet there.
+    let skipped = StepRecord::Inputs {
+        plays: vec![(2, PlayRecord::SatOut)],
+        passed: vec![],
+    };
+    assert!(t.run_until(100_000, 1, |t| {
+        t.devices[2].records().get(step as usize) == Some(&skipped)
+    }));
+    t.devices[2].set_down(true);
+    assert_eq!(t.devices[2].step(), step + 1);
+    assert_eq!(t.devices[2].sat_out(), Some(step), "\"I'm back\" is offered");
+    assert!(t.devices[..2].iter().all(|d| d.skipping(2)));
+
+    // Its player says so; the device comes back up and the others wait for it again.
+    t.devices[2].set_down(false);
+    t.devices[2].back(t.now);
+    t.collect(2);
+    assert!(
+        t.signed_from(2)
+            .iter()
+            .any(|s| s.step > step && matches!(s.body, Body::Back)),
+        "seat 2 signed no Back after step {step}"
+    );
+    let back_at = t.devices[0].step() as usize;
+    t.devices[2].set_plays(true);
+    assert!(t.run_until(1_000_000, 100, |t| t.devices[..2]
+        .iter()
+        .all(|d| !d.skipping(2))));
+    assert!(t.finish());
+    let records = t.devices[0].records();
+    let played_after = records[back_at..].iter().any(|r| {
+        matches!(r, StepRecord::Inputs { plays, .. }
+            if plays.iter().any(|(s, p)| *s == 2 && *p != PlayRecord::SatOut))
+    });
+    assert!(played_after, "seat 2 plays again once it is back");
+    all_verified_and_equal(&t);
+}
+
 #[test]
 fn a_vote_that_cannot_pass_lets_the_seats_own_move_stand() {
     let mut t = seat_two_owes_a_turn();

@@ -213,14 +213,16 @@ impl<G: Game> Core<G> {
     }
 
     /// The step at which the table last went on without this seat, if it has not moved or
-    /// said it is back since: what the screen offers "I'm back" for.
+    /// said it is back since: what the screen offers "I'm back" for. A move signed at that
+    /// very step does not count: it came too late for the table, which went on without it,
+    /// and the others' choices to skip the seat end only with a word from after the step.
     pub fn sat_out(&self) -> Option<u32> {
         let gs = self.game.as_ref()?;
         if gs.removed.contains_key(&self.me) {
             return None;
         }
         let (at, part) = self.last_part()?;
-        (part == PlayRecord::SatOut && !self.shown_from(self.me, at)).then_some(at)
+        (part == PlayRecord::SatOut && !self.moved_after(self.me, at)).then_some(at)
     }
 
     /// The last input step of the log that recorded this seat's part, and that part.
