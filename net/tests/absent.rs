@@ -416,7 +416,11 @@ fn a_seat_skipped_at_the_step_of_its_own_late_move_can_still_say_it_is_back() {
     }));
     t.devices[2].set_down(true);
     assert_eq!(t.devices[2].step(), step + 1);
-    assert_eq!(t.devices[2].sat_out(), Some(step), "\"I'm back\" is offered");
+    assert_eq!(
+        t.devices[2].sat_out(),
+        Some(step),
+        "\"I'm back\" is offered"
+    );
     assert!(t.devices[..2].iter().all(|d| d.skipping(2)));
 
     // Its player says so; the device comes back up and the others wait for it again.
@@ -431,9 +435,9 @@ fn a_seat_skipped_at_the_step_of_its_own_late_move_can_still_say_it_is_back() {
     );
     let back_at = t.devices[0].step() as usize;
     t.devices[2].set_plays(true);
-    assert!(t.run_until(1_000_000, 100, |t| t.devices[..2]
-        .iter()
-        .all(|d| !d.skipping(2))));
+    assert!(t.run_until(1_000_000, 100, |t| {
+        t.devices[..2].iter().all(|d| !d.skipping(2))
+    }));
     assert!(t.finish());
     let records = t.devices[0].records();
     let played_after = records[back_at..].iter().any(|r| {
@@ -617,6 +621,93 @@ fn an_away_seat_skipped_for_many_steps_restarts_from_its_store_catches_up_and_pl
         t.devices[2].events()
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// "When the device comes back, it catches up and plays on" (DESIGN, absent seats), though
+/// one peer's device cannot reach it (its link never comes up) while the table plays on
+/// without it. Each peer sends a returning device its own messages; those of the seat it
+/// cannot hear from come only when it asks every peer for everything, which it does once
+/// it has heard nothing that moves it on for a while. Before, every new message of the
+/// table's (of steps it could not reach yet) counted as the table not being quiet, so it
+/// never asked while the table played, and the table skipped it to the end of the game.
+#[test]
+fn a_returning_device_that_cannot_reach_one_peer_catches_up_while_the_table_plays_on() {
+    // Seat 2's device dies just before it hears that its turn has come (a step the table
+    // plays the same way every time from the same keys); the others see it away and
+    // choose to go on without it.
+    let owes = |t: &Table| t.devices[0].pending() == Some(Pending::Turn { seat: 2 });
+    let nonce = 20;
+    let mut t = table(nonce, 4);
+    assert!(t.run_until(100_000, 10, |t| owes(t)));
+    let turn = t.devices[0].step();
+    let mut t = table(nonce, 4);
+    assert!(t.run_until(100_000, 10, |t| t.devices[2].step() + 1 == turn));
+    t.hold = vec![2];
+    assert!(t.run_until(100_000, 10, |t| owes(t)));
+    assert_eq!(t.devices[0].step(), turn, "the same game");
+    t.held_back.clear();
+    t.hold.clear();
+    t.devices[2].set_down(true);
+    let left_at = t.devices[2].step();
+    assert!(t.run_until(100_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.is_away(2))
+    }));
+    for i in 0..2 {
+        t.devices[i]
+            .go_on_without(t.now, 2, VoteAction::Skip)
+            .unwrap();
+    }
+    assert!(t.run_until(100_000, 100, |t| t.devices[0].step() >= left_at + 4));
+    // Seat 2 comes back; Ann's device and its device cannot reach each other.
+    let keys = t.keys.clone();
+    let (ann, two) = (keys[0].public(), keys[2].public());
+    t.tamper = Some(Box::new(move |from, tr| {
+        (from == 0 && tr.to == two || from == 2 && tr.to == ann).then(Vec::new)
+    }));
+    t.devices[2].restart(t.now).unwrap();
+    t.devices[2].set_plays(true);
+    t.devices[1].connected(t.now, two);
+    t.devices[2].connected(t.now, keys[1].public());
+    t.collect(1);
+    t.collect(2);
+    // The table plays at a person's pace: a move each every 300 ms.
+    let table_at = |t: &Table| t.devices[0].step();
+    let mut rounds = 0;
+    while t.devices[2].step() < table_at(&t) && t.devices[0].verdict().is_none() {
+        rounds += 1;
+        assert!(rounds < 1_000, "seat 2 never caught up");
+        for i in 0..3 {
+            if t.devices[i].act(t.now) {
+                t.collect(i);
+            }
+        }
+        while t.deliver_one() {}
+        t.now = t.now.plus(300);
+        for i in 0..3 {
+            t.devices[i].timeout(t.now);
+            t.collect(i);
+        }
+        while t.deliver_one() {}
+    }
+    assert!(
+        t.devices[0].verdict().is_none(),
+        "the game ended before seat 2 caught up"
+    );
+    let back_at = table_at(&t) as usize;
+    // Ann's link comes up at last, and the game plays to its end.
+    t.tamper = None;
+    t.devices[0].connected(t.now, two);
+    t.devices[2].connected(t.now, ann);
+    t.collect(0);
+    t.collect(2);
+    assert!(t.finish());
+    let records = t.devices[0].records();
+    let played_after = records[back_at..].iter().any(|r| {
+        matches!(r, StepRecord::Inputs { plays, .. }
+            if plays.iter().any(|(s, p)| *s == 2 && *p != PlayRecord::SatOut))
+    });
+    assert!(played_after, "seat 2 plays again once it is back");
+    all_verified_and_equal(&t);
 }
 
 /// "When the device comes back, it catches up and plays on" (DESIGN, absent seats), from the

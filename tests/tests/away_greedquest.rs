@@ -39,9 +39,26 @@ fn greedquest_goes_on_without_a_device_that_left_and_takes_it_back_when_it_retur
             |t| t.all_at(&live, left_at + 10),
         );
 
+        // Bots play a step in milliseconds and people in seconds: a whole game could pass
+        // in the second a returning device's links take to come up. The others hold their
+        // next moves, as people at the table would for a moment, until it has caught up.
+        for d in &live {
+            table.auto(*d, false);
+        }
         table.restart(AWAY);
         table.auto(AWAY, true);
+        table.until(
+            Duration::from_secs(30),
+            "the returning device catching up",
+            |t| {
+                let at = live.iter().map(|d| t.step(*d)).max().unwrap_or(0);
+                t.step(AWAY) >= at
+            },
+        );
         let back_at = live.iter().map(|d| table.step(*d)).max().unwrap_or(0);
+        for d in &live {
+            table.auto(*d, true);
+        }
         table.until(Duration::from_secs(60), "every audit", |t| {
             t.last
                 .iter()

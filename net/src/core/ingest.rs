@@ -379,7 +379,10 @@ impl<G: Game> Core<G> {
             }),
         );
         self.by_step.entry(step).or_default().push((id, seat));
-        if origin != Origin::Store {
+        // Only what can move this device on counts as the table not being quiet: a device
+        // behind the table, hearing the table's new steps but not the old ones it waits on
+        // (their author's link to it not up yet), asks every peer for them after a while.
+        if origin != Origin::Store && step <= self.step() {
             self.quiet_since = self.quiet_since.max(now);
         }
 
