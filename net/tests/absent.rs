@@ -112,6 +112,25 @@ fn sat_out_at(records: &[StepRecord], seat: Seat) -> Vec<usize> {
         .collect()
 }
 
+/// Whether `seat` made a move of its own at step `from` or later, in a log.
+fn played_from(records: &[StepRecord], seat: Seat, from: usize) -> bool {
+    records.iter().skip(from).any(|r| {
+        matches!(r, StepRecord::Inputs { plays, .. }
+            if plays.iter().any(|(s, p)| *s == seat && *p != PlayRecord::SatOut))
+    })
+}
+
+/// The game plays to its end, with a move of seat 2's own at step `back_at` or later, and
+/// every device ends on the same verified log.
+fn seat_two_plays_again_to_a_verified_end(t: &mut Table, back_at: usize) {
+    assert!(t.finish());
+    assert!(
+        played_from(&t.devices[0].records(), 2, back_at),
+        "seat 2 plays again once it is back"
+    );
+    all_verified_and_equal(t);
+}
+
 /// DESIGN.md, absent seats: "when the table agrees, the away seat is skipped (plays
 /// nothing, as a player who sits out) ... When the device comes back, it catches up and
 /// plays on." A player's "skip their turns" is one choice, not a tap at every step.
@@ -148,11 +167,10 @@ fn a_choice_to_skip_an_away_seat_lasts_until_it_plays_again() {
         later_skips <= 1,
         "skipped {later_skips} times after coming back"
     );
-    let played_after = records[back_at..].iter().any(|r| {
-        matches!(r, StepRecord::Inputs { plays, .. }
-            if plays.iter().any(|(s, p)| *s == 2 && *p != PlayRecord::SatOut))
-    });
-    assert!(played_after, "seat 2 plays again once it is back");
+    assert!(
+        played_from(&records, 2, back_at),
+        "seat 2 plays again once it is back"
+    );
 }
 
 /// The player's "skip their turns" outlives a restart of their own device: the choice is
@@ -438,14 +456,7 @@ fn a_seat_skipped_at_the_step_of_its_own_late_move_can_still_say_it_is_back() {
     assert!(t.run_until(1_000_000, 100, |t| {
         t.devices[..2].iter().all(|d| !d.skipping(2))
     }));
-    assert!(t.finish());
-    let records = t.devices[0].records();
-    let played_after = records[back_at..].iter().any(|r| {
-        matches!(r, StepRecord::Inputs { plays, .. }
-            if plays.iter().any(|(s, p)| *s == 2 && *p != PlayRecord::SatOut))
-    });
-    assert!(played_after, "seat 2 plays again once it is back");
-    all_verified_and_equal(&t);
+    seat_two_plays_again_to_a_verified_end(&mut t, back_at);
 }
 
 #[test]
@@ -700,14 +711,7 @@ fn a_returning_device_that_cannot_reach_one_peer_catches_up_while_the_table_play
     t.devices[2].connected(t.now, ann);
     t.collect(0);
     t.collect(2);
-    assert!(t.finish());
-    let records = t.devices[0].records();
-    let played_after = records[back_at..].iter().any(|r| {
-        matches!(r, StepRecord::Inputs { plays, .. }
-            if plays.iter().any(|(s, p)| *s == 2 && *p != PlayRecord::SatOut))
-    });
-    assert!(played_after, "seat 2 plays again once it is back");
-    all_verified_and_equal(&t);
+    seat_two_plays_again_to_a_verified_end(&mut t, back_at);
 }
 
 /// "When the device comes back, it catches up and plays on" (DESIGN, absent seats), from the
