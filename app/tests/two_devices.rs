@@ -232,8 +232,9 @@ fn a_laptop_joins_mid_game_as_the_shared_screen_shows_the_board_and_never_a_hand
     }
 
     // It may leave at any time; the game goes on without it.
-    click(&mut screen, "< Leave");
-    wait_until(&mut screen, "home again", |h| has(h, "Host a table"));
+    click_until(&mut screen, "< Leave", "home again", |h| {
+        has(h, "Host a table")
+    });
     let _ = std::fs::remove_dir_all(&dir_a);
     let _ = std::fs::remove_dir_all(&dir_b);
 }

@@ -172,6 +172,30 @@ pub fn click(h: &mut Harness<'_, HoardApp>, label: &str) {
     h.step();
 }
 
+/// Taps `label` until `done` holds: a tap can land on the frame a banner above it comes or
+/// goes, and a person whose tap did nothing taps again. Panics after three taps.
+pub fn click_until(
+    h: &mut Harness<'_, HoardApp>,
+    label: &str,
+    what: &str,
+    mut done: impl FnMut(&Harness<'_, HoardApp>) -> bool,
+) {
+    for _ in 0..3 {
+        click(h, label);
+        for _ in 0..20 {
+            if done(h) {
+                return;
+            }
+            h.step();
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        if !has(h, label) {
+            break;
+        }
+    }
+    wait_until(h, what, done);
+}
+
 /// Whether some widget is labelled `label` (two cards of one face share a label).
 pub fn has(h: &Harness<'_, HoardApp>, label: &str) -> bool {
     h.query_all_by_label(label).next().is_some()
