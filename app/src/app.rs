@@ -538,19 +538,40 @@ impl HoardApp {
         }
     }
 
-    fn notices_ui(&mut self, ui: &mut egui::Ui, now: f64) {
+    /// Notices float over the top of the screen, the newest first, and a tap puts one away.
+    /// Drawn in the page, each one coming or going moved every button below it, and a tap
+    /// made as a notice expired landed where the button had been. A notice takes the taps
+    /// made on it, so what it covers is never tapped unseen.
+    fn notices_ui(&mut self, ctx: &egui::Context, top: f32, now: f64) {
         if let Some(next) = self.model.expire(now) {
-            ui.ctx()
-                .request_repaint_after(std::time::Duration::from_secs_f64(next.max(0.05)));
+            ctx.request_repaint_after(std::time::Duration::from_secs_f64(next.max(0.05)));
         }
-        let palette = Palette::of(ui);
-        for n in &self.model.notices {
-            let tint = if n.error {
-                palette.warn
-            } else {
-                palette.accent
-            };
-            widgets::banner(ui, &n.text, tint);
+        if self.model.notices.is_empty() {
+            return;
+        }
+        let width = (ctx.content_rect().width() - 16.0).min(theme::MAX_COLUMN);
+        let mut put_away = None;
+        egui::Area::new(egui::Id::unique("notices"))
+            .order(egui::Order::Foreground)
+            .anchor(egui::Align2::CENTER_TOP, [0.0, top])
+            .show(ctx, |ui| {
+                ui.set_width(width);
+                let palette = Palette::of(ui);
+                for (i, n) in self.model.notices.iter().enumerate().rev() {
+                    let tint = if n.error {
+                        palette.warn
+                    } else {
+                        palette.accent
+                    };
+                    // Two notices may say the same thing: each has an id of its own.
+                    let tapped = ui.push_id(i, |ui| widgets::toast(ui, &n.text, tint).clicked());
+                    if tapped.inner {
+                        put_away = Some(i);
+                    }
+                }
+            });
+        if let Some(i) = put_away {
+            self.model.notices.remove(i);
         }
     }
 }
@@ -613,11 +634,9 @@ impl eframe::App for HoardApp {
             } else {
                 theme::MAX_COLUMN
             };
-            widgets::column(ui, max, |ui| {
-                self.notices_ui(ui, now);
-                self.page_ui(ui, now);
-            });
+            widgets::column(ui, max, |ui| self.page_ui(ui, now));
         });
+        self.notices_ui(&ctx, f32::from(margin.top), now);
         self.confirm_leave_ui(&ctx);
         self.confirm_end_ui(&ctx);
     }

@@ -119,6 +119,23 @@ pub fn banner(ui: &mut egui::Ui, text: &str, tint: Color32) {
         });
 }
 
+/// A [`banner`] that floats over the page, on the page's own colour so what is under it does
+/// not show through; its response says whether it was tapped (to put it away).
+pub fn toast(ui: &mut egui::Ui, text: &str, tint: Color32) -> egui::Response {
+    let shown = egui::Frame::new()
+        .fill(ui.visuals().panel_fill)
+        .corner_radius(8)
+        .shadow(ui.visuals().popup_shadow)
+        .show(ui, |ui| banner(ui, text, tint));
+    ui.add_space(4.0);
+    let id = ui.scope_id().with(("toast", text));
+    let tap = ui.interact(shown.response.rect, id, Sense::click());
+    tap.widget_info(|| {
+        egui::WidgetInfo::labeled(egui::Role::Button, true, format!("Put away: {text}"))
+    });
+    tap
+}
+
 /// A framed, finger-sized option that shows whether it is chosen; true when tapped while
 /// not chosen.
 pub fn choice(ui: &mut egui::Ui, on: bool, text: &str) -> bool {

@@ -11,7 +11,7 @@ pub mod table_screen;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::{By, NodeT, Queryable};
 use hoard_app::{AppConfig, HoardApp, NetworkChoice};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -162,6 +162,7 @@ pub fn click(h: &mut Harness<'_, HoardApp>, label: &str) {
             last = at;
         }
     }
+    put_away_notices_over(h, label);
     let node = h
         .get_all_by_label(label)
         .find(|n| !n.accesskit_node().is_disabled())
@@ -172,28 +173,29 @@ pub fn click(h: &mut Harness<'_, HoardApp>, label: &str) {
     h.step();
 }
 
-/// Taps `label` until `done` holds: a tap can land on the frame a banner above it comes or
-/// goes, and a person whose tap did nothing taps again. Panics after three taps.
-pub fn click_until(
-    h: &mut Harness<'_, HoardApp>,
-    label: &str,
-    what: &str,
-    mut done: impl FnMut(&Harness<'_, HoardApp>) -> bool,
-) {
-    for _ in 0..3 {
-        click(h, label);
-        for _ in 0..20 {
-            if done(h) {
-                return;
-            }
-            h.step();
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        if !has(h, label) {
-            break;
-        }
+/// Taps away the notices floating over `label`, as a person would before tapping it.
+fn put_away_notices_over(h: &mut Harness<'_, HoardApp>, label: &str) {
+    if label.starts_with("Put away: ") {
+        return;
     }
-    wait_until(h, what, done);
+    for _ in 0..8 {
+        let target = h
+            .query_all_by_label(label)
+            .find(|n| !n.accesskit_node().is_disabled())
+            .and_then(|n| n.accesskit_node().bounding_box());
+        let Some(target) = target else { return };
+        let over = h.query_all(By::new().predicate(|n| {
+            n.label().is_some_and(|l| l.starts_with("Put away: "))
+                && n.bounding_box()
+                    .is_some_and(|b| b.intersect(target).area() > 0.0)
+        }));
+        let Some(notice) = over.into_iter().next() else {
+            return;
+        };
+        notice.click();
+        h.step();
+        h.step();
+    }
 }
 
 /// Whether some widget is labelled `label` (two cards of one face share a label).
