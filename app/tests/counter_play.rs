@@ -11,12 +11,13 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use hoard_app::HoardApp;
 use hoard_app::games::counter::CounterUi;
-use hoard_app::net::{AnyInput, AnyState, EndView, GameView, SeatView, SessionId};
+use hoard_app::net::{AnyInput, AnyState, GameView};
 use hoard_rules::counter::{COPIES, Config, Counter, Input, Phase, Private, Public};
 use hoard_rules::{CardId, Game, Pending, Seal};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 use support::table_screen::{Screen, table_screen};
+use support::views::{seat, seated_view};
 use support::*;
 
 fn enabled_buttons(h: &Harness<'_, HoardApp>) -> Vec<String> {
@@ -236,38 +237,18 @@ fn table_of_three(phase: Phase) -> (Public, Private) {
 fn view_of(public: Public, private: Private, reaction_left_ms: Option<u64>) -> GameView {
     let pending = Counter::pending(&public);
     let my_turn = !Counter::legal_inputs(&public, Some(&private), 0).is_empty();
+    let seats = NAMES
+        .iter()
+        .enumerate()
+        .map(|(i, n)| seat(n, [[40, 120, 220], [220, 60, 50], [240, 190, 30]][i], i > 0))
+        .collect();
+    let state = AnyState::Counter {
+        public,
+        private: Some(private),
+    };
     GameView {
-        session: SessionId([7; 32]),
-        me: Some(0),
-        seats: NAMES
-            .iter()
-            .enumerate()
-            .map(|(i, n)| SeatView {
-                name: n.to_string(),
-                colour: [[40, 120, 220], [220, 60, 50], [240, 190, 30]][i],
-                bot: i > 0,
-                connected: true,
-                away_for_secs: None,
-                committed: false,
-            })
-            .collect(),
-        state: AnyState::Counter {
-            public,
-            private: Some(private),
-        },
-        pending,
-        my_turn,
-        log: Vec::new(),
-        votes: Vec::new(),
-        skipped_me: false,
-        audit: None,
-        outcome: None,
-        end: EndView::default(),
-        ended_by_agreement: false,
-        step: 40,
-        state_hash: [0; 32],
-        halted: None,
         reaction_left_ms,
+        ..seated_view(7, seats, state, pending, my_turn, 40)
     }
 }
 

@@ -9,16 +9,14 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{By, Queryable};
 use hoard_app::games::greedquest::GreedQuestUi;
-use hoard_app::net::{
-    AnyInput, AnyState, AuditVerdict, AwayVote, AwayVoteView, EndView, GameView, SeatView,
-    SessionId,
-};
+use hoard_app::net::{AnyInput, AnyState, AuditVerdict, AwayVote, AwayVoteView, EndView, GameView};
 use hoard_app::screens::table::GameIntent;
 use hoard_rules::greedquest::{
     Card, Config, Facing, GreedQuest, Input, Length, Position, Private, Public, Stage,
 };
 use hoard_rules::{Game, Outcome, Play, Seat, Step};
 use support::table_screen::{Screen, table_screen};
+use support::views::{seat, seated_view};
 
 const NAMES: [&str; 3] = ["Mia", "Bot 1", "Bot 2"];
 
@@ -42,39 +40,16 @@ fn view(public: &Public, privates: &[Option<Private>]) -> GameView {
     let pending = GreedQuest::pending(public);
     let me: Seat = 0;
     let my_turn = !GreedQuest::legal_inputs(public, privates[0].as_ref(), me).is_empty();
-    GameView {
-        session: SessionId([9; 32]),
-        me: Some(me),
-        seats: NAMES
-            .iter()
-            .enumerate()
-            .map(|(i, n)| SeatView {
-                name: n.to_string(),
-                colour: [[40, 120, 220], [220, 60, 50], [40, 160, 80]][i],
-                bot: i > 0,
-                connected: true,
-                away_for_secs: None,
-                committed: false,
-            })
-            .collect(),
-        state: AnyState::GreedQuest {
-            public: public.clone(),
-            private: privates[0].clone(),
-        },
-        pending,
-        my_turn,
-        log: Vec::new(),
-        votes: Vec::new(),
-        skipped_me: false,
-        audit: None,
-        outcome: None,
-        end: EndView::default(),
-        ended_by_agreement: false,
-        step: 1,
-        state_hash: [0; 32],
-        halted: None,
-        reaction_left_ms: None,
-    }
+    let seats = NAMES
+        .iter()
+        .enumerate()
+        .map(|(i, n)| seat(n, [[40, 120, 220], [220, 60, 50], [40, 160, 80]][i], i > 0))
+        .collect();
+    let state = AnyState::GreedQuest {
+        public: public.clone(),
+        private: privates[0].clone(),
+    };
+    seated_view(9, seats, state, pending, my_turn, 1)
 }
 
 fn screen(view: GameView) -> Harness<'static, Screen> {

@@ -4,6 +4,8 @@
 //! the table stays tappable while it runs, an idle table asks for no frames once it is over,
 //! and with motion turned off (Settings) every change shows on the very first frame.
 
+mod support;
+
 use egui::accesskit::Role;
 use egui::epaint::{ClippedShape, Shape};
 use egui::{Color32, Pos2, Rect, ViewportId};
@@ -13,11 +15,13 @@ use hoard_app::games::counter::CounterUi;
 use hoard_app::games::greedquest::GreedQuestUi;
 use hoard_app::games::spree::SpreeUi;
 use hoard_app::games::{GameUi, TableFrame, TableIntent};
-use hoard_app::net::{AnyInput, AnyState, EndView, GameView, SeatView, SessionId};
+use hoard_app::net::{AnyInput, AnyState, GameView, SeatView};
 use hoard_app::screens::table::{self, GameIntent};
 use hoard_rules::greedquest::{Card, Config, Facing, Length, Position};
 use hoard_rules::{CardId, Game, Seat};
 use std::time::Duration;
+use support::spree_table;
+use support::views::{seat, seated_view};
 
 /// Seconds a frame of the harness lasts: fine enough to catch a move half way.
 const DT: f32 = 0.05;
@@ -62,16 +66,7 @@ fn table_of(view: GameView, game: Box<dyn GameUi>, still: bool) -> Harness<'stat
 }
 
 fn seats(n: usize) -> Vec<SeatView> {
-    (0..n)
-        .map(|i| SeatView {
-            name: NAMES[i].to_string(),
-            colour: COLOURS[i],
-            bot: i > 0,
-            connected: true,
-            away_for_secs: None,
-            committed: false,
-        })
-        .collect()
+    (0..n).map(|i| seat(NAMES[i], COLOURS[i], i > 0)).collect()
 }
 
 fn view_of(
@@ -80,25 +75,7 @@ fn view_of(
     pending: hoard_rules::Pending,
     my_turn: bool,
 ) -> GameView {
-    GameView {
-        session: SessionId([3; 32]),
-        me: Some(0),
-        seats: seats(seats_n),
-        state,
-        pending,
-        my_turn,
-        log: Vec::new(),
-        votes: Vec::new(),
-        skipped_me: false,
-        audit: None,
-        outcome: None,
-        end: EndView::default(),
-        ended_by_agreement: false,
-        step: 10,
-        state_hash: [0; 32],
-        halted: None,
-        reaction_left_ms: None,
-    }
+    seated_view(3, seats(seats_n), state, pending, my_turn, 10)
 }
 
 /// Whether the last frame asked for the next one at once.
@@ -384,10 +361,6 @@ fn with_motion_off_the_turned_up_cards_and_the_whole_story_show_on_the_first_fra
 }
 
 // ---- Spree!: a shopper walks to its square; dice tumble ------------------------------
-
-#[path = "support/spree_table.rs"]
-#[allow(dead_code)]
-mod spree_table;
 
 fn spree_view() -> GameView {
     use hoard_rules::spree::Spree;

@@ -14,10 +14,11 @@ use hoard_app::games::greedquest::GreedQuestUi;
 use hoard_app::games::spammers::SpammersUi;
 use hoard_app::games::sprawl::SprawlUi;
 use hoard_app::games::spree::SpreeUi;
-use hoard_app::net::{AnyState, AwayVoteView, EndView, GameView, SeatView, SessionId};
+use hoard_app::net::{AnyState, AwayVoteView, GameView};
 use hoard_rules::greedquest::{Config, Length, Position};
 use hoard_rules::{Game, Seat};
 use support::table_screen::table_screen;
+use support::views::{seat, seated_view};
 
 const NAMES: [&str; 4] = ["Mia", "Ann", "Bo", "Cyrus"];
 const COLOURS: [[u8; 3]; 4] = [[40, 120, 220], [220, 60, 50], [40, 160, 80], [240, 190, 30]];
@@ -34,36 +35,19 @@ const SIZES: [[f32; 2]; 6] = [
 
 /// Four seats, this device's player in seat 0 and the first `away` of the others gone.
 fn view_with(state: AnyState, away: usize) -> GameView {
-    let mut view = GameView {
-        session: SessionId([5; 32]),
-        me: Some(0),
-        seats: NAMES
-            .iter()
-            .zip(COLOURS)
-            .map(|(n, colour)| SeatView {
-                name: n.to_string(),
-                colour,
-                bot: false,
-                connected: true,
-                away_for_secs: None,
-                committed: false,
-            })
-            .collect(),
+    let seats = NAMES
+        .iter()
+        .zip(COLOURS)
+        .map(|(n, colour)| seat(n, colour, false))
+        .collect();
+    let mut view = seated_view(
+        5,
+        seats,
         state,
-        pending: hoard_rules::Pending::Turn { seat: 0 },
-        my_turn: true,
-        log: Vec::new(),
-        votes: Vec::new(),
-        skipped_me: false,
-        audit: None,
-        outcome: None,
-        end: EndView::default(),
-        ended_by_agreement: false,
-        step: 12,
-        state_hash: [0; 32],
-        halted: None,
-        reaction_left_ms: None,
-    };
+        hoard_rules::Pending::Turn { seat: 0 },
+        true,
+        12,
+    );
     for seat in 1..=away {
         let secs = 95 - 30 * seat as u32;
         view.seats[seat].connected = false;

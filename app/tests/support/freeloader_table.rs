@@ -2,7 +2,8 @@
 //! four players some turns in, favors and Best Friends and crashers about the houses, Stuff
 //! on the way to qualifying, and Mia (seat 0, this device) to play with three cards in hand.
 
-use hoard_app::net::{AnyState, EndView, GameView, SeatView, SessionId};
+use super::views::{seat, seated_view};
+use hoard_app::net::{AnyState, GameView};
 use hoard_rules::freeloader::cards::CARDS;
 use hoard_rules::freeloader::{Config, Freeloader, Held, Phase, Private, Public};
 use hoard_rules::{CardId, Game};
@@ -89,37 +90,14 @@ pub fn freeloader_table(phase: Phase) -> (Public, Private) {
 pub fn freeloader_view(public: Public, private: Private) -> GameView {
     let pending = Freeloader::pending(&public);
     let my_turn = !Freeloader::legal_inputs(&public, Some(&private), 0).is_empty();
-    GameView {
-        session: SessionId([9; 32]),
-        me: Some(0),
-        seats: NAMES
-            .iter()
-            .zip(COLOURS)
-            .map(|(n, colour)| SeatView {
-                name: n.to_string(),
-                colour,
-                bot: false,
-                connected: true,
-                away_for_secs: None,
-                committed: false,
-            })
-            .collect(),
-        state: AnyState::Freeloader {
-            public,
-            private: Some(private),
-        },
-        pending,
-        my_turn,
-        log: Vec::new(),
-        votes: Vec::new(),
-        skipped_me: false,
-        audit: None,
-        outcome: None,
-        end: EndView::default(),
-        ended_by_agreement: false,
-        step: 60,
-        state_hash: [0; 32],
-        halted: None,
-        reaction_left_ms: None,
-    }
+    let seats = NAMES
+        .iter()
+        .zip(COLOURS)
+        .map(|(n, colour)| seat(n, colour, false))
+        .collect();
+    let state = AnyState::Freeloader {
+        public,
+        private: Some(private),
+    };
+    seated_view(9, seats, state, pending, my_turn, 60)
 }

@@ -8,6 +8,7 @@ pub mod shot;
 pub mod spammers_table;
 pub mod spree_table;
 pub mod table_screen;
+pub mod views;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;

@@ -3,10 +3,11 @@
 //! Scams rated on the way to 20, and Mia (seat 0, this device) mid-turn with a hand of
 //! seven; or Ann's Mailing just rolled, which Mia may answer with Marketing Wizard.
 
+use super::views::{seat, seated_view};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
-use hoard_app::net::{AnyState, EndView, GameView, SeatView, SessionId};
+use hoard_app::net::{AnyState, GameView};
 use hoard_rules::spammers::cards::{LISTS, action, action_deck, list_deck};
 use hoard_rules::spammers::data::Specialty;
 use hoard_rules::spammers::{
@@ -180,42 +181,23 @@ pub fn anns_mailing(public: &Public) -> Phase {
 pub fn spammers_view(public: Public, private: Private, reaction_left_ms: Option<u64>) -> GameView {
     let pending = Spammers::pending(&public);
     let my_turn = !Spammers::legal_inputs(&public, Some(&private), 0).is_empty();
+    let seats = NAMES
+        .iter()
+        .zip(COLOURS)
+        .enumerate()
+        .map(|(i, (n, colour))| seat(n, colour, i > 0))
+        .collect();
+    let state = AnyState::Spammers {
+        public,
+        private: Some(private),
+    };
     GameView {
-        session: SessionId([7; 32]),
-        me: Some(0),
-        seats: NAMES
-            .iter()
-            .zip(COLOURS)
-            .enumerate()
-            .map(|(i, (n, colour))| SeatView {
-                name: n.to_string(),
-                colour,
-                bot: i > 0,
-                connected: true,
-                away_for_secs: None,
-                committed: false,
-            })
-            .collect(),
-        state: AnyState::Spammers {
-            public,
-            private: Some(private),
-        },
-        pending,
-        my_turn,
         log: vec![
             "Bo mails Ivory Tower Academics: no gain.".into(),
             "Mia's turn.".into(),
             "Mia launches Hot Singles in Your Area Code.".into(),
         ],
-        votes: Vec::new(),
-        skipped_me: false,
-        audit: None,
-        outcome: None,
-        end: EndView::default(),
-        ended_by_agreement: false,
-        step: 200,
-        state_hash: [0; 32],
-        halted: None,
         reaction_left_ms,
+        ..seated_view(7, seats, state, pending, my_turn, 200)
     }
 }

@@ -2,7 +2,8 @@
 //! cars parked, carts holding cards, scores on the way to the target, and Mia (seat 0, this
 //! device) mid-turn with seven squares to walk.
 
-use hoard_app::net::{AnyState, EndView, GameView, SeatView, SessionId};
+use super::views::{seat, seated_view};
+use hoard_app::net::{AnyState, GameView};
 use hoard_rules::spree::board::{Sq, board};
 use hoard_rules::spree::{Config, Contest, Phase, Private, Public, Spree, Turn};
 use hoard_rules::{CardId, Game};
@@ -105,42 +106,23 @@ pub fn anns_purchase() -> Phase {
 pub fn spree_view(public: Public, private: Private, reaction_left_ms: Option<u64>) -> GameView {
     let pending = Spree::pending(&public);
     let my_turn = !Spree::legal_inputs(&public, Some(&private), 0).is_empty();
+    let seats = NAMES
+        .iter()
+        .zip(COLOURS)
+        .enumerate()
+        .map(|(i, (n, colour))| seat(n, colour, i > 0))
+        .collect();
+    let state = AnyState::Spree {
+        public,
+        private: Some(private),
+    };
     GameView {
-        session: SessionId([9; 32]),
-        me: Some(0),
-        seats: NAMES
-            .iter()
-            .zip(COLOURS)
-            .enumerate()
-            .map(|(i, (n, colour))| SeatView {
-                name: n.to_string(),
-                colour,
-                bot: i > 0,
-                connected: true,
-                away_for_secs: None,
-                committed: false,
-            })
-            .collect(),
-        state: AnyState::Spree {
-            public,
-            private: Some(private),
-        },
-        pending,
-        my_turn,
         log: vec![
             "Ann grabs 9♦.".into(),
             "Mia's turn.".into(),
             "Mia rolls 3 and 4.".into(),
         ],
-        votes: Vec::new(),
-        skipped_me: false,
-        audit: None,
-        outcome: None,
-        end: EndView::default(),
-        ended_by_agreement: false,
-        step: 300,
-        state_hash: [0; 32],
-        halted: None,
         reaction_left_ms,
+        ..seated_view(9, seats, state, pending, my_turn, 300)
     }
 }
