@@ -301,6 +301,20 @@ impl Device {
         }
     }
 
+    /// Hosts a table named `name` (`seats`: a fixed number, or `None` for the game's
+    /// default) and returns its join code.
+    pub fn host(&mut self, name: &str, seats: Option<u8>) -> String {
+        self.handle.send(hoard_net::handle::Command::HostTable {
+            name: name.into(),
+            seats,
+        });
+        self.wait_for(Duration::from_secs(30), |e| match e {
+            Event::Ticket { ticket } => Some(ticket.clone()),
+            _ => None,
+        })
+        .expect("a ticket")
+    }
+
     /// Waits until `pick` finds something in an event, up to `limit`.
     pub fn wait_for<T>(
         &mut self,

@@ -221,16 +221,7 @@ impl Rogue {
 
 /// Hosts a table on `host` and returns its address.
 fn host_table(host: &mut Device) -> EndpointAddr {
-    host.handle.send(Command::HostTable {
-        name: "The cellar".into(),
-        seats: None,
-    });
-    let code = host
-        .wait_for(WAIT, |e| match e {
-            Event::Ticket { ticket } => Some(ticket.clone()),
-            _ => None,
-        })
-        .expect("a ticket");
+    let code = host.host("The cellar", None);
     ticket::decode(&code).expect("own ticket reads back")
 }
 

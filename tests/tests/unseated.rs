@@ -87,17 +87,8 @@ fn an_unseated_device_cannot_get_an_input_accepted() {
         let mut host = Device::start(&scratch.dir("host"));
         let mut guest = Device::start(&scratch.dir("guest"));
         host.handle.send(Command::Autoplay { on: true });
-        host.handle.send(Command::HostTable {
-            name: "Locked".into(),
-            seats: None,
-        });
+        let code = host.host("Locked", None);
         host.handle.send(Command::AddBot);
-        let code = host
-            .wait_for(WAIT, |e| match e {
-                Event::Ticket { ticket } => Some(ticket.clone()),
-                _ => None,
-            })
-            .expect("a ticket");
         let host_addr = ticket::decode(&code).expect("own ticket reads back");
 
         // The rogue knocks while the table is open: that much anyone may do.

@@ -28,16 +28,7 @@ const WAIT: Duration = Duration::from_secs(30);
 /// its table's address.
 fn counter_with_two_bots(scratch: &Scratch) -> (Device, EndpointAddr) {
     let mut host = Device::start(&scratch.dir("host"));
-    host.handle.send(Command::HostTable {
-        name: "The kitchen".into(),
-        seats: Some(3),
-    });
-    let code = host
-        .wait_for(WAIT, |e| match e {
-            Event::Ticket { ticket } => Some(ticket.clone()),
-            _ => None,
-        })
-        .expect("a ticket");
+    let code = host.host("The kitchen", Some(3));
     let mut config = Counter::config(3);
     Counter::set_variant(&mut config, "quick-answers").expect("a variant");
     config.turns = 16;
@@ -272,16 +263,7 @@ fn a_screen_in_the_lobby_is_listed_as_a_screen_takes_no_seat_and_may_leave() {
     with_timeout(Duration::from_secs(90), || {
         let scratch = Scratch::new("watching-lobby");
         let mut host = Device::start(&scratch.dir("host"));
-        host.handle.send(Command::HostTable {
-            name: "The kitchen".into(),
-            seats: None,
-        });
-        let code = host
-            .wait_for(WAIT, |e| match e {
-                Event::Ticket { ticket } => Some(ticket.clone()),
-                _ => None,
-            })
-            .expect("a ticket");
+        let code = host.host("The kitchen", None);
         let mut screen = Device::start(&scratch.dir("screen"));
         screen.handle.send(Command::SetProfile {
             name: "Living room".into(),
