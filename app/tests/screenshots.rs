@@ -20,7 +20,7 @@ mod sprawl {
     use egui::accesskit::Role;
     use egui_kittest::Harness;
     use egui_kittest::kittest::{NodeT, Queryable};
-    use hoard_app::{AppConfig, HoardApp, NetworkChoice};
+    use hoard_app::{HoardApp, NetworkChoice};
     use std::path::PathBuf;
 
     const PHONE: [f32; 2] = [360.0, 780.0];
@@ -37,22 +37,16 @@ mod sprawl {
     /// moves are offered; `None` if the game ended first.
     fn sprawl_table(size: [f32; 2], zoom: f32) -> Option<(Harness<'static, HoardApp>, Textures)> {
         let textures = Textures::default();
-        let mut h = Harness::builder()
+        let builder = Harness::builder()
             .with_size(size)
             .with_pixels_per_point(zoom)
-            .with_max_steps(10_000)
-            .renderer(textures.clone())
-            .build_eframe(move |cc| {
-                HoardApp::new(
-                    cc,
-                    AppConfig {
-                        data_dir: scratch("shot-sprawl"),
-                        phone: true,
-                        network: Some(NetworkChoice::Offline),
-                        platform: None,
-                    },
-                )
-            });
+            .renderer(textures.clone());
+        let mut h = app_built(
+            builder,
+            scratch("shot-sprawl"),
+            true,
+            NetworkChoice::Offline,
+        );
         create_profile(&mut h, "Mia", "Blue");
         host_with_bots(&mut h, 3);
         click(&mut h, "Sprawl");
@@ -277,7 +271,7 @@ mod watching {
     use crate::support::*;
     use egui_kittest::Harness;
     use egui_kittest::kittest::Queryable;
-    use hoard_app::{AppConfig, HoardApp, NetworkChoice};
+    use hoard_app::{HoardApp, NetworkChoice};
     use std::path::PathBuf;
     use std::time::{Duration, Instant};
 
@@ -294,22 +288,10 @@ mod watching {
         network: NetworkChoice,
     ) -> (Harness<'static, HoardApp>, Textures) {
         let textures = Textures::default();
-        let data_dir = scratch(name);
-        let h = Harness::builder()
+        let builder = Harness::builder()
             .with_size(size)
-            .with_max_steps(10_000)
-            .renderer(textures.clone())
-            .build_eframe(move |cc| {
-                HoardApp::new(
-                    cc,
-                    AppConfig {
-                        data_dir,
-                        phone,
-                        network: Some(network),
-                        platform: None,
-                    },
-                )
-            });
+            .renderer(textures.clone());
+        let h = app_built(builder, scratch(name), phone, network);
         (h, textures)
     }
 

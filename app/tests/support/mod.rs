@@ -63,20 +63,28 @@ pub fn app_on(
     phone: bool,
     network: NetworkChoice,
 ) -> Harness<'static, HoardApp> {
-    Harness::builder()
-        .with_size(size)
-        .with_max_steps(10_000)
-        .build_eframe(move |cc| {
-            HoardApp::new(
-                cc,
-                AppConfig {
-                    data_dir,
-                    phone,
-                    network: Some(network),
-                    platform: None,
-                },
-            )
-        })
+    app_built(Harness::builder().with_size(size), data_dir, phone, network)
+}
+
+/// The app built by `builder` (size, zoom, renderer as the caller set them), with data in
+/// `data_dir`.
+pub fn app_built(
+    builder: egui_kittest::HarnessBuilder<HoardApp>,
+    data_dir: PathBuf,
+    phone: bool,
+    network: NetworkChoice,
+) -> Harness<'static, HoardApp> {
+    builder.with_max_steps(10_000).build_eframe(move |cc| {
+        HoardApp::new(
+            cc,
+            AppConfig {
+                data_dir,
+                phone,
+                network: Some(network),
+                platform: None,
+            },
+        )
+    })
 }
 
 /// The app, offline, whose clock moves about as fast as the wall's while a test steps it
