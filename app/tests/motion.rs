@@ -21,7 +21,7 @@ use hoard_rules::greedquest::{Card, Config, Facing, Length, Position};
 use hoard_rules::{CardId, Game, Seat};
 use std::time::Duration;
 use support::spree_table;
-use support::views::{seat, seated_view};
+use support::views::{me_and_bots, seated_view};
 
 /// Seconds a frame of the harness lasts: fine enough to catch a move half way.
 const DT: f32 = 0.05;
@@ -66,7 +66,7 @@ fn table_of(view: GameView, game: Box<dyn GameUi>, still: bool) -> Harness<'stat
 }
 
 fn seats(n: usize) -> Vec<SeatView> {
-    (0..n).map(|i| seat(NAMES[i], COLOURS[i], i > 0)).collect()
+    me_and_bots(&NAMES[..n], &COLOURS[..n])
 }
 
 fn view_of(

@@ -3,7 +3,7 @@
 //! Scams rated on the way to 20, and Mia (seat 0, this device) mid-turn with a hand of
 //! seven; or Ann's Mailing just rolled, which Mia may answer with Marketing Wizard.
 
-use super::views::{seat, seated_view};
+use super::views::{me_and_bots, seated_view};
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -181,12 +181,7 @@ pub fn anns_mailing(public: &Public) -> Phase {
 pub fn spammers_view(public: Public, private: Private, reaction_left_ms: Option<u64>) -> GameView {
     let pending = Spammers::pending(&public);
     let my_turn = !Spammers::legal_inputs(&public, Some(&private), 0).is_empty();
-    let seats = NAMES
-        .iter()
-        .zip(COLOURS)
-        .enumerate()
-        .map(|(i, (n, colour))| seat(n, colour, i > 0))
-        .collect();
+    let seats = me_and_bots(&NAMES, &COLOURS);
     let state = AnyState::Spammers {
         public,
         private: Some(private),

@@ -2,7 +2,7 @@
 //! cars parked, carts holding cards, scores on the way to the target, and Mia (seat 0, this
 //! device) mid-turn with seven squares to walk.
 
-use super::views::{seat, seated_view};
+use super::views::{me_and_bots, seated_view};
 use hoard_app::net::{AnyState, GameView};
 use hoard_rules::spree::board::{Sq, board};
 use hoard_rules::spree::{Config, Contest, Phase, Private, Public, Spree, Turn};
@@ -106,12 +106,7 @@ pub fn anns_purchase() -> Phase {
 pub fn spree_view(public: Public, private: Private, reaction_left_ms: Option<u64>) -> GameView {
     let pending = Spree::pending(&public);
     let my_turn = !Spree::legal_inputs(&public, Some(&private), 0).is_empty();
-    let seats = NAMES
-        .iter()
-        .zip(COLOURS)
-        .enumerate()
-        .map(|(i, (n, colour))| seat(n, colour, i > 0))
-        .collect();
+    let seats = me_and_bots(&NAMES, &COLOURS);
     let state = AnyState::Spree {
         public,
         private: Some(private),

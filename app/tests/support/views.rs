@@ -16,6 +16,16 @@ pub fn seat(name: &str, colour: [u8; 3], bot: bool) -> SeatView {
     }
 }
 
+/// A table of `names` with their `colours`: seat 0 is this device's player, the others bots.
+pub fn me_and_bots(names: &[&str], colours: &[[u8; 3]]) -> Vec<SeatView> {
+    names
+        .iter()
+        .zip(colours)
+        .enumerate()
+        .map(|(i, (name, colour))| seat(name, *colour, i > 0))
+        .collect()
+}
+
 /// Seat 0's view of game `session` at `step`: nothing voted, ended or halted and no reaction
 /// window open; a test sets on the value what else it needs.
 pub fn seated_view(
