@@ -201,7 +201,7 @@ pub fn fit_name(name: &str) -> String {
 
 const IDENTITY_FILE: &str = "identity.key";
 const PROFILE_FILE: &str = "profile.bin";
-const META_FILE: &str = "table.bin";
+pub(crate) const META_FILE: &str = "table.bin";
 const BOTS_FILE: &str = "bots.bin";
 const PORT_FILE: &str = "port";
 /// The session this device is playing (32 bytes), removed when the player leaves it.
@@ -210,7 +210,7 @@ const AT_TABLE_FILE: &str = "at-table";
 const BURST: usize = 256;
 
 /// Writes `bytes` to `path` so that a crash leaves either the old file or the new one.
-fn write_durably(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_durably(path: &Path, bytes: &[u8]) -> Result<()> {
     write_file(path, bytes, false)
 }
 
@@ -1687,52 +1687,109 @@ impl Device {
     /// The games on disk: unfinished ones first, then those that are over, each newest
     /// first.
     fn games(&self) -> Vec<SessionSummary> {
-        let Ok(entries) = std::fs::read_dir(self.dir.join("sessions")) else {
-            return Vec::new();
+        let playing = match &self.role {
+            Role::Playing(table) => Some(&**table),
+            _ => None,
         };
-        let at_table = self.at_table();
-        let mut found = Vec::new();
-        for entry in entries.flatten() {
-            let dir = entry.path();
-            // An empty file: over before the ending was written down.
-            let result = std::fs::read(dir.join(DONE_FILE)).ok().map(|words| {
-                let words: String = String::from_utf8_lossy(&words)
-                    .trim()
-                    .chars()
-                    .take(120)
-                    .collect();
-                if words.is_empty() {
-                    "Over".to_string()
-                } else {
-                    words
-                }
-            });
-            let Some(meta) = std::fs::read(dir.join(META_FILE))
-                .ok()
-                .and_then(|b| postcard::from_bytes::<SessionMeta>(&b).ok())
-            else {
-                continue;
-            };
-            let turn = std::fs::read(dir.join("progress"))
-                .ok()
-                .and_then(|b| b.as_slice().try_into().ok().map(u32::from_le_bytes))
-                .unwrap_or(0);
-            let modified = entry.metadata().and_then(|m| m.modified()).ok();
-            found.push((
-                modified,
-                SessionSummary {
-                    session: meta.session(),
-                    game: meta.start.game.clone(),
-                    names: meta.start.seats.iter().map(|s| s.name.clone()).collect(),
-                    turn,
-                    interrupted: result.is_none() && at_table == Some(meta.session()),
-                    result,
-                },
-            ));
-        }
-        found.sort_by_key(|f| (f.1.result.is_some(), std::cmp::Reverse(f.0)));
-        found.into_iter().map(|(_, s)| s).collect()
+        saved_games(&self.dir, &self.key, self.at_table(), playing, self.now())
     }
+}
+
+/// The games saved under `data_dir` for the device whose key is `key`, as the home list
+/// shows them: unfinished ones first, then those that are over, each newest first.
+/// `at_table` is the game the device was playing when it last stopped, `playing` the table
+/// it is at now.
+pub(crate) fn saved_games(
+    data_dir: &Path,
+    key: &SecretKey,
+    at_table: Option<SessionId>,
+    playing: Option<&dyn Table>,
+    now: Time,
+) -> Vec<SessionSummary> {
+    let Ok(entries) = std::fs::read_dir(data_dir.join("sessions")) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let dir = entry.path();
+        let Some(meta) = std::fs::read(dir.join(META_FILE))
+            .ok()
+            .and_then(|b| postcard::from_bytes::<SessionMeta>(&b).ok())
+        else {
+            continue;
+        };
+        let result = saved_result(data_dir, &dir, &meta, key, playing, now);
+        let turn = std::fs::read(dir.join("progress"))
+            .ok()
+            .and_then(|b| b.as_slice().try_into().ok().map(u32::from_le_bytes))
+            .unwrap_or(0);
+        let modified = entry.metadata().and_then(|m| m.modified()).ok();
+        found.push((
+            modified,
+            SessionSummary {
+                session: meta.session(),
+                game: meta.start.game.clone(),
+                names: meta.start.seats.iter().map(|s| s.name.clone()).collect(),
+                turn,
+                interrupted: result.is_none() && at_table == Some(meta.session()),
+                result,
+            },
+        ));
+    }
+    found.sort_by_key(|f| (f.1.result.is_some(), std::cmp::Reverse(f.0)));
+    found.into_iter().map(|(_, s)| s).collect()
+}
+
+/// How a saved game ended, in words, if it is over: `None` while it can go on.
+///
+/// The session writes the words into its [`DONE_FILE`] once its records are on disk, and
+/// leaves the file empty where there was no room for them (issue 27). An empty file is
+/// filled in from the game itself: the table being played says it, any other game is read
+/// back from its log as for a replay, and the words are written for the next listing.
+/// Only a game that cannot be read back is a bare "Over".
+fn saved_result(
+    data_dir: &Path,
+    dir: &Path,
+    meta: &SessionMeta,
+    key: &SecretKey,
+    playing: Option<&dyn Table>,
+    now: Time,
+) -> Option<String> {
+    let words = std::fs::read(dir.join(DONE_FILE)).ok()?;
+    let words: String = String::from_utf8_lossy(&words)
+        .trim()
+        .chars()
+        .take(120)
+        .collect();
+    if !words.is_empty() {
+        return Some(words);
+    }
+    let ending = match playing {
+        // Its own session writes the file as soon as it can.
+        Some(table) if table.session() == meta.session() => table.ending(),
+        _ => {
+            let read_back = load_bots(dir)
+                .and_then(|bots| open_table(data_dir, meta.clone(), key, &bots, false, now, true));
+            match read_back {
+                Ok(table) => {
+                    let ending = table.ending();
+                    if let Some(words) = &ending {
+                        // Best effort: unwritten, it is worked out again next time.
+                        let _ = write_durably(&dir.join(DONE_FILE), words.as_bytes());
+                    }
+                    ending
+                }
+                Err(e) => {
+                    tracing::warn!(
+                        "the saved game {} could not be read back: {e}",
+                        meta.session()
+                    );
+                    None
+                }
+            }
+        }
+    };
+    Some(ending.unwrap_or_else(|| "Over".into()))
 }
 
 /// Which side of a pair dials: a guest dials the host; between guests, the lower id.

@@ -166,6 +166,8 @@ pub trait Table: Send {
     fn view(&mut self, now: Time) -> Option<GameView>;
     /// The audit is done (or the game stopped on a fault): nothing more will happen.
     fn finished(&self) -> bool;
+    /// How the game ended, in words ("Mia won"), once it is [`Table::finished`].
+    fn ending(&self) -> Option<String>;
     /// Completed steps.
     fn step(&self) -> u32;
     /// Some seat is away: the view's timers need a refresh every second.
@@ -201,7 +203,8 @@ struct Broken {
     held_bytes: usize,
 }
 
-/// How long a seat whose store failed waits before trying the disk again (ms).
+/// How long a seat whose store failed waits before trying the disk again (ms); the same
+/// for the ending's words.
 const RETRY_STORE_AFTER: u64 = 1_000;
 /// The most bytes held for a seat whose store failed before some are dropped: only messages
 /// the table can send again (the other seats', which their makers and every holder send
@@ -233,6 +236,19 @@ impl Broken {
     }
 }
 
+/// How the game ended, in words, in the session's [`DONE_FILE`] for the list of games: owed
+/// from the moment the game is over until a write of them succeeds (issue 27: written once,
+/// on a full disk, they stayed empty for good).
+#[derive(Default)]
+struct Ending {
+    /// The words this session last wrote; a session opened again writes them again.
+    saved: Option<String>,
+    /// A write failed: when to try again, if nothing else wakes the session first.
+    retry_at: Option<Time>,
+    /// The player was told the words could not be saved, and not yet that they were.
+    told: bool,
+}
+
 pub struct Session<G: Game> {
     meta: SessionMeta,
     dir: PathBuf,
@@ -249,6 +265,7 @@ pub struct Session<G: Game> {
     autoplay: bool,
     log: Vec<String>,
     narrated: usize,
+    ending: Ending,
 }
 
 /// Where a session's files live under the device's data directory.
@@ -358,6 +375,7 @@ impl<G: Game> Session<G> {
             autoplay,
             log: Vec::new(),
             narrated: 0,
+            ending: Ending::default(),
         };
         // Seats on this device are always connected to each other.
         let keys: Vec<PublicKey> = session.locals.iter().map(|l| l.key).collect();
@@ -582,12 +600,50 @@ impl<G: Game> Session<G> {
     }
 
     fn write_progress(&self) {
-        let verdict = self.locals[self.mine].core.verdict().is_some();
-        let halted = self.locals[self.mine].core.halted().is_some();
         // The progress file only feeds the list of games: best effort.
         let _ = std::fs::write(self.dir.join("progress"), self.step().to_le_bytes());
-        if verdict || halted {
-            let _ = std::fs::write(self.dir.join(DONE_FILE), self.result_words());
+    }
+
+    /// Writes how the game ended, once it is over and until a write succeeds; never before
+    /// the player's seat has its records on disk, or a crash could leave a game listed as
+    /// over that resumes unfinished. On a failed write an empty file marks the game over,
+    /// for the list of games to work out the rest from its log (see
+    /// `crate::device::saved_games`).
+    fn save_ending(&mut self, now: Time, out: &mut Pumped) {
+        // The seat's own retry wakes the session while its store is broken.
+        self.ending.retry_at = None;
+        if !self.finished() || self.locals[self.mine].broken.is_some() {
+            return;
+        }
+        let words = self.result_words();
+        if self.ending.saved.as_ref() == Some(&words) {
+            return;
+        }
+        let path = self.dir.join(DONE_FILE);
+        match crate::device::write_durably(&path, words.as_bytes()) {
+            Ok(()) => {
+                if std::mem::take(&mut self.ending.told) {
+                    out.notices
+                        .push(format!("How the game ended is saved: {words}"));
+                }
+                self.ending.saved = Some(words);
+            }
+            Err(e) => {
+                if !path.exists() {
+                    // An empty file takes no room, only a name.
+                    let _ = std::fs::File::create(&path);
+                }
+                self.ending.retry_at = Some(now.plus(RETRY_STORE_AFTER));
+                if !std::mem::replace(&mut self.ending.told, true) {
+                    let why = match e {
+                        NetError::Io(e) => e.to_string(),
+                        e => e.to_string(),
+                    };
+                    out.errors.push(format!(
+                        "How the game ended could not be saved ({why}); it is tried again until it can be"
+                    ));
+                }
+            }
         }
     }
 
@@ -628,7 +684,8 @@ fn audit_of<G: Game>(core: &Core<G>) -> Option<AuditVerdict> {
     })
 }
 
-/// Written in a session's folder once its game is over: how it ended, in words.
+/// Written in a session's folder once its game is over: how it ended, in words. Empty where
+/// the disk had no room for the words: the game is over, and its log says how.
 pub const DONE_FILE: &str = "done";
 
 #[cfg(test)]
@@ -747,6 +804,7 @@ impl<G: Game> Session<G> {
                     .iter()
                     .filter_map(|l| Some(l.broken.as_ref()?.retry_at)),
             )
+            .chain(self.ending.retry_at)
             .min()
     }
 
@@ -837,6 +895,7 @@ impl<G: Game> Session<G> {
         if out.changed {
             self.write_progress();
         }
+        self.save_ending(now, &mut out);
         out
     }
 
@@ -904,6 +963,9 @@ impl<G: TableGame> Table for Session<G> {
     }
     fn finished(&self) -> bool {
         Session::finished(self)
+    }
+    fn ending(&self) -> Option<String> {
+        self.finished().then(|| self.result_words())
     }
 
     fn public_steps(&self, from: u32, most: usize) -> Vec<ByteBuf> {
@@ -1221,6 +1283,110 @@ mod tests {
             .expect("the saved game resumes");
         assert_eq!((table.step(), table.core().state_hash()), (step, hash));
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Issue 27: "A game that ends while the disk is full leaves its result empty: the home
+    /// list says 'Over' instead of who won." Ann's device keeps its games on a small real
+    /// disk, which fills up just as Ben's reveal, the last message of the game, reaches her:
+    /// the game ends with no room to say how. Once there is room again the session writes
+    /// it, and the list of games names the winner; a result file a full disk left empty is
+    /// worked out from the game's log. Skipped (with a note) where no tmpfs can be mounted.
+    #[test]
+    fn a_game_that_ends_on_a_full_disk_is_listed_with_its_winner_once_there_is_room() {
+        use std::io::Write;
+        let Some(fs) = crate::store::tests::Tmpfs::mount("ending", "8m") else {
+            return;
+        };
+        let (ann, ben) = (key(1), key(2));
+        let m = meta(&ann, &ben);
+        let ann_data = fs.0.join("ann");
+        let ann_dir = session_dir(&ann_data, &m.session());
+        std::fs::create_dir_all(&ann_dir).expect("Ann's folder");
+        let saved_meta = postcard::to_stdvec(&m).expect("the table");
+        std::fs::write(ann_dir.join(crate::device::META_FILE), saved_meta).expect("the table");
+        let ben_data =
+            std::env::temp_dir().join(format!("hoard-session-ending-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&ben_data);
+        // Both players on autoplay: the game plays itself out.
+        let mut ann_table =
+            Session::<GreedQuest>::create(ann_dir.clone(), m.clone(), &ann, &[], true, Time(0))
+                .expect("Ann's session");
+        let mut ben_table = Session::<GreedQuest>::create(
+            session_dir(&ben_data, &m.session()),
+            m.clone(),
+            &ben,
+            &[],
+            true,
+            Time(0),
+        )
+        .expect("Ben's session");
+        ann_table.peer_up(Time(0), ben.public());
+        ben_table.peer_up(Time(0), ann.public());
+        let reveal = |bytes: &ByteBuf| match Wire::decode(bytes) {
+            Ok(Wire::Signed(s)) => matches!(s.body, crate::wire::Body::Reveal(_)),
+            _ => false,
+        };
+        let ballast = fs.0.join("ballast");
+        let mut to_ann: Vec<Outgoing> = Vec::new();
+        let mut errors = Vec::new();
+        let mut t = 0;
+        while !ann_table.finished() {
+            t += 50;
+            assert!(t < 600_000, "the game did not end");
+            for out in std::mem::take(&mut to_ann) {
+                if !ballast.exists() && out.messages.iter().any(reveal) {
+                    // Everything else fills the disk.
+                    let mut f = std::fs::File::create(&ballast).expect("ballast");
+                    while f.write_all(&[0xee; 512]).is_ok() {}
+                }
+                ann_table
+                    .deliver(Time(t), ben.public(), out.from, out.to, &out.messages)
+                    .expect("Ben's messages");
+            }
+            ann_table.timeout(Time(t));
+            let out = ann_table.pump(Time(t));
+            errors.extend(out.errors);
+            for out in out.sends {
+                ben_table
+                    .deliver(Time(t), ann.public(), out.from, out.to, &out.messages)
+                    .expect("Ann's messages");
+            }
+            ben_table.timeout(Time(t));
+            to_ann.extend(ben_table.pump(Time(t)).sends);
+        }
+        assert!(ballast.exists(), "the game ended before the disk was full");
+        let won = ann_table.result_words();
+        assert!(won.ends_with(" won"), "{won}");
+        let retry = ann_table.next_timeout();
+
+        // Room again: at its next try the session writes how the game ended.
+        std::fs::remove_file(&ballast).expect("room again");
+        let t = Time(t + RETRY_STORE_AFTER);
+        ann_table.timeout(t);
+        let _ = ann_table.pump(t);
+        drop(ann_table);
+        let listed = |t: Time| {
+            crate::device::saved_games(&ann_data, &ann, None, None, t)
+                .into_iter()
+                .find(|g| g.session == m.session())
+                .and_then(|g| g.result)
+        };
+        assert_eq!(listed(t), Some(won.clone()));
+        let done = ann_dir.join(DONE_FILE);
+        assert_eq!(std::fs::read_to_string(&done).ok(), Some(won.clone()));
+        // The player was told, and the session asked to be woken to try again.
+        assert!(
+            errors.iter().any(|e| e.contains("could not be saved")),
+            "{errors:?}"
+        );
+        assert!(retry.is_some_and(|r| r <= t), "{retry:?}");
+
+        // The file as a full disk left it before this was fixed: the list works the ending
+        // out from the game's log, and writes it for next time.
+        std::fs::write(&done, b"").expect("emptied");
+        assert_eq!(listed(t), Some(won.clone()));
+        assert_eq!(std::fs::read_to_string(&done).ok(), Some(won));
+        let _ = std::fs::remove_dir_all(&ben_data);
     }
 
     /// Issue 14: a person at a table with a bot asks to end the game; the bot agrees at once,

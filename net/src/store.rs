@@ -592,10 +592,10 @@ pub(crate) mod tests {
 
     /// A real tmpfs of `size` mounted for one test, unmounted when dropped; `None`, with a
     /// note, where this machine does not let a test mount one.
-    struct Tmpfs(PathBuf);
+    pub(crate) struct Tmpfs(pub(crate) PathBuf);
 
     impl Tmpfs {
-        fn mount(name: &str, size: &str) -> Option<Tmpfs> {
+        pub(crate) fn mount(name: &str, size: &str) -> Option<Tmpfs> {
             let dir = tempdir(name);
             std::fs::create_dir_all(&dir).ok()?;
             let mounted = std::process::Command::new("mount")
