@@ -9,6 +9,11 @@ use crate::wire::{Basis, Body, Kind, VoteAction, Wire};
 use hoard_rules::{Game, Pending, Seat};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// How many steps back a vote may take a device that completed the step otherwise. A
+/// device that played on alone with its own late move is a step or two ahead of the table
+/// at most (every draw and every other seat's turn waits for the others).
+pub(super) const VOTE_REACH: u32 = 16;
+
 /// The seats that sit out a dice draw coming after `records` without a vote: at the last
 /// step that had a part for them, the table went on without them (they sat out an input
 /// step, or were left out of a draw). A seat the table skipped so needs no vote at every
@@ -54,49 +59,117 @@ pub(super) fn removed_before(removed: &BTreeMap<Seat, u32>, n: u32) -> BTreeSet<
         .collect()
 }
 
-/// Which seats the table's votes skip at a step, and which of them it removes: a seat is
-/// skipped when every other seat still at the table voted against it. (Every one: a seat
-/// that keeps the move of a seat others voted against, or has gone on past the step, has
-/// so made sure the vote cannot pass, and the voters may go on with that move.)
+/// Which seats the table's votes skip at a step, and which of them it removes.
+///
+/// The seats gone are decided together: the largest set of seats such that every seat
+/// still at the table outside it voted to go on without each of them. Two seats gone at
+/// once so need no vote from each other (each is inside the set), while a seat that is
+/// there and did not vote against one keeps it out. (Every seat outside: one that keeps
+/// the move of a seat others voted against, or has gone on past the step, has so made
+/// sure the vote cannot pass, and the voters may go on with that move.) The largest such
+/// set is well defined, since the union of two sets that qualify qualifies too, and it
+/// only grows as votes arrive, so devices holding more votes never decide less.
+///
+/// Where every seat still in is voted against by every other (each thinks the others
+/// gone), no one is left outside to decide the set: each seat is then skipped on its own
+/// when every other seat voted against it.
 pub(super) fn quorum(
     votes: &BTreeMap<Seat, BTreeMap<Seat, VoteAction>>,
     removed: &BTreeSet<Seat>,
     seats: usize,
 ) -> (BTreeSet<Seat>, BTreeSet<Seat>) {
-    let mut skips = BTreeSet::new();
-    let mut removals = BTreeSet::new();
-    for (target, voters) in votes {
-        if removed.contains(target) {
-            continue;
-        }
-        let electorate: Vec<Seat> = (0..seats as Seat)
-            .filter(|s| s != target && !removed.contains(s))
-            .collect();
-        let skip = |s: &Seat| voters.get(s).is_some_and(|a| a.skips());
-        if electorate.is_empty() || !electorate.iter().all(skip) {
-            continue;
-        }
-        skips.insert(*target);
-        if electorate
-            .iter()
-            .all(|s| voters.get(s) == Some(&VoteAction::Remove))
-        {
-            removals.insert(*target);
+    let voted = |t: &Seat, v: &Seat| votes.get(t).and_then(|vs| vs.get(v)).copied();
+    let outside = |gone: &BTreeSet<Seat>| -> Vec<Seat> {
+        (0..seats as Seat)
+            .filter(|s| !removed.contains(s) && !gone.contains(s))
+            .collect()
+    };
+    let mut gone: BTreeSet<Seat> = votes
+        .iter()
+        .filter(|(t, voters)| {
+            (**t as usize) < seats && !removed.contains(t) && voters.values().any(|a| a.skips())
+        })
+        .map(|(t, _)| *t)
+        .collect();
+    loop {
+        let electorate = outside(&gone);
+        let before = gone.len();
+        gone.retain(|t| {
+            electorate
+                .iter()
+                .all(|v| voted(t, v).is_some_and(|a| a.skips()))
+        });
+        if gone.len() == before {
+            break;
         }
     }
-    (skips, removals)
+    // Who decides about each seat gone: the seats outside the set, or, where none is, every
+    // other seat still in.
+    let electorate = outside(&gone);
+    if electorate.is_empty() {
+        let all = outside(&BTreeSet::new());
+        gone.retain(|t| {
+            all.iter()
+                .all(|v| v == t || voted(t, v).is_some_and(|a| a.skips()))
+        });
+        let removals = gone
+            .iter()
+            .copied()
+            .filter(|t| {
+                all.iter()
+                    .all(|v| v == t || voted(t, v) == Some(VoteAction::Remove))
+            })
+            .collect();
+        return (gone, removals);
+    }
+    let removals = gone
+        .iter()
+        .copied()
+        .filter(|t| {
+            electorate
+                .iter()
+                .all(|v| voted(t, v) == Some(VoteAction::Remove))
+        })
+        .collect();
+    (gone, removals)
 }
 
 impl<G: Game> Core<G> {
     /// This seat's vote to skip or remove an away seat at the current step.
     pub fn vote(&mut self, now: Time, target: Seat, action: VoteAction) -> Result<()> {
+        self.may_choose_about(target, action)?;
+        let name = self.start.name(target);
+        // Away and not waited for now: a seat the table goes on without stays away between
+        // the steps that wait on it.
+        if !self.away[target as usize] || self.owed_since[target as usize].is_none() {
+            return Err(NetError::BadVote(format!(
+                "the table is not waiting for {name}"
+            )));
+        }
+        if let Some(why) = self.cannot_go_on_without(target, action) {
+            return Err(NetError::BadVote(why));
+        }
+        let Some(gs) = &self.game else {
+            return Err(NetError::BadVote("the game has not begun".into()));
+        };
+        let n = gs.records.len() as u32;
+        let basis = gs.bases[n as usize];
+        let slot = (self.me, n, Kind::Vote(target), basis.log);
+        if !self.slots.contains_key(&slot) {
+            self.sign_and_send(n, basis, Body::Vote { target, action });
+        }
+        self.advance(now);
+        Ok(())
+    }
+
+    /// Whether this seat may choose at all to go on without `target` by `action`.
+    fn may_choose_about(&self, target: Seat, action: VoteAction) -> Result<()> {
         if let Some(f) = &self.halted {
             return Err(NetError::Halted(f.what.clone()));
         }
         let Some(gs) = &self.game else {
             return Err(NetError::BadVote("the game has not begun".into()));
         };
-        let name = self.start.name(target);
         if !action.skips() {
             return Err(NetError::BadVote(
                 "a move that arrives is kept by itself; vote to skip or remove".into(),
@@ -107,7 +180,8 @@ impl<G: Game> Core<G> {
         }
         if gs.removed.contains_key(&target) {
             return Err(NetError::BadVote(format!(
-                "{name} has already been removed"
+                "{} has already been removed",
+                self.start.name(target)
             )));
         }
         if gs.removed.contains_key(&self.me) {
@@ -115,56 +189,65 @@ impl<G: Game> Core<G> {
                 "the table removed you from this game".into(),
             ));
         }
-        // Away and not waited for now: a seat the table goes on without stays away between
-        // the steps that wait on it.
-        if !self.away[target as usize] || self.owed_since[target as usize].is_none() {
-            return Err(NetError::BadVote(format!(
-                "the table is not waiting for {name}"
-            )));
-        }
-        let n = gs.records.len() as u32;
-        match &gs.pending {
-            Pending::Over(_) if action == VoteAction::Skip => {
-                return Err(NetError::BadVote(format!(
-                    "the game is over: {name} can only be removed, to finish the audit without them"
-                )));
-            }
-            Pending::Turn { .. } | Pending::Together { .. }
-                if self
-                    .cfg
-                    .sit_out
-                    .and_then(|f| f(&gs.public, target, action.absence()))
-                    .is_none() =>
-            {
-                return Err(NetError::BadVote(format!(
-                    "this game cannot go on without {name} at this point; wait for them"
-                )));
-            }
-            _ => {}
-        }
-        let basis = gs.bases[n as usize];
-        let slot = (self.me, n, Kind::Vote(target), basis.log);
-        if !self.slots.contains_key(&slot) {
-            self.sign_and_send(n, basis, Body::Vote { target, action });
-        }
-        self.advance(now);
         Ok(())
     }
 
-    /// This seat's standing choice to go on without an away seat (`Skip` or `Remove`): the
-    /// vote now, and at every later step that waits on the seat, until its player makes a
-    /// move again (or [`Core::wait_for`]). The table goes on without the seat where every
-    /// other seat votes so. A seat already being skipped is, as often as not, between the
-    /// steps that wait on it: a new choice then takes effect at the next of them.
-    pub fn go_on_without(&mut self, now: Time, target: Seat, action: VoteAction) -> Result<()> {
-        let owed = self
-            .owed_since
-            .get(target as usize)
-            .is_some_and(|o| o.is_some());
-        let since = self.standing.get(target as usize).copied().flatten();
-        if owed || since.is_none() {
-            self.vote(now, target, action)?;
+    /// Why the step the table is at cannot go on without `target` by `action`, in words for
+    /// the player, or `None` if it can. A deal or a card shown needs every seat's
+    /// decryption share: only a removal goes on without one (its shares are made from its
+    /// escrowed key), so a choice to skip asks for what the step needs.
+    pub fn cannot_go_on_without(&self, target: Seat, action: VoteAction) -> Option<String> {
+        let gs = self.game.as_ref()?;
+        let name = self.start.name(target);
+        match &gs.pending {
+            Pending::Over(_) if action == VoteAction::Skip => Some(format!(
+                "the game is over: {name} can only be removed, to finish the audit without them"
+            )),
+            Pending::Deal { .. } | Pending::Reveal { .. } if action == VoteAction::Skip => {
+                Some(format!(
+                    "the cards cannot be dealt or shown without {name}'s key: remove them to go on, or wait"
+                ))
+            }
+            Pending::Turn { seat } if *seat == target => self.sits_out(target, action),
+            Pending::Together { seats, .. } if seats.contains(&target) => {
+                self.sits_out(target, action)
+            }
+            _ => None,
         }
+    }
+
+    /// Why the game cannot play the step without `target`'s input, if it cannot.
+    fn sits_out(&self, target: Seat, action: VoteAction) -> Option<String> {
+        let gs = self.game.as_ref()?;
+        let input = self
+            .cfg
+            .sit_out
+            .and_then(|f| f(&gs.public, target, action.absence()));
+        input.is_none().then(|| {
+            format!(
+                "this game cannot go on without {} at this point; wait for them",
+                self.start.name(target)
+            )
+        })
+    }
+
+    /// This seat's standing choice to go on without an away seat (`Skip` or `Remove`): the
+    /// vote now, and at every later step that waits on the seat (or whose vote holds up
+    /// another such choice), until its player makes a move again (or [`Core::wait_for`]).
+    /// The table goes on without the seat where every other seat votes so. A choice can
+    /// always be changed: it takes effect at the next step the seat's vote is still open
+    /// (a vote signed at this step stands), and a step that cannot go on by the choice (a
+    /// deal cannot skip a seat) waits for a choice it can go on by, which
+    /// [`Core::cannot_go_on_without`] words for the screen.
+    pub fn go_on_without(&mut self, now: Time, target: Seat, action: VoteAction) -> Result<()> {
+        self.may_choose_about(target, action)?;
+        if !self.away.get(target as usize).copied().unwrap_or(false) {
+            return Err(NetError::BadVote(format!(
+                "{} is not away",
+                self.start.name(target)
+            )));
+        }
+        let since = self.standing.get(target as usize).copied().flatten();
         let since = since.map_or(self.step(), |(since, _)| since);
         let choice = Some((since, action));
         if self.standing[target as usize] != choice {
@@ -172,6 +255,7 @@ impl<G: Game> Core<G> {
             self.persists
                 .push_back(Persist::Secret(SecretRecord::Standing { target, choice }));
         }
+        self.advance(now);
         Ok(())
     }
 
@@ -291,7 +375,8 @@ impl<G: Game> Core<G> {
     }
 
     /// Signs the votes this seat's standing choices owe at the current step; whether it
-    /// signed any.
+    /// signed any. A vote is owed about a seat the table waits on (or waits on for its vote
+    /// about another), where the step can go on without it by the choice.
     pub(super) fn vote_standing(&mut self) -> bool {
         if self.halted.is_some() || self.standing.iter().all(|s| s.is_none()) {
             return false;
@@ -306,19 +391,9 @@ impl<G: Game> Core<G> {
             .filter_map(|t| {
                 let i = t as usize;
                 let (_, action) = self.standing[i]?;
-                let can_sit_out = match &gs.pending {
-                    // Only a removed seat is not waited for at the audit.
-                    Pending::Over(_) => action == VoteAction::Remove,
-                    Pending::Turn { .. } | Pending::Together { .. } => self
-                        .cfg
-                        .sit_out
-                        .and_then(|f| f(&gs.public, t, action.absence()))
-                        .is_some(),
-                    _ => true,
-                };
                 let due = self.owed_since[i].is_some()
-                    && can_sit_out
                     && !gs.removed.contains_key(&t)
+                    && self.cannot_go_on_without(t, action).is_none()
                     && !self
                         .slots
                         .contains_key(&(self.me, n, Kind::Vote(t), basis.log));
@@ -340,16 +415,35 @@ impl<G: Game> Core<G> {
 
     /// A vote for a step we may already have passed: tell the voters how that step ended,
     /// and, if the table's vote overrides how we completed it, go back.
-    pub(super) fn vote_arrived(&mut self, step: u32, basis: Basis) {
+    ///
+    /// A vote cannot take a device back further than [`VOTE_REACH`] steps, and a vote
+    /// counts for nothing here once its own seat has gone on from the step as this device
+    /// completed it: the seat has signed that the step ended otherwise, and a modified
+    /// device could otherwise send an honest one back to a step long past, alone.
+    pub(super) fn vote_arrived(&mut self, voter: Seat, step: u32, basis: Basis) {
         let Some(gs) = &self.game else { return };
         let done = gs.records.len() as u32;
-        if step >= done || gs.bases[step as usize] != basis {
+        if step >= done || gs.bases[step as usize] != basis || done - step > VOTE_REACH {
+            return;
+        }
+        // The seats that signed a message at a later step of this device's log.
+        let went_on: BTreeSet<Seat> = (step + 1..=done)
+            .flat_map(|k| {
+                let log = gs.bases[k as usize].log;
+                self.signed_at(k).filter(move |s| s.basis.log == log)
+            })
+            .map(|s| s.seat)
+            .collect();
+        if went_on.contains(&voter) {
             return;
         }
         let Some(public) = self.public_at(step) else {
             return;
         };
-        let view = self.view(step, &G::pending(&public));
+        let mut view = self.view(step, &G::pending(&public));
+        for voters in view.votes.values_mut() {
+            voters.retain(|v, _| !went_on.contains(v));
+        }
         let Some(gs) = &self.game else { return };
         let removed = removed_before(&gs.removed, step);
         let (skips, _) = quorum(&view.votes, &removed, self.keys.len());

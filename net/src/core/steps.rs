@@ -381,6 +381,16 @@ impl<G: Game> Core<G> {
             Pending::Over(_) => BTreeSet::new(),
         };
         if !owed.is_empty() {
+            // A seat I voted to go on without may be held up by another seat's vote: that
+            // seat owes the table its word too (it may be gone as well, and then be voted
+            // on in turn; two seats gone at once are decided together).
+            let mut owed = owed;
+            let waiting_on: Vec<Seat> = my_votes
+                .iter()
+                .copied()
+                .filter(|t| owed.contains(t))
+                .collect();
+            owed.extend(self.votes_owed(&waiting_on, view, &removed, &skips));
             return Ok(Progress::Waiting(owed));
         }
         let owed = self.moves_owed(view, &active);
@@ -544,8 +554,8 @@ impl<G: Game> Core<G> {
 
         // A seat I voted to skip delivered: go on with its move only once the vote can no
         // longer pass: another voter kept the move, or shows it completed the step that way.
-        // A seat the table removes at this very step will never vote: a vote still waiting
-        // on it can no longer pass either.
+        // (A seat the table goes on without at this step needs no vote: the vote may still
+        // pass with the votes of the rest.)
         let held: Vec<Seat> = my_votes
             .iter()
             .copied()
@@ -555,11 +565,6 @@ impl<G: Game> Core<G> {
                     .iter()
                     .any(|(v, a)| *v != me && *a == VoteAction::Keep)
             })
-            .filter(|t| {
-                !removals
-                    .iter()
-                    .any(|s| s != t && !view.votes[t].contains_key(s))
-            })
             .collect();
         if !held.is_empty() {
             let shown = self
@@ -568,22 +573,35 @@ impl<G: Game> Core<G> {
             if !shown {
                 // Waiting on the seats that have yet to vote on it (or keep its move): shown
                 // as owed, so a seat that went silent meanwhile can be voted on in turn.
-                let removed = &removed;
-                let silent = held
-                    .iter()
-                    .flat_map(|t| {
-                        all.iter()
-                            .copied()
-                            .filter(move |s| s != t && *s != me && !removed.contains(s))
-                            .filter(|s| !view.votes[t].contains_key(s))
-                    })
-                    .collect();
-                return Ok(Progress::Waiting(silent));
+                return Ok(Progress::Waiting(
+                    self.votes_owed(&held, view, &removed, &skips),
+                ));
             }
         }
 
-        self.apply(now, n, record, step, &skips, &removals)?;
+        self.apply(now, n, record, step, (&skips, &awaited), &removals)?;
         Ok(Progress::Again)
+    }
+
+    /// The seats whose votes on `targets` have yet to come: every seat still in but this
+    /// one, the target and the seats the table goes on without at this step.
+    fn votes_owed(
+        &self,
+        targets: &[Seat],
+        view: &View<G>,
+        removed: &BTreeSet<Seat>,
+        skips: &BTreeSet<Seat>,
+    ) -> BTreeSet<Seat> {
+        let me = self.me;
+        targets
+            .iter()
+            .flat_map(|t| {
+                (0..self.keys.len() as Seat)
+                    .filter(move |s| s != t && *s != me)
+                    .filter(|s| !removed.contains(s) && !skips.contains(s))
+                    .filter(move |s| view.votes.get(t).is_none_or(|v| !v.contains_key(s)))
+            })
+            .collect()
     }
 
     fn apply(
@@ -592,7 +610,7 @@ impl<G: Game> Core<G> {
         n: u32,
         record: StepRecord,
         step: Step<G::Input>,
-        skips: &BTreeSet<Seat>,
+        (skips, awaited): (&BTreeSet<Seat>, &[Seat]),
         removals: &BTreeSet<Seat>,
     ) -> Result<(), Fault> {
         // The links that made a draw become each seat's last known link.
@@ -639,7 +657,9 @@ impl<G: Game> Core<G> {
             gs.events.push((n, e.clone()));
         }
         let mut out = Vec::new();
-        for seat in skips {
+        // The votes may also have gone on without seats this step did not wait on (gone
+        // with one it did): only those it waited on sat it out.
+        for seat in skips.iter().filter(|s| awaited.contains(s)) {
             gs.skipped.insert((n, *seat));
             out.push(Event::Skipped {
                 step: n,

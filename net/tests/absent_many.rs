@@ -1,0 +1,275 @@
+//! Absent seats in combination: two and three seats gone at once, and a vote about a step
+//! long past. The table must go on, or end, with any number of seats gone as long as one
+//! player is left to decide, and no late vote may take an honest device back.
+
+mod common;
+
+use common::highcard::{self, Config, HighCard};
+use common::table::{Device, Table, bot, keys, start_for};
+use hoard_net::log::{PlayRecord, StepRecord};
+use hoard_net::wire::{Body, Signed, Wire};
+use hoard_net::{CoreConfig, Verdict, VoteAction};
+use hoard_rules::{Pending, Seat};
+
+fn cfg() -> CoreConfig<HighCard> {
+    CoreConfig {
+        away_after: 5_000,
+        resync_after: 1_000,
+        chain_len: 64,
+        sit_out: Some(highcard::sit_out),
+        memo: None,
+        reaction: Default::default(),
+    }
+}
+
+fn table(seats: u8, nonce: u8, rounds: u8) -> Table {
+    let keys = keys(seats, nonce);
+    let start = start_for::<HighCard>(&Config { seats, rounds }, &keys, nonce);
+    let devices: Vec<Box<dyn Device>> = (0..seats as usize)
+        .map(|i| bot::<HighCard>(&start, &keys[i], i as u8, cfg()) as Box<dyn Device>)
+        .collect();
+    Table::new(devices, keys, start)
+}
+
+/// A table of `seats` at a round's sealed plays, whose seats `gone` have just lost power,
+/// and whose other devices all see them away.
+fn gone_at_a_round(seats: u8, gone: &[usize]) -> Table {
+    let mut t = table(seats, 31, 6);
+    let plays_together = |t: &Table| {
+        matches!(t.devices[0].pending(), Some(Pending::Together { .. }))
+            && t.devices.iter().all(|d| d.step() == t.devices[0].step())
+    };
+    assert!(t.run_until(100_000, 10, plays_together));
+    for &g in gone {
+        t.devices[g].set_down(true);
+    }
+    let here: Vec<usize> = (0..seats as usize).filter(|i| !gone.contains(i)).collect();
+    assert!(t.run_until(100_000, 100, |t| {
+        here.iter()
+            .all(|&i| gone.iter().all(|&g| t.devices[i].is_away(g as Seat)))
+    }));
+    t
+}
+
+/// The steps at which `seat` sat out, in a log.
+fn sat_out_count(records: &[StepRecord], seat: Seat) -> usize {
+    records
+        .iter()
+        .filter(|r| {
+            matches!(r, StepRecord::Inputs { plays, .. }
+                if plays.iter().any(|(s, p)| *s == seat && *p == PlayRecord::SatOut))
+        })
+        .count()
+}
+
+/// The devices' logs agree: each is the start of the longest (a device may be a step
+/// behind in the middle of a game), and none has seen a divergence.
+fn same_logs(t: &Table, devices: &[usize]) {
+    let longest = devices
+        .iter()
+        .map(|&i| t.devices[i].records())
+        .max_by_key(|r| r.len())
+        .unwrap_or_default();
+    for &i in devices {
+        let records = t.devices[i].records();
+        assert_eq!(records[..], longest[..records.len()], "device {i}'s log");
+        assert!(t.devices[i].divergences().is_empty(), "device {i} diverged");
+    }
+}
+
+/// The devices' logs and states are the same.
+fn same_ends(t: &Table, devices: &[usize]) {
+    same_logs(t, devices);
+    for &i in devices {
+        assert_eq!(t.devices[i].records(), t.devices[devices[0]].records());
+        assert_eq!(t.devices[i].state(), t.devices[devices[0]].state());
+    }
+}
+
+/// Issue: "Two seats gone at once stall the table for good: each dead seat is part of the
+/// other's electorate". The two seats left skip both, round after round, then remove both,
+/// and finish the game to a verified audit.
+#[test]
+fn two_seats_gone_at_once_are_skipped_together_and_then_removed() {
+    let mut t = gone_at_a_round(4, &[2, 3]);
+    for i in 0..2 {
+        for g in [2, 3] {
+            t.devices[i]
+                .go_on_without(t.now, g, VoteAction::Skip)
+                .unwrap();
+        }
+    }
+    assert!(
+        t.run_until(200_000, 100, |t| {
+            let r = t.devices[0].records();
+            sat_out_count(&r, 2) >= 3 && sat_out_count(&r, 3) >= 3
+        }),
+        "the table did not go on without seats 2 and 3 (at step {})",
+        t.devices[0].step()
+    );
+    same_logs(&t, &[0, 1]);
+    for i in 0..2 {
+        for g in [2, 3] {
+            t.devices[i]
+                .go_on_without(t.now, g, VoteAction::Remove)
+                .unwrap();
+        }
+    }
+    assert!(t.run_until(2_000_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.verdict().is_some())
+    }));
+    for d in &t.devices[..2] {
+        assert_eq!(
+            d.verdict(),
+            Some(Verdict::Verified {
+                unchecked: vec![2, 3]
+            })
+        );
+    }
+    same_ends(&t, &[0, 1]);
+}
+
+/// Issue: "'End game' by everyone left does nothing either". With two of four seats gone,
+/// the two left end the game by agreement, removing the two gone, and the audit runs.
+#[test]
+fn the_players_left_end_the_game_with_two_seats_gone() {
+    let mut t = gone_at_a_round(4, &[2, 3]);
+    for i in 0..2 {
+        for g in [2, 3] {
+            t.devices[i]
+                .go_on_without(t.now, g, VoteAction::Remove)
+                .unwrap();
+        }
+        t.devices[i].agree_to_end(t.now).unwrap();
+    }
+    assert!(t.run_until(2_000_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.verdict().is_some())
+    }));
+    for d in &t.devices[..2] {
+        assert!(d.ended_by_agreement().is_some(), "not ended by agreement");
+        assert!(
+            d.verdict().is_some_and(|v| v.is_verified()),
+            "{:?}",
+            d.verdict()
+        );
+    }
+    same_ends(&t, &[0, 1]);
+}
+
+/// Three of four seats gone: the one player left decides alone. It may end the game by
+/// agreement, removing the three, and the audit runs without them.
+#[test]
+fn the_one_player_left_of_four_ends_the_game_alone() {
+    let mut t = gone_at_a_round(4, &[1, 2, 3]);
+    for g in [1, 2, 3] {
+        t.devices[0]
+            .go_on_without(t.now, g, VoteAction::Remove)
+            .unwrap();
+    }
+    t.devices[0].agree_to_end(t.now).unwrap();
+    assert!(t.run_until(2_000_000, 100, |t| t.devices[0].verdict().is_some()));
+    assert!(t.devices[0].ended_by_agreement().is_some());
+    assert_eq!(
+        t.devices[0].verdict(),
+        Some(Verdict::Verified {
+            unchecked: vec![1, 2, 3]
+        })
+    );
+}
+
+/// Or it plays on alone: the three are removed together at the first step that waits on
+/// them, and the game plays to its end and its audit.
+#[test]
+fn the_one_player_left_of_four_plays_on_to_the_end() {
+    let mut t = gone_at_a_round(4, &[1, 2, 3]);
+    let step = t.devices[0].step() as usize;
+    for g in [1, 2, 3] {
+        t.devices[0]
+            .go_on_without(t.now, g, VoteAction::Remove)
+            .unwrap();
+    }
+    assert!(t.run_until(2_000_000, 100, |t| t.devices[0].verdict().is_some()));
+    assert!(t.devices[0].ended_by_agreement().is_none());
+    assert_eq!(
+        t.devices[0].verdict(),
+        Some(Verdict::Verified {
+            unchecked: vec![1, 2, 3]
+        })
+    );
+    let StepRecord::Inputs { plays, .. } = &t.devices[0].records()[step] else {
+        panic!("step {step} is not the round's plays");
+    };
+    let removed: Vec<Seat> = plays
+        .iter()
+        .filter(|(_, p)| *p == PlayRecord::Removed)
+        .map(|(s, _)| *s)
+        .collect();
+    assert_eq!(removed, vec![1, 2, 3]);
+}
+
+/// Plays a 2-seat game to step 24, then seat 0 signs a vote to skip seat 1 at the step
+/// `pick` chooses, one at which seat 1 played and seat 0 went on: device 1 must not go
+/// back, and the game ends the same on both.
+fn a_late_vote_about(pick: impl Fn(&[usize], &[u32]) -> usize) {
+    let mut t = table(2, 35, 8);
+    assert!(t.run_until(1_000_000, 10, |t| t.devices[0].step() >= 24));
+    let records = t.devices[1].records();
+    let played: Vec<usize> = (0..records.len() - 1)
+        .filter(|i| {
+            matches!(&records[*i], StepRecord::Inputs { plays, .. }
+                if plays.iter().any(|(s, p)| *s == 1 && *p != PlayRecord::SatOut))
+        })
+        .collect();
+    let signed: Vec<u32> = t.signed_from(0).iter().map(|s| s.step).collect();
+    let past = pick(&played, &signed) as u32;
+    // Seat 0's own message at that step gives the step's basis.
+    let theirs = t
+        .signed_from(0)
+        .into_iter()
+        .find(|s| s.step == past)
+        .expect("seat 0 signed at that step");
+    let vote = Signed::sign(
+        &t.keys[0],
+        theirs.session,
+        0,
+        past,
+        theirs.basis,
+        Body::Vote {
+            target: 1,
+            action: VoteAction::Skip,
+        },
+    );
+    let before = t.devices[1].step();
+    let from = t.keys[0].public();
+    let _ = t.inject(1, from, &Wire::Signed(vote).encode());
+    assert!(
+        t.devices[1].step() >= before,
+        "device 1 went back from step {before} to {} for a vote about step {past}",
+        t.devices[1].step()
+    );
+    assert!(t.finish());
+    same_ends(&t, &[0, 1]);
+}
+
+/// Issue: "A vote about a step long past rewinds a 2-seat game: one signed skip vote about
+/// step 5, sent at step 61, sent the other device back to step 6". A vote reaches back
+/// only so far.
+#[test]
+fn a_vote_about_a_step_long_past_takes_no_device_back() {
+    a_late_vote_about(|played, _| played[0]);
+}
+
+/// "Refuse a vote that contradicts what its own seat has signed since": seat 0 signed a
+/// later step on the log where this one went on with seat 1's move, so its vote about it
+/// counts for nothing, however recent.
+#[test]
+fn a_vote_its_own_seat_has_contradicted_since_takes_no_device_back() {
+    a_late_vote_about(|played, signed| {
+        let last = *signed.iter().max().expect("seat 0 signed");
+        *played
+            .iter()
+            .rev()
+            .find(|p| (**p as u32) < last)
+            .expect("seat 1 played before seat 0's last message")
+    });
+}
