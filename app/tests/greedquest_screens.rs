@@ -265,6 +265,7 @@ fn bot_one_away(secs: u32, my_vote: Option<AwayVote>) -> GameView {
         seat: 1,
         away_for_secs: secs,
         my_vote,
+        skip_cannot: None,
     }];
     v
 }
@@ -289,6 +290,26 @@ fn an_away_seat_is_marked_and_the_table_votes_on_it() {
     h.get_by_label("Skip their turns").click();
     h.run();
     assert!(voted(&h, AwayVote::Skip));
+}
+
+/// Issue: "a step that cannot be skipped asks for what it needs": a player skipping an
+/// away seat's turns is told, at a deal, that only removing it goes on, and can.
+#[test]
+fn a_deal_that_cannot_skip_an_away_seat_asks_to_remove_it() {
+    let mut v = bot_one_away(70, Some(AwayVote::Skip));
+    v.votes[0].skip_cannot = Some(
+        "the cards cannot be dealt or shown without Bot 1's key: remove them to go on, or wait"
+            .into(),
+    );
+    let mut h = screen(v);
+    h.run();
+    assert!(
+        h.query_by_label_contains("The cards cannot be dealt or shown without Bot 1's key")
+            .is_some()
+    );
+    h.get_by_label("Remove them").click();
+    h.run();
+    assert!(voted(&h, AwayVote::Remove));
 }
 
 #[test]

@@ -56,6 +56,7 @@ fn view_with(state: AnyState, away: usize) -> GameView {
             seat: seat as Seat,
             away_for_secs: secs,
             my_vote: None,
+            skip_cannot: None,
         });
     }
     view

@@ -1062,6 +1062,9 @@ impl<G: TableGame> Table for Session<G> {
                         Some(_) => Some(AwayVote::Skip),
                         None => self.waiting.contains(&seat).then_some(AwayVote::Wait),
                     },
+                    skip_cannot: status
+                        .owed_since
+                        .and_then(|_| core.cannot_go_on_without(seat, VoteAction::Skip)),
                 });
             }
         }

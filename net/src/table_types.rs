@@ -187,6 +187,9 @@ pub struct AwayVoteView {
     pub away_for_secs: u32,
     /// What this device voted, if it did.
     pub my_vote: Option<AwayVote>,
+    /// Why the step the table is at cannot go on by skipping the seat, in words (a deal
+    /// needs its key: only removing it goes on), if it cannot.
+    pub skip_cannot: Option<String>,
 }
 
 /// The table's agreement to end the game at the step it is at.

@@ -253,6 +253,15 @@ fn away_notice(ui: &mut egui::Ui, view: &GameView, intents: &mut Vec<GameIntent>
         .show(ui, |ui| {
             ui.set_width(ui.available_width());
             ui.label(RichText::new(text).color(ui.visuals().strong_text_color()));
+            // A step that cannot skip a seat (a deal needs its key) says what it needs,
+            // to a player who chose to skip it or has not chosen.
+            let blocked = votes
+                .iter()
+                .filter(|v| v.my_vote != Some(AwayVote::Remove))
+                .find_map(|v| v.skip_cannot.as_deref());
+            if let Some(why) = blocked {
+                ui.label(RichText::new(capitalised(why)).color(palette.warn));
+            }
             ui.horizontal_wrapped(|ui| {
                 if !each {
                     // A choice shows as made when every seat away has it.
@@ -298,6 +307,15 @@ fn away_notice(ui: &mut egui::Ui, view: &GameView, intents: &mut Vec<GameIntent>
                 });
             }
         });
+}
+
+/// `words` with a capital first letter.
+fn capitalised(words: &str) -> String {
+    let mut chars = words.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
 }
 
 /// The game log as a sheet over the lower part of the table (where the hand is), so the

@@ -58,6 +58,8 @@ pub trait Device {
         action: hoard_net::VoteAction,
     ) -> Result<(), NetError>;
     fn skipping(&self, target: Seat) -> bool;
+    /// Why the step the table is at cannot go on without `target` by `action`, if it cannot.
+    fn cannot_go_on_without(&self, target: Seat, action: hoard_net::VoteAction) -> Option<String>;
     /// This seat's player says it is back (the table screen's "I'm back").
     fn back(&mut self, now: Time);
     /// The step the table last went on without this seat at, if it has not moved since.
@@ -204,6 +206,9 @@ impl<G: Game> Device for Bot<G> {
     }
     fn skipping(&self, target: Seat) -> bool {
         self.core.going_on_without(target).is_some()
+    }
+    fn cannot_go_on_without(&self, target: Seat, action: hoard_net::VoteAction) -> Option<String> {
+        self.core.cannot_go_on_without(target, action)
     }
     fn back(&mut self, now: Time) {
         self.core.back(now)
