@@ -266,6 +266,7 @@ fn bot_one_away(secs: u32, my_vote: Option<AwayVote>) -> GameView {
         away_for_secs: secs,
         my_vote,
         skip_cannot: None,
+        remove_cannot: None,
     }];
     v
 }

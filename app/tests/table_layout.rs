@@ -57,6 +57,7 @@ fn view_with(state: AnyState, away: usize) -> GameView {
             away_for_secs: secs,
             my_vote: None,
             skip_cannot: None,
+            remove_cannot: None,
         });
     }
     view

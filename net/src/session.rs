@@ -437,6 +437,11 @@ impl<G: Game> Session<G> {
             CoreEvent::Ended { step } => {
                 self.log.push(format!("Everyone agreed to end the game here (step {step})."));
             }
+            CoreEvent::Stopped { step, what } => {
+                let line = format!("The game stopped at step {step}: {what}.");
+                self.log.push(line.clone());
+                out.errors.push(line);
+            }
             CoreEvent::DeckBroken { step, what } => {
                 let line = format!("The game stopped at step {step}: {what}. The audit names who.");
                 self.log.push(line.clone());
@@ -1065,6 +1070,9 @@ impl<G: TableGame> Table for Session<G> {
                     skip_cannot: status
                         .owed_since
                         .and_then(|_| core.cannot_go_on_without(seat, VoteAction::Skip)),
+                    remove_cannot: status
+                        .owed_since
+                        .and_then(|_| core.cannot_go_on_without(seat, VoteAction::Remove)),
                 });
             }
         }

@@ -190,6 +190,9 @@ pub struct AwayVoteView {
     /// Why the step the table is at cannot go on by skipping the seat, in words (a deal
     /// needs its key: only removing it goes on), if it cannot.
     pub skip_cannot: Option<String>,
+    /// Why it cannot go on by removing the seat either (a deck not yet made needs every
+    /// seat that has not shuffled it), if it cannot.
+    pub remove_cannot: Option<String>,
 }
 
 /// The table's agreement to end the game at the step it is at.

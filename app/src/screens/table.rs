@@ -255,10 +255,12 @@ fn away_notice(ui: &mut egui::Ui, view: &GameView, intents: &mut Vec<GameIntent>
             ui.label(RichText::new(text).color(ui.visuals().strong_text_color()));
             // A step that cannot skip a seat (a deal needs its key) says what it needs,
             // to a player who chose to skip it or has not chosen.
-            let blocked = votes
-                .iter()
-                .filter(|v| v.my_vote != Some(AwayVote::Remove))
-                .find_map(|v| v.skip_cannot.as_deref());
+            let blocked = votes.iter().find_map(|v| {
+                v.remove_cannot.as_deref().or(v
+                    .skip_cannot
+                    .as_deref()
+                    .filter(|_| v.my_vote != Some(AwayVote::Remove)))
+            });
             if let Some(why) = blocked {
                 ui.label(RichText::new(capitalised(why)).color(palette.warn));
             }

@@ -203,6 +203,9 @@ impl<G: Game> Core<G> {
             Pending::Over(_) if action == VoteAction::Skip => Some(format!(
                 "the game is over: {name} can only be removed, to finish the audit without them"
             )),
+            Pending::Shuffle { .. } if !gs.deck.escrowed(target) => Some(format!(
+                "the deck cannot be made without {name}, who has not shuffled it yet: wait for them, or end the game"
+            )),
             Pending::Deal { .. } | Pending::Reveal { .. } if action == VoteAction::Skip => {
                 Some(format!(
                     "the cards cannot be dealt or shown without {name}'s key: remove them to go on, or wait"
@@ -387,13 +390,18 @@ impl<G: Game> Core<G> {
         }
         let n = gs.records.len() as u32;
         let basis = gs.bases[n as usize];
+        // A player who agreed to end the game here removes a seat it would remove, though
+        // the step cannot go on without it: the game may end without it.
+        let ending = self.slots.contains_key(&(self.me, n, Kind::End, basis.log));
         let targets: Vec<(Seat, VoteAction)> = (0..self.keys.len() as Seat)
             .filter_map(|t| {
                 let i = t as usize;
                 let (_, action) = self.standing[i]?;
+                let can = self.cannot_go_on_without(t, action).is_none()
+                    || (ending && action == VoteAction::Remove);
                 let due = self.owed_since[i].is_some()
                     && !gs.removed.contains_key(&t)
-                    && self.cannot_go_on_without(t, action).is_none()
+                    && can
                     && !self
                         .slots
                         .contains_key(&(self.me, n, Kind::Vote(t), basis.log));

@@ -290,6 +290,40 @@ impl<G: Game> Core<G> {
             .collect()
     }
 
+    /// Why a deal or reveal cannot be made, in words, if it cannot: a seat the table removed
+    /// before it ever shuffled (so before it escrowed its key) holds a part of every card's
+    /// lock that no one else can open. Every device sees it at the same step, from the log.
+    /// (Today's deck games begin with their shuffle, where such a seat cannot be removed;
+    /// this guards a game that would play steps before it.)
+    pub(super) fn undealable(&self, pending: &Pending, gone: &BTreeSet<Seat>) -> Option<String> {
+        let gs = self.game.as_ref()?;
+        let to = match pending {
+            Pending::Deal { to, .. } => Some(*to),
+            Pending::Reveal { .. } => None,
+            _ => return None,
+        };
+        let lost: Vec<String> = gone
+            .iter()
+            .filter(|s| Some(**s) != to && !gs.deck.key_known(**s) && !gs.deck.escrowed(**s))
+            .map(|s| self.start.name(*s))
+            .collect();
+        (!lost.is_empty()).then(|| {
+            format!(
+                "{} left before shuffling the deck, so no card can be opened without them: the game cannot go on",
+                lost.join(" and ")
+            )
+        })
+    }
+
+    /// Stops the game at step `n` because its cards can no longer be opened, accusing no one.
+    pub(super) fn stop_undealable(&mut self, now: super::Time, n: u32, why: &str) {
+        self.events.push_back(super::Event::Stopped {
+            step: n,
+            what: why.to_string(),
+        });
+        self.end_here(now, n, Vec::new(), &BTreeSet::new());
+    }
+
     /// This seat's opened escrow parts of `needed` seats' keys, if it owes them at this step.
     pub(super) fn my_escrow(&self, view: &View<G>, needed: &[Seat]) -> Option<Body> {
         let gs = self.game.as_ref()?;

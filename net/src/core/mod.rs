@@ -405,6 +405,9 @@ pub enum Event<E> {
     /// A card turned up that its deck cannot hold (a card twice, or one never in it): a
     /// shuffle was dishonest. The game ends at this step; the audit names the shuffler.
     DeckBroken { step: u32, what: String },
+    /// The game stopped at `step` for a reason no seat is to blame for (a seat removed
+    /// before it shuffled the deck took a part of every card's lock with it).
+    Stopped { step: u32, what: String },
     /// This device had gone ahead on a step the table had meanwhile voted to skip it in;
     /// it went back to that step and caught up with the table.
     Rewound { step: u32 },

@@ -167,7 +167,20 @@ impl<G: Game> Core<G> {
         };
         let all: Vec<Seat> = (0..self.keys.len() as Seat).collect();
         let removed = removed_before(&gs.removed, n);
-        let (skips, removals) = quorum(&view.votes, &removed, self.keys.len());
+        let (mut skips, mut removals) = quorum(&view.votes, &removed, self.keys.len());
+        // The game may end without any seat the votes remove, but a shuffle cannot go on
+        // without a seat that has yet to escrow its key: the deck would be made under a
+        // key no one could ever open (see `Core::cannot_go_on_without`).
+        let end_removals = removals.clone();
+        if matches!(pending, Pending::Shuffle { .. })
+            && let Some(gs) = &self.game
+        {
+            skips.retain(|s| gs.deck.escrowed(*s));
+            removals.retain(|s| gs.deck.escrowed(*s));
+        }
+        let Some(gs) = &self.game else {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        };
         let me = self.me;
         let i_am_in = !removed.contains(&me);
 
@@ -180,10 +193,10 @@ impl<G: Game> Core<G> {
         let staying: Vec<Seat> = all
             .iter()
             .copied()
-            .filter(|s| !removed.contains(s) && !removals.contains(s))
+            .filter(|s| !removed.contains(s) && !end_removals.contains(s))
             .collect();
         if !staying.is_empty() && staying.iter().all(|s| view.ends.contains(s)) {
-            self.end_here(now, n, staying, &removals);
+            self.end_here(now, n, staying, &end_removals);
             return Ok(Progress::Again);
         }
         if let Some(why) = &view.dishonest {
@@ -218,6 +231,10 @@ impl<G: Game> Core<G> {
         // opens at the step.
         let needs_all = matches!(pending, Pending::Deal { .. } | Pending::Reveal { .. });
         let gone: BTreeSet<Seat> = removed.union(&removals).copied().collect();
+        if let Some(why) = self.undealable(&pending, &gone) {
+            self.stop_undealable(now, n, &why);
+            return Ok(Progress::Again);
+        }
         let escrow_needed = self.escrow_needed(&pending, &gone);
         let active: Vec<Seat> = awaited
             .iter()

@@ -937,7 +937,18 @@ impl TableDeck {
         let e = self
             .escrow_for(owner, seat)
             .ok_or_else(|| CardFault::seat(owner, "it escrowed no part of its key"))?;
-        let pad = Self::escrow_pad(&(deck_secret(secret) * e.r), owner, seat, &self.session);
+        self.unseal_escrow(owner, seat, e, &deck_secret(secret))
+    }
+
+    /// `seat`'s part of `owner`'s key, unsealed with `seat`'s deck key `x`.
+    fn unseal_escrow(
+        &self,
+        owner: Seat,
+        seat: Seat,
+        e: &Escrowed,
+        x: &Scalar,
+    ) -> Result<Scalar, CardFault> {
+        let pad = Self::escrow_pad(&(x * e.r), owner, seat, &self.session);
         let mut bytes = e.sealed;
         bytes.iter_mut().zip(pad).for_each(|(b, p)| *b ^= p);
         match Option::<Scalar>::from(Scalar::from_canonical_bytes(bytes)) {
@@ -1025,19 +1036,7 @@ impl TableDeck {
             }
             shares.push((*seat, s.clone()));
         }
-        // A removed seat's key is known once every other seat's part of it is open.
-        for r in self.removed.clone() {
-            if self.gone_keys.contains_key(&r) {
-                continue;
-            }
-            let parts = self.opened.get(&r);
-            let all = (0..self.keys.len() as Seat)
-                .filter(|s| *s != r)
-                .all(|s| parts.is_some_and(|p| p.contains_key(&s)));
-            if all && let Some(parts) = parts {
-                self.gone_keys.insert(r, parts.values().sum());
-            }
-        }
+        self.put_gone_keys_together();
         let cts = self.hidden(cards)?;
         for (r, x) in &self.gone_keys {
             if Some(*r) != to && !shares.iter().any(|(s, _)| s == r) {
@@ -1045,6 +1044,46 @@ impl TableDeck {
             }
         }
         Ok(shares)
+    }
+
+    /// A removed seat's key is known once every other seat's part of it is: opened by the
+    /// seats still in, or, for a part held by a seat removed before, read by the table
+    /// with that seat's key, which it already knows. So every further removal keeps the
+    /// deck alive while one seat remains, and no fewer seats than before can read a hand:
+    /// a removed seat's parts were its own to read, and it has left the game.
+    fn put_gone_keys_together(&mut self) {
+        loop {
+            let mut learned = false;
+            for r in self.removed.clone() {
+                if self.gone_keys.contains_key(&r) {
+                    continue;
+                }
+                let mut sum = Scalar::ZERO;
+                let mut all = true;
+                for s in (0..self.keys.len() as Seat).filter(|s| *s != r) {
+                    let opened = self.opened.get(&r).and_then(|p| p.get(&s)).copied();
+                    let read = || {
+                        let x = self.gone_keys.get(&s)?;
+                        let e = self.escrow_for(r, s)?;
+                        self.unseal_escrow(r, s, e, x).ok()
+                    };
+                    match opened.or_else(read) {
+                        Some(part) => sum += part,
+                        None => {
+                            all = false;
+                            break;
+                        }
+                    }
+                }
+                if all {
+                    self.gone_keys.insert(r, sum);
+                    learned = true;
+                }
+            }
+            if !learned {
+                return;
+            }
+        }
     }
 
     // ---- Recorded steps ----------------------------------------------------------------
