@@ -6,9 +6,9 @@ use hoard_rules::freeloader::board::section;
 use hoard_rules::freeloader::cards::CARDS;
 use hoard_rules::freeloader::data::{House, Space};
 use hoard_rules::freeloader::{
-    Config, Event, Freeloader, Friend, Held, Input, Phase, Private, Public, TradeKind,
+    Config, Event, Freeloader, Friend, Held, Input, Paying, Phase, Private, Public, TradeKind,
 };
-use hoard_rules::{CardId, Game, Handle, Pending, Play, RuleError, Seat, Step};
+use hoard_rules::{Absence, CardId, Game, Handle, Pending, Play, RuleError, Seat, Step};
 
 const DOCTOR: u8 = 0;
 const ARTIST: u8 = 1;
@@ -1027,4 +1027,147 @@ fn a_crasher_taking_an_open_best_friend_space_with_no_other_counter_moves_it_the
         (h.favors[0], h.best_friends.clone(), h.crash.clone()),
         (1, vec![Some(0)], vec![None])
     );
+}
+
+#[test]
+fn an_open_crash_space_is_always_crashed_never_passed_up() {
+    // "If you land on a Crash Space, what you can do will depend on who's already there. If
+    // the Crash Space is open, you will place a new favor in that House, covering the Crash
+    // Space."
+    let mut t = Table::new(3);
+    land_on(&mut t, ARTIST, space_index(House::Artist, Space::Crash));
+    let legal = Freeloader::legal_inputs(&t.p, t.privates[0].as_ref(), 0);
+    assert!(!legal.contains(&Input::Skip), "{legal:?}");
+    assert!(legal.contains(&Input::Crash {
+        evict: None,
+        friend: Friend::Keep
+    }));
+    let refused = t.step(Step::turn(0, Input::Skip));
+    assert!(
+        matches!(&refused, Err(RuleError::Illegal { seat: 0, why }) if why.contains("Crash space")),
+        "{refused:?}"
+    );
+    assert!(
+        matches!(t.p.phase, Phase::Land { seat: 0 }),
+        "nothing changed"
+    );
+    // A player the table goes on without crashes too.
+    assert_eq!(
+        Freeloader::sit_out(&t.p, 0, Absence::Skipped),
+        Some(Input::Crash {
+            evict: None,
+            friend: Friend::Keep
+        })
+    );
+    t.play(
+        0,
+        Input::Crash {
+            evict: None,
+            friend: Friend::Keep,
+        },
+    );
+    assert_eq!(t.p.houses[usize::from(ARTIST)].crash, vec![Some(0)]);
+}
+
+/// Seat 0 stands at the Doctor's, his Best Friend and crashing there with `favors` favors in
+/// all, the Spare Bedroom (2 for it, there) in hand.
+fn bedroom_at_the_doctors(favors: u8) -> (Table, Held) {
+    let mut t = Table::new(3);
+    let bedroom = t.give(0, "Spare Bedroom");
+    t.favors(0, DOCTOR, favors)
+        .befriend(0, DOCTOR)
+        .at(0, DOCTOR, 2)
+        .turn(0);
+    t.p.houses[usize::from(DOCTOR)].crash = vec![Some(0)];
+    assert_eq!(t.p.cost(0, id("Spare Bedroom")), 2);
+    (t, bedroom)
+}
+
+/// What each legal way of playing `card` leaves seat 0 in the Doctor's house: (favors,
+/// crashing, Best Friend).
+fn outcomes_of_paying(t: &Table, card: Held) -> Vec<(Input, (u8, bool, bool))> {
+    Freeloader::legal_inputs(&t.p, t.privates[0].as_ref(), 0)
+        .into_iter()
+        .filter(|i| format!("{i:?}").contains(&format!("{card:?}")))
+        .map(|i| {
+            let mut p = t.p.clone();
+            let mut privates = t.privates.clone();
+            Freeloader::apply(&mut p, &mut privates, &Step::turn(0, i.clone())).unwrap();
+            let h = &p.houses[usize::from(DOCTOR)];
+            (i, (h.favors[0], h.is_crashing(0), h.is_best_friend(0)))
+        })
+        .collect()
+}
+
+#[test]
+fn the_player_says_which_favors_pay_keeping_the_crash_space_or_the_best_friend() {
+    // "you can spend favors from the house where you are standing to play a card ... You can
+    // spend favors occupying Best Friend and Crash Spaces, but you will lose those benefits if
+    // you spend those favors." Three favors, two of them on the Crash and Best Friend spaces,
+    // pay 2: one space must go, and the player says which.
+    let (t, bedroom) = bedroom_at_the_doctors(3);
+    let outcomes: Vec<(u8, bool, bool)> = outcomes_of_paying(&t, bedroom)
+        .into_iter()
+        .map(|(_, o)| o)
+        .collect();
+    assert!(
+        outcomes.contains(&(1, false, true)),
+        "keeping the Best Friend: {outcomes:?}"
+    );
+    assert!(
+        outcomes.contains(&(1, true, false)),
+        "keeping the Crash space: {outcomes:?}"
+    );
+    assert_eq!(outcomes.len(), 2, "{outcomes:?}");
+    // One tap: the plain play keeps the Best Friend, as before.
+    let mut plain = bedroom_at_the_doctors(3).0;
+    plain.play(
+        0,
+        Input::PlayCard {
+            card: bedroom,
+            face: id("Spare Bedroom"),
+            friend: Friend::Keep,
+        },
+    );
+    let h = &plain.p.houses[usize::from(DOCTOR)];
+    assert_eq!((h.is_crashing(0), h.is_best_friend(0)), (false, true));
+    // Keeping the Crash space (Shelter) instead: the Best Friend's counter is among the two.
+    let mut chosen = bedroom_at_the_doctors(3).0;
+    chosen.play(
+        0,
+        Input::PlayCardPaying {
+            card: bedroom,
+            face: id("Spare Bedroom"),
+            paying: Paying {
+                crash: false,
+                best_friend: true,
+            },
+        },
+    );
+    let h = &chosen.p.houses[usize::from(DOCTOR)];
+    assert_eq!(
+        (h.favors[0], h.is_crashing(0), h.is_best_friend(0)),
+        (1, true, false)
+    );
+    assert_eq!(chosen.p.stuff[0], vec![id("Spare Bedroom")]);
+    // Where the plain favors pay it all, or both spaces must go, there is nothing to choose.
+    for favors in [4, 2] {
+        let (t, bedroom) = bedroom_at_the_doctors(favors);
+        let ways = outcomes_of_paying(&t, bedroom);
+        assert_eq!(ways.len(), 1, "{favors} favors: {ways:?}");
+        assert!(matches!(ways[0].0, Input::PlayCard { .. }));
+    }
+    // A choice that loses a space the favors could keep is refused.
+    let (mut t, bedroom) = bedroom_at_the_doctors(4);
+    assert!(t.refused(
+        0,
+        Input::PlayCardPaying {
+            card: bedroom,
+            face: id("Spare Bedroom"),
+            paying: Paying {
+                crash: true,
+                best_friend: false,
+            },
+        }
+    ));
 }

@@ -77,7 +77,11 @@ impl Table {
     }
 
     fn give(&mut self, seat: Seat, name: &str, nth: usize) -> (Handle, CardId) {
-        let face = card(name, nth);
+        self.give_face(seat, card(name, nth))
+    }
+
+    /// Puts the Action card `face` in `seat`'s hand.
+    fn give_face(&mut self, seat: Seat, face: CardId) -> (Handle, CardId) {
         let h = Handle {
             deck: 1,
             generation: 0,
@@ -825,4 +829,234 @@ fn a_matching_specialty_adds_two_to_the_target() {
     let plain = t.p.target_number(GATES, 0, reboot, target);
     t.p.masses[0].specialties.push(Specialty::Adult);
     assert_eq!(t.p.target_number(GATES, 0, reboot, target), plain + 2);
+}
+
+// ---- A List over the limit, however it got there -----------------------------------------
+
+/// The List at `at` has moved to the Unwashed Masses, clean, with the cards `cards`.
+fn fled(t: &Table, cards: &[CardId]) -> bool {
+    t.p.masses
+        .iter()
+        .any(|s| s.cards == cards && s.gruntles == 0)
+}
+
+#[test]
+fn a_list_harvested_from_the_masses_at_half_its_size_in_gruntles_moves_straight_back_clean() {
+    // "If a Proprietary List ever has a number of Gruntles on it greater than or equal to
+    // half its printed Size, that List loses all its Gruntles and moves to the Unwashed
+    // Masses Area." Ever: also when it becomes Proprietary with the Gruntles already on it.
+    let mut t = Table::new(3);
+    let four = list_of(4, &[]);
+    let five = list_of(5, &[]);
+    let worn = t.masses(&[four], 2);
+    t.masses(&[five], 2);
+    let harvest = t.give(GATES, "Guestbook Harvesting", 0);
+    let events = t.play(
+        GATES,
+        Input::Special {
+            card: harvest.0,
+            face: harvest.1,
+            aim: Aim::List(worn),
+        },
+    );
+    assert!(t.area(GATES).lists.is_empty(), "{:?}", t.area(GATES).lists);
+    assert!(fled(&t, &[four]));
+    assert!(events.contains(&Event::ListFled {
+        seat: GATES,
+        cards: vec![four],
+    }));
+    // Two Gruntles on a List of Size 5 are under the limit: that one stays harvested.
+    let harvest = t.give(GATES, "Guestbook Harvesting", 1);
+    let at = ListRef::Masses(t.p.masses.iter().position(|s| s.cards == [five]).unwrap() as u8);
+    t.play(
+        GATES,
+        Input::Special {
+            card: harvest.0,
+            face: harvest.1,
+            aim: Aim::List(at),
+        },
+    );
+    assert_eq!(t.area(GATES).lists.len(), 1);
+    assert_eq!(t.area(GATES).lists[0].gruntles, 2);
+}
+
+#[test]
+fn when_a_firewall_crashes_every_list_it_held_at_half_its_size_moves_in_table_order() {
+    // "If a Proprietary List ever has a number of Gruntles on it greater than or equal to
+    // half its printed Size, that List loses all its Gruntles and moves to the Unwashed
+    // Masses Area." The Bargain-Bin Firewall counts Gruntles half while in play; once it is
+    // crashed, its owner's Lists meet the rule as printed, at once and in a fixed order.
+    let mut t = Table::new(3);
+    let four = list_of(4, &[]);
+    let five = list_of(5, &[]);
+    let two = list_of(2, &[]);
+    let other_four = list_of(4, &[four]);
+    t.own(GATES, &[four], 3);
+    t.own(GATES, &[five], 2);
+    t.own(GATES, &[two], 1);
+    t.p.areas[usize::from(GATES)]
+        .hardware
+        .push(card("Bargain-Bin Firewall", 0));
+    // Jobs keeps his own Firewall, and his List behind it.
+    t.own(JOBS, &[other_four], 3);
+    t.p.areas[usize::from(JOBS)]
+        .hardware
+        .push(card("Bargain-Bin Firewall", 1));
+    t.turn(SATAN);
+    let reboot = t.give(SATAN, "Reboot! Reboot!", 0);
+    let events = t.play(
+        SATAN,
+        Input::Special {
+            card: reboot.0,
+            face: reboot.1,
+            aim: Aim::Hardware {
+                seat: GATES,
+                index: 0,
+            },
+        },
+    );
+    assert!(t.area(GATES).hardware.is_empty());
+    let kept: Vec<&[CardId]> = t.area(GATES).lists.iter().map(|s| &s.cards[..]).collect();
+    assert_eq!(kept, vec![&[five][..]]);
+    let masses: Vec<(Vec<CardId>, u8)> =
+        t.p.masses
+            .iter()
+            .map(|s| (s.cards.clone(), s.gruntles))
+            .collect();
+    assert_eq!(masses, vec![(vec![four], 0), (vec![two], 0)]);
+    let fled: Vec<&Event> = events
+        .iter()
+        .filter(|e| matches!(e, Event::ListFled { .. }))
+        .collect();
+    assert_eq!(
+        fled,
+        vec![
+            &Event::ListFled {
+                seat: GATES,
+                cards: vec![four]
+            },
+            &Event::ListFled {
+                seat: GATES,
+                cards: vec![two]
+            },
+        ]
+    );
+    assert_eq!(t.area(JOBS).lists.len(), 1);
+}
+
+#[test]
+fn lists_merged_behind_a_firewall_that_reach_half_their_size_move_to_the_masses() {
+    // "If a Proprietary List ever has a number of Gruntles on it greater than or equal to
+    // half its printed Size, that List loses all its Gruntles and moves ... This applies to
+    // merged Lists as well." Behind a Firewall (Gruntles count half, rounded down) a List of
+    // 3 with three Gruntles and a List of 1 with one each stay; merged, four Gruntles count
+    // two, half of 4.
+    let mut t = Table::new(3);
+    let three = list_of(3, &[]);
+    let one = list_of(1, &[]);
+    let a = t.own(GATES, &[three], 3);
+    let b = t.own(GATES, &[one], 1);
+    t.p.areas[usize::from(GATES)]
+        .hardware
+        .push(card("Bargain-Bin Firewall", 0));
+    t.play(GATES, Input::Merge { a, b });
+    assert!(t.area(GATES).lists.is_empty());
+    assert!(fled(&t, &[three, one]));
+}
+
+// ---- A full hand -------------------------------------------------------------------------
+
+/// Nine different Scams from the Action deck.
+fn nine_scams() -> Vec<CardId> {
+    action_deck()
+        .into_iter()
+        .filter(|id| matches!(action(*id).kind, ActionKind::Scam { .. }))
+        .skip(5)
+        .take(9)
+        .collect()
+}
+
+#[test]
+fn a_hand_of_nine_with_none_playable_discards_a_scam_from_the_hand_to_draw_a_new_card() {
+    // "It is extremely rare for a player to be in a position where his hand has nine cards in
+    // it and none of them are playable. If that occurs, the player is allowed to discard
+    // Scams in order to draw new cards."
+    let mut t = Table::new(3);
+    for _ in 0..5 {
+        t.scam(GATES, "Offshore Money Laundering Ltd.", 0);
+    }
+    // With five Scams in play, nine Scams in hand are nine cards none of which is playable.
+    let held: Vec<(Handle, CardId)> = nine_scams()
+        .into_iter()
+        .map(|face| t.give_face(GATES, face))
+        .collect();
+    let legal = Spammers::legal_inputs(&t.p, t.privates[0].as_ref(), GATES);
+    // A Scam in play given up for an Action card that the full hand cannot take is no draw.
+    assert!(
+        !legal.contains(&Input::DiscardScam {
+            scam: 0,
+            list: false
+        }),
+        "a Scam in play is not given up for a draw the full hand refuses"
+    );
+    // A Scam of the hand goes, and a new card comes: one Action.
+    let (card, face) = held[3];
+    let discard = Input::DiscardHeldScam { card, face };
+    assert!(legal.contains(&discard), "{legal:?}");
+    let events = t.play(GATES, discard);
+    assert!(events.contains(&Event::ScamDiscardedFromHand {
+        seat: GATES,
+        card: face
+    }));
+    assert!(t.p.action_discard.contains(&face));
+    assert_eq!(t.area(GATES).scams.len(), 5, "the Scams in play stay");
+    assert!(matches!(
+        Spammers::pending(&t.p),
+        Pending::Deal { to: GATES, ref cards } if cards.len() == 1
+    ));
+    t.step(Step::Dealt).unwrap();
+    assert_eq!(t.area(GATES).hand.len(), 9);
+    assert!(matches!(&t.p.phase, Phase::Turn(turn) if turn.seat == GATES && turn.actions == 2));
+}
+
+#[test]
+fn a_full_hand_with_a_playable_card_discards_nothing() {
+    // "his hand has nine cards in it and none of them are playable": with one card he can
+    // play, the exception does not arise, and a full hand alone never allows a discard.
+    let mut t = Table::new(3);
+    for _ in 0..4 {
+        t.scam(GATES, "Offshore Money Laundering Ltd.", 0);
+    }
+    for k in 0..3 {
+        t.give(GATES, "Insider Trading", k);
+        t.give(GATES, "Fabricated Testimonials", k);
+        t.give(GATES, "Marketing Wizard", k);
+    }
+    let legal = Spammers::legal_inputs(&t.p, t.privates[0].as_ref(), GATES);
+    assert!(
+        !legal
+            .iter()
+            .any(|i| matches!(i, Input::DiscardScam { .. } | Input::DiscardHeldScam { .. })),
+        "{legal:?}"
+    );
+    // Five Scams in play and eight unplayable Scams in hand, but one Insider Trading: the
+    // discard from the hand is refused, and named as such.
+    let mut t = Table::new(3);
+    for _ in 0..5 {
+        t.scam(GATES, "Offshore Money Laundering Ltd.", 0);
+    }
+    let held: Vec<(Handle, CardId)> = nine_scams()
+        .into_iter()
+        .take(8)
+        .map(|face| t.give_face(GATES, face))
+        .collect();
+    t.give(GATES, "Insider Trading", 0);
+    let (card, face) = held[0];
+    let legal = Spammers::legal_inputs(&t.p, t.privates[0].as_ref(), GATES);
+    assert!(!legal.contains(&Input::DiscardHeldScam { card, face }));
+    let refused = t.step(Step::turn(GATES, Input::DiscardHeldScam { card, face }));
+    assert!(
+        matches!(&refused, Err(RuleError::Illegal { seat: GATES, why }) if why.contains("playable")),
+        "{refused:?}"
+    );
 }

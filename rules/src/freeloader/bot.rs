@@ -1,6 +1,7 @@
 //! Freeloader's bot: plays what it can afford where it stands, most of all what completes
 //! Food, Clothing and Shelter; puts favors where its hand is cheapest and fights for Best
-//! Friends it should win; steals and trades toward what it lacks.
+//! Friends it should win; steals and trades toward what it lacks; keeps a Crash space over a
+//! Best Friend when paying for a card costs one of them and the crash is its only Shelter.
 
 use super::cards::CARDS;
 use super::data::{Category, Special};
@@ -99,10 +100,7 @@ fn value(public: &Public, private: Option<&Private>, seat: Seat, input: &Input) 
         Input::Favor { house, friend } => {
             // Favors where the pawn stands bring a card in hand within reach.
             let have = i32::from(public.houses[usize::from(*house)].favors[usize::from(seat)]);
-            let near = *house == here
-                && my_hand
-                    .iter()
-                    .any(|c| public.cost(seat, *c) == have + 1);
+            let near = *house == here && my_hand.iter().any(|c| public.cost(seat, *c) == have + 1);
             let short = if *house == here { 15 } else { 0 };
             30 + short + if near { 30 } else { 0 } + friend_value(*house, friend)
         }
@@ -153,5 +151,22 @@ fn value(public: &Public, private: Option<&Private>, seat: Seat, input: &Input) 
             }
         }
         Input::Fight => 5,
+        Input::PlayCardPaying { face, paying, .. } => {
+            let cost = public.cost(seat, *face).max(0);
+            // Offered only where one of a Crash space and the Best Friend space must go:
+            // keep the Crash space when it is the only Shelter, the Best Friend otherwise.
+            let sheltered = CARDS[usize::from(*face)].category == Category::Shelter
+                || public.stuff[usize::from(seat)]
+                    .iter()
+                    .any(|c| CARDS[usize::from(*c)].category == Category::Shelter)
+                || public
+                    .houses
+                    .iter()
+                    .enumerate()
+                    .any(|(i, h)| i != usize::from(here) && h.is_crashing(seat));
+            let keeps_crash = !paying.crash;
+            100 + card_worth(public, seat, *face) - cost * 4
+                + if keeps_crash && !sheltered { 5 } else { -5 }
+        }
     }
 }

@@ -5,9 +5,7 @@ use super::board::section;
 use super::cards::CARDS;
 use super::data::{Category, Discount, House, Space, Special};
 use crate::deck::{CardMove, HiddenDeck};
-use crate::{
-    Absence, CardId, Game, Handle, Listed, Outcome, Pending, RuleError, Seat, Step, rng,
-};
+use crate::{Absence, CardId, Game, Handle, Listed, Outcome, Pending, RuleError, Seat, Step, rng};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -66,7 +64,7 @@ impl HouseState {
     }
 
     /// Takes `n` favors of `seat` out: plain ones first, then the crash counter, then the
-    /// Best Friend's.
+    /// Best Friend's (the default order; [`Input::PlayCardPaying`] lets a player choose).
     fn spend(&mut self, seat: Seat, n: u8) {
         let have = &mut self.favors[usize::from(seat)];
         *have = have.saturating_sub(n);
@@ -81,6 +79,62 @@ impl HouseState {
             }
         }
     }
+
+    /// Which of `seat`'s counters on special spaces the default order ([`HouseState::spend`])
+    /// spends among `n` favors: as few as the plain favors allow, the crash counter first.
+    fn default_paying(&self, seat: Seat, n: u8) -> Paying {
+        let forced = self.forced(seat, n);
+        let crashing = self.is_crashing(seat);
+        Paying {
+            crash: crashing && forced >= 1,
+            best_friend: self.is_best_friend(seat) && forced > u8::from(crashing),
+        }
+    }
+
+    /// How many of `seat`'s counters on special spaces must be among `n` favors spent.
+    fn forced(&self, seat: Seat, n: u8) -> u8 {
+        let plain = self.favors[usize::from(seat)].saturating_sub(self.markers(seat));
+        n.saturating_sub(plain).min(self.markers(seat))
+    }
+
+    /// The ways for `seat` to pay `n` favors here other than the default order's that keep
+    /// as many special spaces as the favors allow: where only one of its Crash space and its
+    /// Best Friend space can stay, giving up the Best Friend's instead. A choice that gives up
+    /// a space the favors could keep is never offered.
+    pub fn paying_choices(&self, seat: Seat, n: u8) -> Vec<Paying> {
+        let forced = self.forced(seat, n);
+        let default = self.default_paying(seat, n);
+        [false, true]
+            .into_iter()
+            .flat_map(|crash| {
+                [false, true]
+                    .into_iter()
+                    .map(move |best_friend| Paying { crash, best_friend })
+            })
+            .filter(|p| {
+                (!p.crash || self.is_crashing(seat))
+                    && (!p.best_friend || self.is_best_friend(seat))
+                    && u8::from(p.crash) + u8::from(p.best_friend) == forced
+                    && *p != default
+            })
+            .collect()
+    }
+
+    /// Takes `n` favors of `seat` out, `paying` saying which counters on special spaces are
+    /// among them (the rest are plain).
+    fn spend_as(&mut self, seat: Seat, n: u8, paying: Paying) {
+        if paying.crash
+            && let Some(slot) = self.crash.iter_mut().find(|s| **s == Some(seat))
+        {
+            *slot = None;
+        }
+        if paying.best_friend
+            && let Some(slot) = self.best_friends.iter_mut().find(|s| **s == Some(seat))
+        {
+            *slot = None;
+        }
+        self.spend(seat, n);
+    }
 }
 
 /// What the seat placing favors wants with the Best Friend space.
@@ -92,6 +146,14 @@ pub enum Friend {
     Take { slot: u8 },
     /// Challenge whoever holds space `slot`.
     Challenge { slot: u8 },
+}
+
+/// Which of a player's counters on the special spaces of the house where it stands are among
+/// the favors it spends on a card (the rest are plain favors).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Paying {
+    pub crash: bool,
+    pub best_friend: bool,
 }
 
 /// What kind of trade.
@@ -106,22 +168,36 @@ pub enum Phase {
     Shuffle,
     /// The houses are laid out in a random order.
     Arrange,
-    Dealing { seat: Seat },
+    Dealing {
+        seat: Seat,
+    },
     /// A card is turned up beside each house, in ring order.
     FaceUp,
     /// The pawns go to random Bus Stops and on, and the first player is drawn.
     Place,
     /// `seat` chooses its turn.
-    Turn { seat: Seat },
+    Turn {
+        seat: Seat,
+    },
     /// The dice roll for a move of `dice` counted dice (`rolled` rolled, the lowest thrown
     /// out).
-    Moving { seat: Seat, dice: u8, rolled: u8 },
+    Moving {
+        seat: Seat,
+        dice: u8,
+        rolled: u8,
+    },
     /// `seat` follows the space it landed on.
-    Land { seat: Seat },
+    Land {
+        seat: Seat,
+    },
     /// The bus: one die to a random Bus Stop, then a move again.
-    Bus { seat: Seat },
+    Bus {
+        seat: Seat,
+    },
     /// `seat` moves again after the bus.
-    MoveAgain { seat: Seat },
+    MoveAgain {
+        seat: Seat,
+    },
     /// `defender` holds Best Friend space `slot` of ring house `house`: give up or fight.
     Challenge {
         seat: Seat,
@@ -149,9 +225,14 @@ pub enum Phase {
         kind: TradeKind,
     },
     /// `seat` draws the top card of the deck.
-    DrawTop { seat: Seat },
+    DrawTop {
+        seat: Seat,
+    },
     /// The face-up card of ring house `house` is replaced from the deck.
-    Refill { seat: Seat, house: u8 },
+    Refill {
+        seat: Seat,
+        house: u8,
+    },
     Over(Outcome),
 }
 
@@ -189,7 +270,10 @@ impl Public {
 
     /// The ring place of `house`.
     pub fn place_of(&self, house: House) -> u8 {
-        self.houses.iter().position(|h| h.house == house).unwrap_or(0) as u8
+        self.houses
+            .iter()
+            .position(|h| h.house == house)
+            .unwrap_or(0) as u8
     }
 
     /// The ring position of Bus Stop `n`.
@@ -288,62 +372,186 @@ impl Private {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Input {
     /// Move, counting `dice` dice (1 or 2; 3 with a Car).
-    Move { dice: u8 },
+    Move {
+        dice: u8,
+    },
     /// Draw the top card of the deck, or the face-up card at the house where the pawn is.
-    Draw { face_up: bool },
+    Draw {
+        face_up: bool,
+    },
     /// Place a favor in ring house `house`, and what to do about its Best Friend.
-    Favor { house: u8, friend: Friend },
+    Favor {
+        house: u8,
+        friend: Friend,
+    },
     /// Spend favors where the pawn stands to put a card from hand into the Stuff (a
     /// negative cost places favors instead, with a Best Friend choice).
-    PlayCard { card: Held, face: CardId, friend: Friend },
+    PlayCard {
+        card: Held,
+        face: CardId,
+        friend: Friend,
+    },
     /// As a turn: hand a DWI card from the Stuff to `to`'s Stuff; their Cars leave the game.
-    Dwi { card: CardId, to: Seat },
+    Dwi {
+        card: CardId,
+        to: Seat,
+    },
     /// As a turn: a "Surprise!" card from hand leaves the game for favors in its house.
-    Surprise { card: Held, face: CardId, friend: Friend },
+    Surprise {
+        card: Held,
+        face: CardId,
+        friend: Friend,
+    },
     /// On a Crash space: crash, evicting `evict` where the Best Friend may choose.
-    Crash { evict: Option<Seat>, friend: Friend },
+    Crash {
+        evict: Option<Seat>,
+        friend: Friend,
+    },
     /// On a Trade space: trade hand-to-hand or Stuff-to-Stuff with `with`.
-    Trade { with: Seat, kind: TradeKind },
+    Trade {
+        with: Seat,
+        kind: TradeKind,
+    },
     /// On a Trade space: take the face-up card of ring house `house`, leaving `card` there.
-    TradeBoard { house: u8, card: Held, face: CardId },
+    TradeBoard {
+        house: u8,
+        card: Held,
+        face: CardId,
+    },
     /// On a Steal space: take `card` from `from`'s Stuff.
-    Steal { from: Seat, card: CardId },
+    Steal {
+        from: Seat,
+        card: CardId,
+    },
     /// In a trade: the card given (a hidden one is passed in secret).
-    Give { card: Held, face: CardId },
+    Give {
+        card: Held,
+        face: CardId,
+    },
     /// Follow nothing on this space (nothing to take, or not wanted).
     Skip,
     /// In a challenge: give up the Best Friend space, or fight for it.
     GiveUp,
     Fight,
+    /// [`Input::PlayCard`] for a positive cost, with the player saying which of its counters
+    /// on special spaces pay (where the favors left cannot keep both).
+    PlayCardPaying {
+        card: Held,
+        face: CardId,
+        paying: Paying,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
-    Shuffled { cards: u16 },
-    Arranged { houses: Vec<House> },
-    Dealt { seat: Seat, cards: u8 },
-    TurnedUp { house: u8, card: CardId },
-    Placed { pawns: Vec<u8>, first: Seat },
-    Rolled { seat: Seat, dice: Vec<u8>, moved: u8 },
-    Landed { seat: Seat, space: u8 },
-    Bus { seat: Seat, stop: u8 },
-    Drew { seat: Seat, face_up: Option<CardId> },
-    Favors { seat: Seat, house: u8, count: u8 },
-    BestFriend { seat: Seat, house: u8 },
-    Challenged { seat: Seat, defender: Seat, house: u8 },
-    GaveUp { seat: Seat, house: u8 },
-    Fought { seat: Seat, defender: Seat, totals: (u32, u32), winner: Seat },
-    Played { seat: Seat, card: CardId, cost: i32 },
-    Drunk { seat: Seat, card: CardId, to: Seat, cars: Vec<CardId> },
-    Surprised { seat: Seat, card: CardId },
-    Crashed { seat: Seat, house: u8, evicted: Option<Seat> },
-    Traded { seat: Seat, with: Seat, kind: TradeKind },
-    Gave { from: Seat, to: Seat, card: Option<CardId> },
-    TookFromBoard { seat: Seat, house: u8, took: CardId, left: CardId },
-    Stole { seat: Seat, from: Seat, card: CardId },
-    Skipped { seat: Seat },
+    Shuffled {
+        cards: u16,
+    },
+    Arranged {
+        houses: Vec<House>,
+    },
+    Dealt {
+        seat: Seat,
+        cards: u8,
+    },
+    TurnedUp {
+        house: u8,
+        card: CardId,
+    },
+    Placed {
+        pawns: Vec<u8>,
+        first: Seat,
+    },
+    Rolled {
+        seat: Seat,
+        dice: Vec<u8>,
+        moved: u8,
+    },
+    Landed {
+        seat: Seat,
+        space: u8,
+    },
+    Bus {
+        seat: Seat,
+        stop: u8,
+    },
+    Drew {
+        seat: Seat,
+        face_up: Option<CardId>,
+    },
+    Favors {
+        seat: Seat,
+        house: u8,
+        count: u8,
+    },
+    BestFriend {
+        seat: Seat,
+        house: u8,
+    },
+    Challenged {
+        seat: Seat,
+        defender: Seat,
+        house: u8,
+    },
+    GaveUp {
+        seat: Seat,
+        house: u8,
+    },
+    Fought {
+        seat: Seat,
+        defender: Seat,
+        totals: (u32, u32),
+        winner: Seat,
+    },
+    Played {
+        seat: Seat,
+        card: CardId,
+        cost: i32,
+    },
+    Drunk {
+        seat: Seat,
+        card: CardId,
+        to: Seat,
+        cars: Vec<CardId>,
+    },
+    Surprised {
+        seat: Seat,
+        card: CardId,
+    },
+    Crashed {
+        seat: Seat,
+        house: u8,
+        evicted: Option<Seat>,
+    },
+    Traded {
+        seat: Seat,
+        with: Seat,
+        kind: TradeKind,
+    },
+    Gave {
+        from: Seat,
+        to: Seat,
+        card: Option<CardId>,
+    },
+    TookFromBoard {
+        seat: Seat,
+        house: u8,
+        took: CardId,
+        left: CardId,
+    },
+    Stole {
+        seat: Seat,
+        from: Seat,
+        card: CardId,
+    },
+    Skipped {
+        seat: Seat,
+    },
     DeckOut,
-    Ended { winners: Vec<Seat>, scores: Vec<i32> },
+    Ended {
+        winners: Vec<Seat>,
+        scores: Vec<i32>,
+    },
 }
 
 fn illegal(seat: Seat, why: impl Into<String>) -> RuleError {
@@ -396,11 +604,7 @@ impl Freeloader {
     ) {
         let h = &mut public.houses[usize::from(house)];
         h.favors[usize::from(seat)] = h.favors[usize::from(seat)].saturating_add(count);
-        events.push(Event::Favors {
-            seat,
-            house,
-            count,
-        });
+        events.push(Event::Favors { seat, house, count });
         Self::befriend(public, seat, house, friend, events);
     }
 
@@ -447,9 +651,7 @@ impl Freeloader {
         let holds = h.is_best_friend(seat);
         match friend {
             Friend::Keep => true,
-            Friend::Take { slot } => {
-                !holds && h.best_friends.get(usize::from(slot)) == Some(&None)
-            }
+            Friend::Take { slot } => !holds && h.best_friends.get(usize::from(slot)) == Some(&None),
             Friend::Challenge { slot } => {
                 !holds
                     && matches!(h.best_friends.get(usize::from(slot)), Some(Some(s)) if *s != seat)
@@ -489,7 +691,12 @@ impl Freeloader {
         }
     }
 
-    fn take_from_hand(public: &mut Public, privates: &mut [Option<Private>], seat: Seat, held: &Held) {
+    fn take_from_hand(
+        public: &mut Public,
+        privates: &mut [Option<Private>],
+        seat: Seat,
+        held: &Held,
+    ) {
         public.hands[usize::from(seat)].retain(|h| h != held);
         if let (Held::Hidden(h), Some(Some(p))) = (held, privates.get_mut(usize::from(seat))) {
             p.faces.remove(h);
@@ -580,6 +787,13 @@ fn crash_options(public: &Public, seat: Seat) -> Vec<Option<Seat>> {
         out.truncate(1);
     }
     out
+}
+
+/// Whether `seat` has landed on a Crash space it must crash on: one open to it.
+fn open_crash(public: &Public, seat: Seat) -> bool {
+    matches!(public.phase, Phase::Land { seat: s } if s == seat)
+        && public.space(public.pawns[usize::from(seat)]) == Space::Crash
+        && crash_options(public, seat).contains(&None)
 }
 
 impl Game for Freeloader {
@@ -683,7 +897,11 @@ impl Game for Freeloader {
         let n = public.config.seats;
         match &public.phase {
             Phase::Turn { seat: s } | Phase::MoveAgain { seat: s } if *s == seat => {
-                let most = if public.owns(seat, |s| *s == Special::Car) { 3 } else { 2 };
+                let most = if public.owns(seat, |s| *s == Special::Car) {
+                    3
+                } else {
+                    2
+                };
                 out.extend((1..=most).map(|dice| Input::Move { dice }));
                 if matches!(public.phase, Phase::Turn { .. }) {
                     if public.deck.left() > 0 {
@@ -713,6 +931,16 @@ impl Game for Freeloader {
                                     friend,
                                 });
                             }
+                            if cost > 0 {
+                                let h = &public.houses[usize::from(here)];
+                                for paying in h.paying_choices(seat, cost as u8) {
+                                    out.push(Input::PlayCardPaying {
+                                        card: *card,
+                                        face: *face,
+                                        paying,
+                                    });
+                                }
+                            }
                         }
                         if let Special::Surprise { house, .. } = CARDS[usize::from(*face)].special {
                             for friend in friend_choices(public, seat, public.place_of(house)) {
@@ -726,10 +954,11 @@ impl Game for Freeloader {
                     }
                     for card in stuff {
                         if CARDS[usize::from(*card)].special == Special::Dwi {
-                            out.extend((0..n).filter(|t| *t != seat).map(|to| Input::Dwi {
-                                card: *card,
-                                to,
-                            }));
+                            out.extend(
+                                (0..n)
+                                    .filter(|t| *t != seat)
+                                    .map(|to| Input::Dwi { card: *card, to }),
+                            );
                         }
                     }
                 }
@@ -788,13 +1017,12 @@ impl Game for Freeloader {
                         }
                     }
                     Space::StealFood | Space::StealClothing => {
-                        let want = if public.space(public.pawns[usize::from(seat)])
-                            == Space::StealFood
-                        {
-                            Category::Food
-                        } else {
-                            Category::Clothing
-                        };
+                        let want =
+                            if public.space(public.pawns[usize::from(seat)]) == Space::StealFood {
+                                Category::Food
+                            } else {
+                                Category::Clothing
+                            };
                         for from in (0..n).filter(|f| *f != seat) {
                             for card in &public.stuff[usize::from(from)] {
                                 if CARDS[usize::from(*card)].category == want {
@@ -804,6 +1032,10 @@ impl Game for Freeloader {
                         }
                     }
                     Space::Crash => {
+                        // "If the Crash Space is open, you will place a new favor": no pass.
+                        if open_crash(public, seat) {
+                            out.retain(|i| *i != Input::Skip);
+                        }
                         for evict in crash_options(public, seat) {
                             let friends = if evict.is_none() {
                                 friend_choices(public, seat, here)
@@ -864,20 +1096,30 @@ impl Game for Freeloader {
         // checked against the private side in `apply`, and by the protocol).
         let claimed = match input {
             Input::PlayCard { card, face, .. }
+            | Input::PlayCardPaying { card, face, .. }
             | Input::Surprise { card, face, .. }
             | Input::TradeBoard { card, face, .. }
             | Input::Give { card, face } => Some((*card, *face)),
             _ => None,
         };
         let stand_in = claimed.and_then(|(card, face)| match card {
-            Held::Hidden(h) if public.hands[usize::from(seat)].contains(&card) => {
-                Some(Private {
-                    seat,
-                    faces: BTreeMap::from([(h, face)]),
-                })
-            }
+            Held::Hidden(h) if public.hands[usize::from(seat)].contains(&card) => Some(Private {
+                seat,
+                faces: BTreeMap::from([(h, face)]),
+            }),
             _ => None,
         });
+        if *input == Input::Skip && open_crash(public, seat) {
+            let house =
+                public.houses[usize::from(public.house_at(public.pawns[usize::from(seat)]))].house;
+            return Err(illegal(
+                seat,
+                format!(
+                    "it passed up the open Crash space in the {house:?} house: a player who \
+                     lands on an open Crash space crashes there, placing a favor on it"
+                ),
+            ));
+        }
         let legal = Self::legal_inputs(public, stand_in.as_ref(), seat);
         if legal.contains(input) && claimed.is_none_or(|(_, f)| usize::from(f) < CARDS.len()) {
             Ok(())
@@ -910,6 +1152,11 @@ impl Game for Freeloader {
     fn card_moves(public: &Public, seat: Seat, input: &Input) -> Vec<CardMove> {
         match input {
             Input::PlayCard {
+                card: Held::Hidden(h),
+                face,
+                ..
+            }
+            | Input::PlayCardPaying {
                 card: Held::Hidden(h),
                 face,
                 ..
@@ -955,16 +1202,33 @@ impl Game for Freeloader {
             }
             Phase::Land { seat: s } if *s == seat => Self::legal_inputs(public, None, seat)
                 .into_iter()
-                .find(|i| matches!(i, Input::Skip | Input::Favor { friend: Friend::Keep, .. })),
+                .find(|i| {
+                    matches!(
+                        i,
+                        Input::Skip
+                            | Input::Favor {
+                                friend: Friend::Keep,
+                                ..
+                            }
+                            | Input::Crash {
+                                evict: None,
+                                friend: Friend::Keep
+                            }
+                    )
+                }),
             Phase::Challenge { defender, .. } if *defender == seat => Some(Input::GiveUp),
             Phase::TradeGive { with, kind, .. } if *with == seat => {
                 // Only cards everyone has seen can be chosen for an absent player.
                 let open = match kind {
                     TradeKind::Stuff => public.stuff[usize::from(seat)].first().copied(),
-                    TradeKind::Hand => public.hands[usize::from(seat)].iter().find_map(|h| match h {
-                        Held::Open(c) => Some(*c),
-                        Held::Hidden(_) => None,
-                    }),
+                    TradeKind::Hand => {
+                        public.hands[usize::from(seat)]
+                            .iter()
+                            .find_map(|h| match h {
+                                Held::Open(c) => Some(*c),
+                                Held::Hidden(_) => None,
+                            })
+                    }
                 };
                 let nothing = match kind {
                     TradeKind::Stuff => public.stuff[usize::from(seat)].is_empty(),
@@ -984,7 +1248,6 @@ impl Game for Freeloader {
         }
     }
 }
-
 
 fn apply_step(
     public: &mut Public,
@@ -1200,6 +1463,20 @@ fn input_step(
                 Freeloader::end_turn(public, seat, events);
             }
         }
+        (Phase::Turn { .. }, Input::PlayCardPaying { card, face, paying }) => {
+            Freeloader::hand_face(privates, seat, card, *face)?;
+            let cost = public.cost(seat, *face);
+            Freeloader::take_from_hand(public, privates, seat, card);
+            public.stuff[usize::from(seat)].push(*face);
+            events.push(Event::Played {
+                seat,
+                card: *face,
+                cost,
+            });
+            // Checked: a positive cost the favors here cover.
+            public.houses[usize::from(here)].spend_as(seat, cost.max(0) as u8, *paying);
+            Freeloader::end_turn(public, seat, events);
+        }
         (Phase::Turn { .. }, Input::Surprise { card, face, friend }) => {
             Freeloader::hand_face(privates, seat, card, *face)?;
             let Special::Surprise { house, favors } = CARDS[usize::from(*face)].special else {
@@ -1321,7 +1598,14 @@ fn input_step(
                 slot,
             };
         }
-        (Phase::TradeGive { seat: mover, with, kind }, Input::Give { card, face }) => {
+        (
+            Phase::TradeGive {
+                seat: mover,
+                with,
+                kind,
+            },
+            Input::Give { card, face },
+        ) => {
             give(public, privates, with, mover, kind, card, *face, events)?;
             public.phase = Phase::TradeBack {
                 seat: mover,
@@ -1329,7 +1613,14 @@ fn input_step(
                 kind,
             };
         }
-        (Phase::TradeGive { seat: mover, with, kind }, Input::Skip) => {
+        (
+            Phase::TradeGive {
+                seat: mover,
+                with,
+                kind,
+            },
+            Input::Skip,
+        ) => {
             events.push(Event::Gave {
                 from: with,
                 to: mover,

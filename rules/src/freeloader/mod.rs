@@ -8,13 +8,17 @@
 //! - **The ring.** The houses are laid out in a random order from the beacon; each section's
 //!   seven spaces run clockwise and the seventh is its Bus Stop. Pawns go to a random Bus Stop
 //!   and 1–6 spaces on, without following the space they reach.
-//! - **Spending favors** takes plain ones first, then a crasher's counter, then the Best
-//!   Friend's, so a player keeps a special space as long as the favors allow; a player whose
-//!   favors no longer cover a special space loses it.
-//! - **Crashing** places a new favor on an open Crash space, and that favor, like any placed,
-//!   may challenge for Best Friend; a crasher who wins that way with no other counter in the
-//!   house moves the counter from the Crash space to the Best Friend space (the rulebook's text
-//!   of this rule is cut; this is what survives of it). A full Crash space is taken only by the
+//! - **Spending favors** on a card takes plain ones first, so a player keeps its special spaces
+//!   as long as the favors allow. Where the favors left keep only one of its Crash space and its
+//!   Best Friend space, the player says which goes (`PlayCardPaying`); the plain `PlayCard`,
+//!   one tap, gives up the crash and keeps the Best Friend. A choice that gives up a space the
+//!   favors could keep is not offered. Favors lost otherwise (a fight's penalty) go in that same
+//!   order, and a player whose favors no longer cover a special space loses it.
+//! - **Crashing** places a new favor on an open Crash space (a player landing there must: "you
+//!   will place a new favor"), and that favor, like any placed, may challenge for Best Friend;
+//!   a crasher who wins that way with no other counter in the house moves the counter from the
+//!   Crash space to the Best Friend space (the rulebook's text of this rule is cut; this is
+//!   what survives of it). A full Crash space is taken only by the
 //!   house's Best Friend, who evicts the crasher (the counter leaves the house); at the Hippies'
 //!   the Best Friend picks whom, and nobody holds two of their spaces.
 //! - **Trades.** Hand-to-hand: the chosen player gives a card of their choice (a hidden card
@@ -25,7 +29,8 @@
 //! - **The end.** When the last card leaves the deck (drawn, or turned up beside a house), play
 //!   goes on to the end of the last player's turn (the one to the first player's right). A
 //!   tie among the best qualified players is shared: the rulebook settles it with another game.
-//! - **Away seats** move one die on their turn, follow nothing where they land, give up a
+//! - **Away seats** move one die on their turn, place the favor a Favor space asks for and
+//!   crash on an open Crash space (claiming no Best Friend), follow nothing else, give up a
 //!   challenge, and give an open card (or nothing, with nothing to give) in a trade; a trade
 //!   that asks an away seat for one of its hidden cards waits for it.
 

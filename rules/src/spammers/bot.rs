@@ -1,6 +1,7 @@
 //! SPAMMERS' bot: builds Scams, mails the List with the best Target Number from the Scam
 //! that gains most, plays Hardware, pumps its own best Scam and cuts a leader's with Insider
-//! Trading, and answers a Mailing roll when it swings the result.
+//! Trading, answers a Mailing roll when it swings the result, and trades a Scam from a
+//! stuck full hand for a new card.
 
 use super::cards::action;
 use super::data::{ActionKind, Continuous, Effect};
@@ -66,10 +67,7 @@ fn value(public: &Public, seat: Seat, input: &Input) -> i32 {
             _ => 60,
         },
         Input::Mail {
-            face,
-            scam,
-            target,
-            ..
+            face, scam, target, ..
         } => {
             let t = public.target_number(seat, *scam, *face, *target);
             // Mailing a Proprietary List of ours wears it out; the Masses are anyone's.
@@ -90,10 +88,18 @@ fn value(public: &Public, seat: Seat, input: &Input) -> i32 {
             }
         }
         Input::DrawList => {
-            if area.lists.is_empty() { 40 } else { 15 }
+            if area.lists.is_empty() {
+                40
+            } else {
+                15
+            }
         }
         Input::KeepList { .. } => {
-            if area.lists.len() < 2 { 10 } else { -10 }
+            if area.lists.len() < 2 {
+                10
+            } else {
+                -10
+            }
         }
         Input::ListToMasses => 0,
         Input::Merge { a, b } => {
@@ -106,6 +112,12 @@ fn value(public: &Public, seat: Seat, input: &Input) -> i32 {
             }
         }
         Input::DiscardScam { .. } => -20,
+        // Offered only when nothing in a full hand can be played: a fresh card beats a
+        // wasted action; the Scam that would have started lowest goes first.
+        Input::DiscardHeldScam { face, .. } => match action(*face).kind {
+            ActionKind::Scam { initial, .. } => 25 - i32::from(initial),
+            _ => 0,
+        },
         Input::EndTurn => 1,
         Input::Pass => 0,
     }
@@ -142,9 +154,7 @@ fn special_value(public: &Public, seat: Seat, effect: Effect, aim: &Aim) -> i32 
             if swing > 0 { 50 + swing * 10 } else { -50 }
         }
         (Effect::Gruntle(_), Aim::List(ListRef::Proprietary { seat: s, .. })) if *s != seat => 25,
-        (Effect::Ungruntle(_), Aim::List(ListRef::Proprietary { seat: s, .. })) if *s == seat => {
-            20
-        }
+        (Effect::Ungruntle(_), Aim::List(ListRef::Proprietary { seat: s, .. })) if *s == seat => 20,
         (Effect::AddSpecialty(sp), Aim::List(at)) => {
             let mine = matches!(at, ListRef::Proprietary { seat: s, .. } if *s == seat)
                 || matches!(at, ListRef::Masses(_));

@@ -156,12 +156,23 @@ pub struct ScamRef {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Aim {
     None,
-    Scam { scam: ScamRef, up: bool },
+    Scam {
+        scam: ScamRef,
+        up: bool,
+    },
     /// The Mailing just rolled: its Target Number up or down.
-    Roll { up: bool },
+    Roll {
+        up: bool,
+    },
     List(ListRef),
-    Specialty { list: ListRef, specialty: Specialty },
-    Hardware { seat: Seat, index: u8 },
+    Specialty {
+        list: ListRef,
+        specialty: Specialty,
+    },
+    Hardware {
+        seat: Seat,
+        index: u8,
+    },
 }
 
 /// The turn under way.
@@ -200,8 +211,12 @@ impl Mailing {
 pub enum Phase {
     ShuffleLists,
     ShuffleActions,
-    DealLists { seat: Seat },
-    DealActions { seat: Seat },
+    DealLists {
+        seat: Seat,
+    },
+    DealActions {
+        seat: Seat,
+    },
     /// Everyone chooses, in secret, the List they give to the Unwashed Masses.
     Choose,
     /// As many Lists as players are turned up into the Unwashed Masses.
@@ -209,12 +224,23 @@ pub enum Phase {
     First,
     Turn(Turn),
     /// An Action card is drawn (`count` of them, for an effect).
-    DrawAction { turn: Turn, count: u8 },
+    DrawAction {
+        turn: Turn,
+        count: u8,
+    },
     /// A List card is turned up for the player.
-    DrawList { turn: Turn },
+    DrawList {
+        turn: Turn,
+    },
     /// The List drawn: keep it (paying a Scam Rating) or send it to the Masses.
-    ListDrawn { turn: Turn, card: CardId },
-    Rolling { turn: Turn, mailing: Mailing },
+    ListDrawn {
+        turn: Turn,
+        card: CardId,
+    },
+    Rolling {
+        turn: Turn,
+        mailing: Mailing,
+    },
     /// Everyone may answer the roll (`seats`, in the order answers are opened).
     Window {
         turn: Turn,
@@ -283,10 +309,12 @@ impl Public {
         let mut out: Vec<ListRef> = (0..self.masses.len() as u8).map(ListRef::Masses).collect();
         for (s, area) in self.areas.iter().enumerate() {
             if s == usize::from(seat) || tap {
-                out.extend((0..area.lists.len() as u8).map(|index| ListRef::Proprietary {
-                    seat: s as Seat,
-                    index,
-                }));
+                out.extend(
+                    (0..area.lists.len() as u8).map(|index| ListRef::Proprietary {
+                        seat: s as Seat,
+                        index,
+                    }),
+                );
             }
         }
         out
@@ -296,10 +324,12 @@ impl Public {
     pub fn all_lists(&self) -> Vec<ListRef> {
         let mut out: Vec<ListRef> = (0..self.masses.len() as u8).map(ListRef::Masses).collect();
         for (s, area) in self.areas.iter().enumerate() {
-            out.extend((0..area.lists.len() as u8).map(|index| ListRef::Proprietary {
-                seat: s as Seat,
-                index,
-            }));
+            out.extend(
+                (0..area.lists.len() as u8).map(|index| ListRef::Proprietary {
+                    seat: s as Seat,
+                    index,
+                }),
+            );
         }
         out
     }
@@ -350,11 +380,19 @@ pub enum Input {
     DrawAction,
     DrawList,
     /// The List drawn goes to the Proprietary Lists, paid for with a point of `scam`'s Rating.
-    KeepList { scam: u8 },
+    KeepList {
+        scam: u8,
+    },
     /// The List drawn goes to the Unwashed Masses.
     ListToMasses,
-    PlayScam { card: Handle, face: CardId },
-    PlayHardware { card: Handle, face: CardId },
+    PlayScam {
+        card: Handle,
+        face: CardId,
+    },
+    PlayHardware {
+        card: Handle,
+        face: CardId,
+    },
     /// A Mailing for its Mailing Effect: `scam` mails `target`.
     Mail {
         card: Handle,
@@ -363,38 +401,130 @@ pub enum Input {
         target: ListRef,
     },
     /// A Mailing for its Special Effect, aimed at `aim` (on a turn, or in a window).
-    Special { card: Handle, face: CardId, aim: Aim },
-    Merge { a: ListRef, b: ListRef },
+    Special {
+        card: Handle,
+        face: CardId,
+        aim: Aim,
+    },
+    Merge {
+        a: ListRef,
+        b: ListRef,
+    },
     /// With five Scams in play: discard one to draw an Action (or a List).
-    DiscardScam { scam: u8, list: bool },
+    DiscardScam {
+        scam: u8,
+        list: bool,
+    },
     EndTurn,
     /// In a window: no answer.
     Pass,
+    /// With a full hand of which no card is playable: discard a Scam of the hand to draw an
+    /// Action card.
+    DiscardHeldScam {
+        card: Handle,
+        face: CardId,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
-    Shuffled { deck: DeckId, cards: u16 },
-    Dealt { seat: Seat, deck: DeckId, cards: u8 },
-    Chose { seat: Seat, masses: CardId, kept: Vec<CardId> },
-    ToMasses { card: CardId },
-    First { seat: Seat },
-    TurnBegins { seat: Seat },
-    ListKept { seat: Seat, card: CardId, scam: CardId },
-    ScamPlayed { seat: Seat, card: CardId },
-    HardwarePlayed { seat: Seat, card: CardId },
-    Mailed { seat: Seat, card: CardId, scam: CardId, target: ListRef, target_number: i32 },
-    Rolled { seat: Seat, roll: u8, target_number: i32 },
-    Special { seat: Seat, card: CardId, aim: Aim },
-    TooLate { seat: Seat, card: CardId },
-    MailingResult { seat: Seat, scam: CardId, gained: u8, target_number: i32, roll: u8 },
-    Gruntled { list: ListRef, gruntles: u8 },
-    ListFled { seat: Seat, cards: Vec<CardId> },
-    ListDiscarded { cards: Vec<CardId> },
-    Merged { a: ListRef, b: ListRef },
-    ScamDiscarded { seat: Seat, card: CardId },
-    HardwareCrashed { seat: Seat, card: CardId },
-    Won { seat: Seat, total: u32, best: u8 },
+    Shuffled {
+        deck: DeckId,
+        cards: u16,
+    },
+    Dealt {
+        seat: Seat,
+        deck: DeckId,
+        cards: u8,
+    },
+    Chose {
+        seat: Seat,
+        masses: CardId,
+        kept: Vec<CardId>,
+    },
+    ToMasses {
+        card: CardId,
+    },
+    First {
+        seat: Seat,
+    },
+    TurnBegins {
+        seat: Seat,
+    },
+    ListKept {
+        seat: Seat,
+        card: CardId,
+        scam: CardId,
+    },
+    ScamPlayed {
+        seat: Seat,
+        card: CardId,
+    },
+    HardwarePlayed {
+        seat: Seat,
+        card: CardId,
+    },
+    Mailed {
+        seat: Seat,
+        card: CardId,
+        scam: CardId,
+        target: ListRef,
+        target_number: i32,
+    },
+    Rolled {
+        seat: Seat,
+        roll: u8,
+        target_number: i32,
+    },
+    Special {
+        seat: Seat,
+        card: CardId,
+        aim: Aim,
+    },
+    TooLate {
+        seat: Seat,
+        card: CardId,
+    },
+    MailingResult {
+        seat: Seat,
+        scam: CardId,
+        gained: u8,
+        target_number: i32,
+        roll: u8,
+    },
+    Gruntled {
+        list: ListRef,
+        gruntles: u8,
+    },
+    ListFled {
+        seat: Seat,
+        cards: Vec<CardId>,
+    },
+    ListDiscarded {
+        cards: Vec<CardId>,
+    },
+    Merged {
+        a: ListRef,
+        b: ListRef,
+    },
+    ScamDiscarded {
+        seat: Seat,
+        card: CardId,
+    },
+    HardwareCrashed {
+        seat: Seat,
+        card: CardId,
+    },
+    Won {
+        seat: Seat,
+        total: u32,
+        best: u8,
+    },
+    /// A Scam discarded from a full hand of which no card was playable.
+    ScamDiscardedFromHand {
+        seat: Seat,
+        card: CardId,
+    },
 }
 
 fn illegal(seat: Seat, why: impl Into<String>) -> RuleError {
@@ -421,11 +551,7 @@ impl Spammers {
         if area.wins() {
             let (total, best) = area.ratings();
             events.push(Event::Won { seat, total, best });
-            let scores = public
-                .areas
-                .iter()
-                .map(|a| a.ratings().0 as i32)
-                .collect();
+            let scores = public.areas.iter().map(|a| a.ratings().0 as i32).collect();
             public.phase = Phase::Over(Outcome {
                 winners: vec![seat],
                 scores,
@@ -436,8 +562,10 @@ impl Spammers {
         public.phase = Phase::Turn(new_turn(seat, area));
     }
 
-    /// One action used: the turn goes on, or the next player's begins.
+    /// One action used: the turn goes on, or the next player's begins. The Lists are settled
+    /// first, so that a List the action pushed over its limit leaves in the action's turn.
     fn after_action(public: &mut Public, mut turn: Turn, events: &mut Vec<Event>) {
+        settle_lists(public, events);
         turn.actions = turn.actions.saturating_sub(1);
         if turn.actions == 0 {
             let next = (turn.seat + 1) % public.config.seats;
@@ -447,45 +575,16 @@ impl Spammers {
         }
     }
 
-    /// A List gained a Gruntle or more: a Proprietary List at half its printed Size moves to
-    /// the Masses, a Masses List at its printed Size is discarded.
-    fn settle_list(public: &mut Public, at: ListRef, events: &mut Vec<Event>) {
-        let Some(stack) = public.stack(at) else { return };
+    /// A List gained a Gruntle or more: it says so, and every List is settled.
+    fn gruntled(public: &mut Public, at: ListRef, events: &mut Vec<Event>) {
+        let Some(stack) = public.stack(at) else {
+            return;
+        };
         events.push(Event::Gruntled {
             list: at,
             gruntles: stack.gruntles,
         });
-        match at {
-            ListRef::Proprietary { seat, index } => {
-                let area = &public.areas[usize::from(seat)];
-                let firewall = area.has(|h| *h == Continuous::Firewall);
-                let counted = if firewall {
-                    stack.gruntles / 2
-                } else {
-                    stack.gruntles
-                };
-                if u32::from(counted) * 2 >= u32::from(stack.printed()) {
-                    let mut moved = public.areas[usize::from(seat)]
-                        .lists
-                        .remove(usize::from(index));
-                    moved.gruntles = 0;
-                    events.push(Event::ListFled {
-                        seat,
-                        cards: moved.cards.clone(),
-                    });
-                    public.masses.push(moved);
-                }
-            }
-            ListRef::Masses(i) => {
-                if stack.gruntles >= stack.printed() {
-                    let gone = public.masses.remove(usize::from(i));
-                    events.push(Event::ListDiscarded {
-                        cards: gone.cards.clone(),
-                    });
-                    public.list_discard.extend(gone.cards);
-                }
-            }
-        }
+        settle_lists(public, events);
     }
 
     fn take(public: &mut Public, privates: &mut [Option<Private>], seat: Seat, card: &Handle) {
@@ -553,7 +652,7 @@ impl Spammers {
             if let Some(stack) = public.stack_mut(at) {
                 stack.gruntles = stack.gruntles.saturating_add(1);
             }
-            Self::settle_list(public, at, events);
+            Self::gruntled(public, at, events);
         }
         Self::after_action(public, turn, events);
     }
@@ -605,7 +704,7 @@ impl Spammers {
                 if let Some(s) = public.stack_mut(at) {
                     s.gruntles = s.gruntles.saturating_add(n);
                 }
-                Self::settle_list(public, at, events);
+                Self::gruntled(public, at, events);
             }
             (Effect::Ungruntle(n), Aim::List(at)) => {
                 if let Some(s) = public.stack_mut(at) {
@@ -638,9 +737,9 @@ impl Spammers {
         match (effect, aim) {
             (Effect::Rating(_), Aim::Scam { scam, .. }) => public.scam(*scam).is_some(),
             (Effect::Target(_), Aim::Roll { .. }) => in_window,
-            (Effect::AddSpecialty(sp), Aim::List(at)) => {
-                public.stack(*at).is_some_and(|s| !s.specialties.contains(&sp))
-            }
+            (Effect::AddSpecialty(sp), Aim::List(at)) => public
+                .stack(*at)
+                .is_some_and(|s| !s.specialties.contains(&sp)),
             (Effect::RemoveSpecialty, Aim::Specialty { list, specialty }) => public
                 .stack(*list)
                 .is_some_and(|s| s.specialties.contains(specialty)),
@@ -715,6 +814,50 @@ impl Spammers {
             }
         }
         out.retain(|a| Self::aim_ok(public, effect, a, in_window));
+        out
+    }
+
+    /// Every way `seat` may play a card of `held` (the cards whose faces are known) on its
+    /// turn: a Scam, a Hardware, a Mailing for its Mailing Effect or its Special Effect.
+    fn plays(public: &Public, seat: Seat, turn: &Turn, held: &[(Handle, CardId)]) -> Vec<Input> {
+        let area = &public.areas[usize::from(seat)];
+        let mut out = Vec::new();
+        for (card, face) in held {
+            match action(*face).kind {
+                ActionKind::Scam { .. } if area.scams.len() < MAX_SCAMS => {
+                    out.push(Input::PlayScam {
+                        card: *card,
+                        face: *face,
+                    });
+                }
+                ActionKind::Hardware(_) => out.push(Input::PlayHardware {
+                    card: *card,
+                    face: *face,
+                }),
+                ActionKind::Mailing { effect, .. } => {
+                    if turn.mailings < turn.mailings_allowed {
+                        for scam in 0..area.scams.len() as u8 {
+                            for target in public.mailable(seat) {
+                                out.push(Input::Mail {
+                                    card: *card,
+                                    face: *face,
+                                    scam,
+                                    target,
+                                });
+                            }
+                        }
+                    }
+                    for aim in Spammers::aims(public, effect, false) {
+                        out.push(Input::Special {
+                            card: *card,
+                            face: *face,
+                            aim,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
         out
     }
 
@@ -894,14 +1037,18 @@ impl Game for Spammers {
             }
             Phase::Turn(turn) if turn.seat == seat => {
                 out.push(Input::EndTurn);
-                if area.hand.len() < area.hand_limit() {
+                let full = area.hand.len() >= area.hand_limit();
+                if !full {
                     out.push(Input::DrawAction);
                 }
                 out.push(Input::DrawList);
-                // With five Scams in play, or a full hand, a Scam may go for a card.
-                if area.scams.len() >= MAX_SCAMS || area.hand.len() >= area.hand_limit() {
+                // With five Scams in play, a Scam may go for a card: a List, or an Action
+                // if the hand has room for it.
+                if area.scams.len() >= MAX_SCAMS {
                     for scam in 0..area.scams.len() as u8 {
-                        out.push(Input::DiscardScam { scam, list: false });
+                        if !full {
+                            out.push(Input::DiscardScam { scam, list: false });
+                        }
                         out.push(Input::DiscardScam { scam, list: true });
                     }
                 }
@@ -917,45 +1064,26 @@ impl Game for Spammers {
                 let own: Vec<ListRef> = (0..area.lists.len() as u8)
                     .map(|index| ListRef::Proprietary { seat, index })
                     .collect();
-                let masses: Vec<ListRef> =
-                    (0..public.masses.len() as u8).map(ListRef::Masses).collect();
+                let masses: Vec<ListRef> = (0..public.masses.len() as u8)
+                    .map(ListRef::Masses)
+                    .collect();
                 for (a, b) in lists(own).into_iter().chain(lists(masses)) {
                     out.push(Input::Merge { a, b });
                 }
-                for (card, face) in &held {
-                    match action(*face).kind {
-                        ActionKind::Scam { .. } if area.scams.len() < MAX_SCAMS => {
-                            out.push(Input::PlayScam {
+                let plays = Spammers::plays(public, seat, turn, &held);
+                // "his hand has nine cards in it and none of them are playable ... the player
+                // is allowed to discard Scams in order to draw new cards": a Scam of the hand
+                // goes, and an Action card comes.
+                let stuck = full && plays.is_empty();
+                out.extend(plays);
+                if stuck {
+                    for (card, face) in &held {
+                        if matches!(action(*face).kind, ActionKind::Scam { .. }) {
+                            out.push(Input::DiscardHeldScam {
                                 card: *card,
                                 face: *face,
                             });
                         }
-                        ActionKind::Hardware(_) => out.push(Input::PlayHardware {
-                            card: *card,
-                            face: *face,
-                        }),
-                        ActionKind::Mailing { effect, .. } => {
-                            if turn.mailings < turn.mailings_allowed {
-                                for scam in 0..area.scams.len() as u8 {
-                                    for target in public.mailable(seat) {
-                                        out.push(Input::Mail {
-                                            card: *card,
-                                            face: *face,
-                                            scam,
-                                            target,
-                                        });
-                                    }
-                                }
-                            }
-                            for aim in Spammers::aims(public, effect, false) {
-                                out.push(Input::Special {
-                                    card: *card,
-                                    face: *face,
-                                    aim,
-                                });
-                            }
-                        }
-                        _ => {}
                     }
                 }
             }
@@ -985,24 +1113,29 @@ impl Game for Spammers {
                     stand_in.dealt_lists.push(*h);
                 }
                 let dealt = keep.len() + 1;
-                let distinct: std::collections::BTreeSet<&Handle> =
-                    std::iter::once(&masses.0).chain(keep.iter().map(|(h, _)| h)).collect();
+                let distinct: std::collections::BTreeSet<&Handle> = std::iter::once(&masses.0)
+                    .chain(keep.iter().map(|(h, _)| h))
+                    .collect();
                 let valid = matches!(public.phase, Phase::Choose)
                     && dealt == 3
                     && distinct.len() == 3
-                    && std::iter::once(masses)
-                        .chain(keep)
-                        .all(|(h, f)| area.hand.contains(h) && usize::from(*f) < cards::list_deck().len());
+                    && std::iter::once(masses).chain(keep).all(|(h, f)| {
+                        area.hand.contains(h) && usize::from(*f) < cards::list_deck().len()
+                    });
                 return if valid {
                     Ok(())
                 } else {
-                    Err(illegal(seat, "one of its three dealt Lists goes to the Masses, the others it keeps"))
+                    Err(illegal(
+                        seat,
+                        "one of its three dealt Lists goes to the Masses, the others it keeps",
+                    ))
                 };
             }
             Input::PlayScam { card, face }
             | Input::PlayHardware { card, face }
             | Input::Mail { card, face, .. }
-            | Input::Special { card, face, .. } => {
+            | Input::Special { card, face, .. }
+            | Input::DiscardHeldScam { card, face } => {
                 if !area.hand.contains(card) || usize::from(*face) >= cards::action_deck().len() {
                     return Err(illegal(seat, "it played a card it does not hold"));
                 }
@@ -1030,7 +1163,12 @@ impl Game for Spammers {
         privates: &mut [Option<Private>],
         step: &Step<Input>,
     ) -> Result<Vec<Event>, RuleError> {
-        crate::all_or_nothing(public, privates, |p, q| apply_step(p, q, step))
+        crate::all_or_nothing(public, privates, |p, q| {
+            let mut events = apply_step(p, q, step)?;
+            // Whatever the step changed, no List stays over its limit.
+            settle_lists(p, &mut events);
+            Ok(events)
+        })
     }
 
     fn bot_input(
@@ -1058,7 +1196,8 @@ impl Game for Spammers {
             Input::PlayScam { card, face }
             | Input::PlayHardware { card, face }
             | Input::Mail { card, face, .. }
-            | Input::Special { card, face, .. } => vec![CardMove::Show {
+            | Input::Special { card, face, .. }
+            | Input::DiscardHeldScam { card, face } => vec![CardMove::Show {
                 card: *card,
                 face: *face,
             }],
@@ -1095,7 +1234,6 @@ impl Game for Spammers {
         }
     }
 }
-
 
 fn apply_step(
     public: &mut Public,
@@ -1153,7 +1291,12 @@ fn apply_step(
             };
         }
         (Phase::Choose, Step::Inputs(plays)) => {
-            if plays.len() != usize::from(n) || plays.iter().enumerate().any(|(i, (s, _))| usize::from(*s) != i) {
+            if plays.len() != usize::from(n)
+                || plays
+                    .iter()
+                    .enumerate()
+                    .any(|(i, (s, _))| usize::from(*s) != i)
+            {
                 return Err(RuleError::WrongStep {
                     expected: "every seat's choice of List".into(),
                 });
@@ -1203,7 +1346,8 @@ fn apply_step(
             public.phase = Phase::First;
         }
         (Phase::First, Step::Chance(draw)) => {
-            public.first = rng::below(&mut rng::from_seed(draw, "spammers first"), u32::from(n)) as Seat;
+            public.first =
+                rng::below(&mut rng::from_seed(draw, "spammers first"), u32::from(n)) as Seat;
             events.push(Event::First { seat: public.first });
             Spammers::begin_turn(public, public.first, &mut events);
         }
@@ -1343,6 +1487,61 @@ fn apply_step(
     Ok(events)
 }
 
+/// The Gruntle limits, for every List on the table, after any change of Size, Gruntles or
+/// owner: a Proprietary List with Gruntles at half its printed Size or more (counted half,
+/// rounded down, behind its owner's Firewall) loses them and moves to the Unwashed Masses; a
+/// Masses List with Gruntles equal to its printed Size goes to the discards. The order is
+/// fixed, so every device moves the same Lists to the same places: seats in order, each
+/// one's Lists in order, then the Masses in order.
+fn settle_lists(public: &mut Public, events: &mut Vec<Event>) {
+    for (seat, area) in public.areas.iter_mut().enumerate() {
+        let firewall = area.has(|h| *h == Continuous::Firewall);
+        let mut index = 0;
+        while index < area.lists.len() {
+            let stack = &area.lists[index];
+            let counted = if firewall {
+                stack.gruntles / 2
+            } else {
+                stack.gruntles
+            };
+            if u32::from(counted) * 2 >= u32::from(stack.printed()) {
+                let mut moved = area.lists.remove(index);
+                moved.gruntles = 0;
+                events.push(Event::ListFled {
+                    seat: seat as Seat,
+                    cards: moved.cards.clone(),
+                });
+                public.masses.push(moved);
+            } else {
+                index += 1;
+            }
+        }
+    }
+    let mut index = 0;
+    while index < public.masses.len() {
+        let stack = &public.masses[index];
+        if stack.gruntles >= stack.printed() {
+            let gone = public.masses.remove(index);
+            events.push(Event::ListDiscarded {
+                cards: gone.cards.clone(),
+            });
+            public.list_discard.extend(gone.cards);
+        } else {
+            index += 1;
+        }
+    }
+    // A Mailing under way follows its List to where it is now.
+    let target_card = match &public.phase {
+        Phase::Rolling { mailing, .. } | Phase::Window { mailing, .. } => Some(mailing.target_card),
+        _ => None,
+    };
+    if let Some(at) = target_card.and_then(|card| public.locate(card))
+        && let Phase::Rolling { mailing, .. } | Phase::Window { mailing, .. } = &mut public.phase
+    {
+        mailing.target = at;
+    }
+}
+
 fn turn_seat_of(public: &Public) -> Seat {
     match &public.phase {
         Phase::Rolling { turn, .. } | Phase::Turn(turn) => turn.seat,
@@ -1351,7 +1550,13 @@ fn turn_seat_of(public: &Public) -> Seat {
 }
 
 /// A window after the roll (or after an answer): every player holding a card may answer.
-fn open_window(public: &mut Public, turn: Turn, mailing: Mailing, after: Seat, events: &mut Vec<Event>) {
+fn open_window(
+    public: &mut Public,
+    turn: Turn,
+    mailing: Mailing,
+    after: Seat,
+    events: &mut Vec<Event>,
+) {
     let seats = Spammers::answerers(public, after);
     if seats.is_empty() {
         Spammers::resolve(public, turn, mailing, events);
@@ -1422,6 +1627,25 @@ fn turn_input(
                 settle_draw(public, events);
             }
         }
+        (Phase::Turn(turn), Input::DiscardHeldScam { card, face }) => {
+            Spammers::check_face(privates, seat, card, *face)?;
+            // The other seats see the Scam; the rest of the hand is checked where it is known
+            // (its holder's device, and the audit, where every hand is shown).
+            if let Some(Some(private)) = privates.get(i)
+                && !Spammers::legal_inputs(public, Some(private), seat).contains(input)
+            {
+                return Err(illegal(
+                    seat,
+                    "it discarded a Scam from its hand while holding a playable card: that is \
+                     allowed only with a full hand of which no card is playable",
+                ));
+            }
+            Spammers::take(public, privates, seat, card);
+            public.action_discard.push(*face);
+            events.push(Event::ScamDiscardedFromHand { seat, card: *face });
+            public.phase = Phase::DrawAction { turn, count: 1 };
+            settle_draw(public, events);
+        }
         (Phase::ListDrawn { turn, card }, Input::ListToMasses) => {
             public.masses.push(Stack::new(card));
             events.push(Event::ToMasses { card });
@@ -1463,12 +1687,15 @@ fn turn_input(
             events.push(Event::HardwarePlayed { seat, card: *face });
             Spammers::after_action(public, turn, events);
         }
-        (Phase::Turn(mut turn), Input::Mail {
-            card,
-            face,
-            scam,
-            target,
-        }) => {
+        (
+            Phase::Turn(mut turn),
+            Input::Mail {
+                card,
+                face,
+                scam,
+                target,
+            },
+        ) => {
             Spammers::check_face(privates, seat, card, *face)?;
             Spammers::take(public, privates, seat, card);
             turn.mailings += 1;
@@ -1487,7 +1714,10 @@ fn turn_input(
                     card: *face,
                     scam: *scam,
                     target: *target,
-                    target_card: public.stack(*target).and_then(|st| st.cards.first().copied()).unwrap_or(0),
+                    target_card: public
+                        .stack(*target)
+                        .and_then(|st| st.cards.first().copied())
+                        .unwrap_or(0),
                     base,
                     adjust: 0,
                     roll: 0,
@@ -1529,8 +1759,9 @@ fn merge(public: &mut Public, a: ListRef, b: ListRef) {
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
     let take = |public: &mut Public, at: ListRef| -> Option<Stack> {
         match at {
-            ListRef::Masses(i) => (usize::from(i) < public.masses.len())
-                .then(|| public.masses.remove(usize::from(i))),
+            ListRef::Masses(i) => {
+                (usize::from(i) < public.masses.len()).then(|| public.masses.remove(usize::from(i)))
+            }
             ListRef::Proprietary { seat, index } => {
                 let lists = &mut public.areas.get_mut(usize::from(seat))?.lists;
                 (usize::from(index) < lists.len()).then(|| lists.remove(usize::from(index)))
@@ -1538,8 +1769,12 @@ fn merge(public: &mut Public, a: ListRef, b: ListRef) {
         }
     };
     // The higher place first, so the lower one's index still holds.
-    let Some(upper) = take(public, hi) else { return };
-    let Some(lower) = public.stack_mut(lo) else { return };
+    let Some(upper) = take(public, hi) else {
+        return;
+    };
+    let Some(lower) = public.stack_mut(lo) else {
+        return;
+    };
     lower.cards.extend(upper.cards);
     for sp in upper.specialties {
         if !lower.specialties.contains(&sp) {

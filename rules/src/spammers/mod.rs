@@ -23,8 +23,18 @@
 //!   a Scam above its Initial Rating ("reduce the Rating ... by one").
 //! - **Merging** is two Proprietary Lists of the player's own or two Masses Lists; the merged
 //!   List keeps each Specialty once and every Gruntle.
-//! - **Discarding a Scam to draw** is allowed with five Scams in play, or with a full hand
-//!   (the rulebook's "extremely rare" exception).
+//! - **Discarding a Scam to draw.** With five Scams in play, one of them may go for a List, or
+//!   for an Action card if the hand has room (a full hand may not draw). The rulebook's
+//!   "extremely rare" exception, a hand of nine none of which is playable, is a full hand (nine,
+//!   or more with a Bigger Hard Drive) in which no card has a play this turn: then a Scam from
+//!   the hand is discarded, face up, and an Action card drawn, as one action. The other seats
+//!   see that Scam; that nothing else in the hand was playable is checked by its holder's device
+//!   and at the audit, where every hand is shown.
+//! - **The Gruntle limits** ("If a Proprietary List ever has ...") are checked after every
+//!   change, for every List, however it came over its limit: Gruntles added, a List harvested
+//!   from the Masses with Gruntles on it (it goes straight back, clean), a Firewall leaving
+//!   play, a merge. Lists over their limit move seat by seat, each seat's in order, then the
+//!   Masses in order.
 //! - **A List that leaves** while a Mailing to it is being answered (harvested, or
 //!   discarded) still gets its Gruntle where it went, or none if it went to the discards.
 //! - **Away seats** pass in every window, send a List they drew to the Masses and end their

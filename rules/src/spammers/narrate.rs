@@ -100,6 +100,11 @@ pub fn line(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
         Event::ScamDiscarded { seat, card } => {
             format!("{} shuts down {}.", name(*seat), action(*card).name)
         }
+        Event::ScamDiscardedFromHand { seat, card } => format!(
+            "{} can play nothing in a full hand, and throws {} away.",
+            name(*seat),
+            action(*card).name
+        ),
         Event::HardwareCrashed { seat, card } => {
             format!("{}'s {} crashes.", name(*seat), action(*card).name)
         }

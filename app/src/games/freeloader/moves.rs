@@ -172,6 +172,8 @@ pub fn offered(
             Input::Skip => "Skip".into(),
             Input::GiveUp => "Give up".into(),
             Input::Fight => "Fight".into(),
+            // Not offered yet: the screen pays in the default order (`PlayCard`).
+            Input::PlayCardPaying { .. } => continue,
         };
         // Two open Best Friend spaces (the Waitress's) are one choice to the player.
         if out.iter().any(|o| o.label == label) {
