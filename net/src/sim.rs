@@ -44,6 +44,11 @@ pub struct Faults {
     pub blackouts: u32,
     /// When the dead seat dies, ms; `None`: at a time drawn from the seed.
     pub dead_at: Option<u64>,
+    /// A second seat whose device dies for good, removed the same way: two seats gone at
+    /// once, or one after the other.
+    pub second_dead: Option<Seat>,
+    /// How long after the first the second dies, ms (0: at the same moment).
+    pub second_dead_after: u64,
     /// A seat whose device goes quiet at [`Faults::away_at`] for [`Faults::away_for`] ms
     /// and then comes back (from its store); the others skip it ("go on without") once it is
     /// away, and its device, restarted, says it is back: nobody presses "Wait".
@@ -75,6 +80,8 @@ impl Faults {
             away_seat: None,
             away_at: 0,
             away_for: 0,
+            second_dead: None,
+            second_dead_after: 0,
             agree: 0,
         }
     }
@@ -98,6 +105,8 @@ impl Faults {
             away_seat: None,
             away_at: 0,
             away_for: 0,
+            second_dead: None,
+            second_dead_after: 0,
             agree: 0,
         }
     }
@@ -507,6 +516,15 @@ impl<G: Game> Sim<G> {
                     down_for: u64::MAX,
                 },
             );
+            if let Some(second) = sim.faults.second_dead {
+                sim.push(
+                    Time(at + sim.faults.second_dead_after),
+                    Ev::Crash {
+                        node: second,
+                        down_for: u64::MAX,
+                    },
+                );
+            }
         }
         if let Some(away) = sim.faults.away_seat {
             let down_for = sim.faults.away_for;
@@ -665,7 +683,10 @@ impl<G: Game> Sim<G> {
                     ));
                 }
                 Event::Halted(f) => self.fail(format!("seat {i} halted: {}", f.what)),
-                Event::Away { seat } if Some(seat) == self.faults.dead_seat => {
+                Event::Away { seat }
+                    if Some(seat) == self.faults.dead_seat
+                        || Some(seat) == self.faults.second_dead =>
+                {
                     self.vote_remove(i, seat);
                     voted = true;
                 }
@@ -699,14 +720,18 @@ impl<G: Game> Sim<G> {
         }
         // The dead seat is still away at a later step (a vote that raced its last move
         // failed, and no new "away" comes while it stays away): vote again at this step.
-        if let Some(dead) = self.faults.dead_seat
-            && dead != i
-            && self.nodes[idx].core.as_ref().is_some_and(|c| {
-                let status = c.seat_status(dead);
-                status.away && status.owed && !status.removed
-            })
+        for dead in [self.faults.dead_seat, self.faults.second_dead]
+            .into_iter()
+            .flatten()
         {
-            self.vote_remove(i, dead);
+            if dead != i
+                && self.nodes[idx].core.as_ref().is_some_and(|c| {
+                    let status = c.seat_status(dead);
+                    status.away && status.owed && !status.removed
+                })
+            {
+                self.vote_remove(i, dead);
+            }
         }
         // A step reached for the first time: the player may agree to end the game here.
         let reached = self.nodes[idx].core.as_ref().and_then(|c| {
@@ -769,6 +794,21 @@ impl<G: Game> Sim<G> {
                 break;
             };
             if at.0 > TIME_LIMIT {
+                if self.trace {
+                    for (i, n) in self.nodes.iter().enumerate() {
+                        if let Some(c) = n.core.as_ref() {
+                            let seats: Vec<String> = (0..self.nodes.len() as Seat)
+                                .map(|s| format!("{s}:{:?}", c.seat_status(s)))
+                                .collect();
+                            println!(
+                                "seat {i} at step {} {:?}: {}",
+                                c.step(),
+                                c.pending(),
+                                seats.join(" ")
+                            );
+                        }
+                    }
+                }
                 self.fail("the game did not finish in six simulated hours".into());
                 break;
             }

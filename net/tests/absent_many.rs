@@ -273,3 +273,34 @@ fn a_vote_its_own_seat_has_contradicted_since_takes_no_device_back() {
             .expect("seat 1 played before seat 0's last message")
     });
 }
+
+/// Issue 27: "votes about 'seats' that do not exist" were kept and echoed. A vote about a
+/// seat the table does not have, or a seat's vote about itself, is refused on arrival.
+#[test]
+fn a_vote_about_no_seat_or_about_its_own_seat_is_refused() {
+    let mut t = table(4, 37, 4);
+    assert!(t.run_until(100_000, 10, |t| t.devices[0].step() >= 2));
+    let theirs = t.signed_from(0).pop().expect("seat 0 signed");
+    for target in [4, 200, 0] {
+        let vote = Signed::sign(
+            &t.keys[0],
+            theirs.session,
+            0,
+            theirs.step,
+            theirs.basis,
+            Body::Vote {
+                target,
+                action: VoteAction::Skip,
+            },
+        );
+        let from = t.keys[0].public();
+        let refused = t.inject(1, from, &Wire::Signed(vote).encode());
+        assert!(refused.is_err(), "a vote about seat {target} was taken");
+    }
+    // Nothing of them was passed on.
+    t.run_until(1_000, 10, |t| t.queue.is_empty());
+    assert!(t.signed_from(1).iter().all(|s| !matches!(
+        s.body,
+        Body::Vote { target, .. } if target >= 4 || target == s.seat
+    )));
+}

@@ -150,3 +150,56 @@ fn ten_thousand_faulty_games() {
         t.elapsed()
     );
 }
+
+/// Issue 27: "A second removal in a deck game splits honest devices". Two seats of four or
+/// five die for good, at once or one after the other, and the table removes both. One after
+/// the other, every deal after that opens both keys (the second from the parts the first
+/// removed seat held, read with its key) and the game plays to its end; at the same moment,
+/// each held a part of the other's key and the cards cannot be opened again, so every device
+/// stops the game at the same deal, accusing no one. Either way every device left ends on
+/// the same log, verified.
+#[test]
+fn two_seats_that_die_are_both_removed_and_every_device_ends_alike() {
+    let memo = SignatureMemo::new();
+    let (mut played_out, mut stopped, mut second_removed) = (0, 0, 0);
+    let seeds: Vec<u64> = match sim::replay_seed() {
+        Some(s) => vec![s],
+        None => (0..30).collect(),
+    };
+    for seed in seeds {
+        let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x2dead);
+        let seats = 4 + (r.next_u32() % 2) as u8;
+        let mut faults = if seed % 2 == 0 {
+            Faults::random(&mut r)
+        } else {
+            Faults::none()
+        };
+        let first = (r.next_u32() % u32::from(seats)) as u8;
+        let second = (first + 1 + (r.next_u32() % (u32::from(seats) - 1)) as u8) % seats;
+        faults.dead_seat = Some(first);
+        faults.second_dead = Some(second);
+        // In a row: long enough apart for the table to remove the first before the second.
+        faults.second_dead_after = if seed % 3 == 0 { 0 } else { 20_000 };
+        let config = Counter::config(seats);
+        let cfg = cfg(&memo);
+        let trace = sim::replay_seed() == Some(seed);
+        let report = sim::play::<Counter>(&config, seats, faults, seed, cfg, trace)
+            .unwrap_or_else(|e| panic!("{e}\nreplay: HOARD_SIM_SEED={seed}"));
+        assert!(
+            report.verdicts.iter().flatten().all(|v| v.is_verified()),
+            "seed {seed}: {:?}",
+            report.verdicts
+        );
+        match report.ended_by_agreement {
+            None => played_out += 1,
+            Some(_) => stopped += 1,
+        }
+        if report.ended_by_agreement.is_none() && report.removed[second as usize] > 0 {
+            second_removed += 1;
+        }
+    }
+    assert!(
+        played_out >= 10 && second_removed >= 5,
+        "{played_out} games played to their end ({second_removed} after a second removal), {stopped} stopped"
+    );
+}

@@ -189,3 +189,59 @@ fn stats() {
         );
     }
 }
+
+/// Issue 27: "Two seats gone at once stall the table for good". Two seats of four to six
+/// die for good, at the same moment or one after the other, under the simulator's faults
+/// (and agreements to end that race the moves): the table removes both and every device
+/// left ends the game the same way, verified.
+#[test]
+fn two_seats_that_die_at_once_or_in_a_row_are_both_removed_and_the_game_ends_verified() {
+    let all: Vec<u64> = match sim::replay_seed() {
+        Some(s) => vec![s],
+        None => (0..120).collect(),
+    };
+    let mut both_removed = 0;
+    for seed in all {
+        let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x7700);
+        let seats = 4 + (r.next_u32() % 3) as u8;
+        let mut faults = if seed.is_multiple_of(3) {
+            Faults::none()
+        } else {
+            Faults::random(&mut r)
+        };
+        let first = (r.next_u32() % seats as u32) as u8;
+        let second = (first + 1 + (r.next_u32() % (seats as u32 - 1)) as u8) % seats;
+        faults.dead_seat = Some(first);
+        faults.second_dead = Some(second);
+        faults.second_dead_after = if seed.is_multiple_of(2) {
+            0
+        } else {
+            r.next_u64() % 4_000
+        };
+        if seed.is_multiple_of(5) {
+            faults.agree = 200;
+        }
+        let trace = sim::replay_seed() == Some(seed);
+        let report = sim::play::<HighCard>(
+            &Config { seats, rounds: 6 },
+            seats,
+            faults,
+            seed,
+            cfg(),
+            trace,
+        )
+        .unwrap_or_else(|e| panic!("{e}\nreplay: HOARD_SIM_SEED={seed}"));
+        assert!(
+            report.verdicts.iter().flatten().all(|v| v.is_verified()),
+            "seed {seed}: {:?}",
+            report.verdicts
+        );
+        if report.removed[first as usize] > 0 && report.removed[second as usize] > 0 {
+            both_removed += 1;
+        }
+    }
+    assert!(
+        both_removed > 60,
+        "both seats removed in {both_removed} games"
+    );
+}

@@ -291,8 +291,9 @@ impl<G: Game> Core<G> {
     }
 
     /// Why a deal or reveal cannot be made, in words, if it cannot: a seat the table removed
-    /// before it ever shuffled (so before it escrowed its key) holds a part of every card's
-    /// lock that no one else can open. Every device sees it at the same step, from the log.
+    /// before it ever shuffled (so before it escrowed its key), or two removed together
+    /// that each held a part of the other's key, hold a part of every card's lock that no
+    /// one else can open. Every device sees it at the same step, from the log.
     /// (Today's deck games begin with their shuffle, where such a seat cannot be removed;
     /// this guards a game that would play steps before it.)
     pub(super) fn undealable(&self, pending: &Pending, gone: &BTreeSet<Seat>) -> Option<String> {
@@ -302,26 +303,43 @@ impl<G: Game> Core<G> {
             Pending::Reveal { .. } => None,
             _ => return None,
         };
-        let lost: Vec<String> = gone
-            .iter()
-            .filter(|s| Some(**s) != to && !gs.deck.key_known(**s) && !gs.deck.escrowed(**s))
-            .map(|s| self.start.name(*s))
+        let lost: Vec<Seat> = gs
+            .deck
+            .lost_keys(gone)
+            .into_iter()
+            .filter(|s| Some(*s) != to)
             .collect();
-        (!lost.is_empty()).then(|| {
+        if lost.is_empty() {
+            return None;
+        }
+        let names: Vec<String> = lost.iter().map(|s| self.start.name(*s)).collect();
+        let names = names.join(" and ");
+        Some(if lost.iter().any(|s| !gs.deck.escrowed(*s)) {
             format!(
-                "{} left before shuffling the deck, so no card can be opened without them: the game cannot go on",
-                lost.join(" and ")
+                "{names} left before shuffling the deck, so no card can be opened without them: the game cannot go on"
+            )
+        } else {
+            format!(
+                "{names} left at the same time, each holding part of the other's key, so no card can be opened without them: the game cannot go on"
             )
         })
     }
 
-    /// Stops the game at step `n` because its cards can no longer be opened, accusing no one.
-    pub(super) fn stop_undealable(&mut self, now: super::Time, n: u32, why: &str) {
+    /// Stops the game at step `n` because its cards can no longer be opened, accusing no one:
+    /// it ends as the seats still in (`staying`) would end it by agreement, with no winner,
+    /// and the audit runs. (An end no seat is named in is a stop on a dishonest deck.)
+    pub(super) fn stop_undealable(
+        &mut self,
+        now: super::Time,
+        n: u32,
+        why: &str,
+        staying: Vec<Seat>,
+    ) {
         self.events.push_back(super::Event::Stopped {
             step: n,
             what: why.to_string(),
         });
-        self.end_here(now, n, Vec::new(), &BTreeSet::new());
+        self.end_here(now, n, staying, &BTreeSet::new());
     }
 
     /// This seat's opened escrow parts of `needed` seats' keys, if it owes them at this step.

@@ -261,6 +261,9 @@ impl<G: Game> Core<G> {
                         || crate::mental::table::check_key(&self.session.0, seat, &a.deck).is_err()
                 }
                 Body::Reveal(r) => r.sealed.iter().any(|o| o.input.len() > MAX_INPUT),
+                // A vote about a seat the table does not have, or about its own seat, or one
+                // that goes on with a move (a veto) about itself: nothing a device signs.
+                Body::Vote { target, .. } => *target as usize >= self.keys.len() || *target == seat,
                 _ => false,
             };
             if too_big || (s.kind() == Kind::Accept) != (step == 0 && s.basis == Basis::default()) {

@@ -149,8 +149,41 @@ impl<G: Game> Core<G> {
         result
     }
 
-    /// [`Core::try_step`] with the current step's view.
+    /// [`Core::try_step`] with the current step's view. A seat this seat voted to go on
+    /// without may be held up, wherever the step waits on it, by another seat's vote: that
+    /// seat owes the table its word too (it may be gone as well, and then be voted on in
+    /// turn; seats gone at once are decided together).
     fn step_with(
+        &mut self,
+        now: Time,
+        pending: &Pending,
+        view: &View<G>,
+    ) -> Result<Progress, Fault> {
+        let progress = self.step_once(now, pending, view)?;
+        let Progress::Waiting(mut owed) = progress else {
+            return Ok(progress);
+        };
+        let Some(gs) = &self.game else {
+            return Ok(Progress::Waiting(owed));
+        };
+        let n = gs.records.len() as u32;
+        let removed = removed_before(&gs.removed, n);
+        let (skips, _) = quorum(&view.votes, &removed, self.keys.len());
+        let me = self.me;
+        let waiting_on: Vec<Seat> = view
+            .votes
+            .iter()
+            .filter(|(t, voters)| {
+                owed.contains(t) && !skips.contains(t) && voters.get(&me).is_some_and(|a| a.skips())
+            })
+            .map(|(t, _)| *t)
+            .collect();
+        owed.extend(self.votes_owed(&waiting_on, view, &removed, &skips));
+        Ok(Progress::Waiting(owed))
+    }
+
+    /// One try at the current step: see [`Core::step_with`].
+    fn step_once(
         &mut self,
         now: Time,
         pending: &Pending,
@@ -232,7 +265,8 @@ impl<G: Game> Core<G> {
         let needs_all = matches!(pending, Pending::Deal { .. } | Pending::Reveal { .. });
         let gone: BTreeSet<Seat> = removed.union(&removals).copied().collect();
         if let Some(why) = self.undealable(&pending, &gone) {
-            self.stop_undealable(now, n, &why);
+            let staying = all.iter().copied().filter(|s| !gone.contains(s)).collect();
+            self.stop_undealable(now, n, &why, staying);
             return Ok(Progress::Again);
         }
         let escrow_needed = self.escrow_needed(&pending, &gone);
@@ -398,16 +432,6 @@ impl<G: Game> Core<G> {
             Pending::Over(_) => BTreeSet::new(),
         };
         if !owed.is_empty() {
-            // A seat I voted to go on without may be held up by another seat's vote: that
-            // seat owes the table its word too (it may be gone as well, and then be voted
-            // on in turn; two seats gone at once are decided together).
-            let mut owed = owed;
-            let waiting_on: Vec<Seat> = my_votes
-                .iter()
-                .copied()
-                .filter(|t| owed.contains(t))
-                .collect();
-            owed.extend(self.votes_owed(&waiting_on, view, &removed, &skips));
             return Ok(Progress::Waiting(owed));
         }
         let owed = self.moves_owed(view, &active);

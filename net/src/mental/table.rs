@@ -975,6 +975,34 @@ impl TableDeck {
         self.escrows.contains_key(&seat)
     }
 
+    /// The seats of `gone` (removed, or being removed) whose keys the table can never put
+    /// together: a part of each is held by another seat of `gone` whose key cannot be put
+    /// together either (two seats that left at once, each holding a part of the other's
+    /// key), or it escrowed nothing. The seats still in open their parts at the next deal.
+    pub fn lost_keys(&self, gone: &std::collections::BTreeSet<Seat>) -> Vec<Seat> {
+        let mut known: std::collections::BTreeSet<Seat> = self.gone_keys.keys().copied().collect();
+        loop {
+            let more: Vec<Seat> = gone
+                .iter()
+                .copied()
+                .filter(|r| !known.contains(r) && self.escrowed(*r))
+                .filter(|r| {
+                    (0..self.keys.len() as Seat)
+                        .filter(|s| s != r)
+                        .all(|s| !gone.contains(&s) || known.contains(&s))
+                })
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            known.extend(more);
+        }
+        gone.iter()
+            .copied()
+            .filter(|r| !known.contains(r))
+            .collect()
+    }
+
     /// This seat's escrow parts of the keys of `gone` (seats being removed), to open.
     pub fn open_escrow(&self, seat: Seat, secret: &[u8; 32], gone: &[Seat]) -> Vec<Opened> {
         gone.iter()
