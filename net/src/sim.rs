@@ -44,11 +44,9 @@ pub struct Faults {
     pub blackouts: u32,
     /// When the dead seat dies, ms; `None`: at a time drawn from the seed.
     pub dead_at: Option<u64>,
-    /// A second seat whose device dies for good, removed the same way: two seats gone at
-    /// once, or one after the other.
-    pub second_dead: Option<Seat>,
-    /// How long after the first the second dies, ms (0: at the same moment).
-    pub second_dead_after: u64,
+    /// More seats whose devices die for good, removed the same way, each this many ms after
+    /// the dead seat (0: at the same moment): seats gone at once, or one after another.
+    pub more_dead: Vec<(Seat, u64)>,
     /// A seat whose device goes quiet at [`Faults::away_at`] for [`Faults::away_for`] ms
     /// and then comes back (from its store); the others skip it ("go on without") once it is
     /// away, and its device, restarted, says it is back: nobody presses "Wait".
@@ -63,6 +61,11 @@ pub struct Faults {
 }
 
 impl Faults {
+    /// Whether `seat`'s device dies for good in this game.
+    pub fn dies(&self, seat: Seat) -> bool {
+        self.dead_seat == Some(seat) || self.more_dead.iter().any(|(s, _)| *s == seat)
+    }
+
     /// A perfect network: small delays, nothing lost.
     pub fn none() -> Faults {
         Faults {
@@ -80,8 +83,7 @@ impl Faults {
             away_seat: None,
             away_at: 0,
             away_for: 0,
-            second_dead: None,
-            second_dead_after: 0,
+            more_dead: Vec::new(),
             agree: 0,
         }
     }
@@ -105,8 +107,7 @@ impl Faults {
             away_seat: None,
             away_at: 0,
             away_for: 0,
-            second_dead: None,
-            second_dead_after: 0,
+            more_dead: Vec::new(),
             agree: 0,
         }
     }
@@ -516,11 +517,11 @@ impl<G: Game> Sim<G> {
                     down_for: u64::MAX,
                 },
             );
-            if let Some(second) = sim.faults.second_dead {
+            for (node, after) in sim.faults.more_dead.clone() {
                 sim.push(
-                    Time(at + sim.faults.second_dead_after),
+                    Time(at + after),
                     Ev::Crash {
-                        node: second,
+                        node,
                         down_for: u64::MAX,
                     },
                 );
@@ -683,10 +684,7 @@ impl<G: Game> Sim<G> {
                     ));
                 }
                 Event::Halted(f) => self.fail(format!("seat {i} halted: {}", f.what)),
-                Event::Away { seat }
-                    if Some(seat) == self.faults.dead_seat
-                        || Some(seat) == self.faults.second_dead =>
-                {
+                Event::Away { seat } if self.faults.dies(seat) => {
                     self.vote_remove(i, seat);
                     voted = true;
                 }
@@ -720,10 +718,13 @@ impl<G: Game> Sim<G> {
         }
         // The dead seat is still away at a later step (a vote that raced its last move
         // failed, and no new "away" comes while it stays away): vote again at this step.
-        for dead in [self.faults.dead_seat, self.faults.second_dead]
+        let dead: Vec<Seat> = self
+            .faults
+            .dead_seat
             .into_iter()
-            .flatten()
-        {
+            .chain(self.faults.more_dead.iter().map(|(s, _)| *s))
+            .collect();
+        for dead in dead {
             if dead != i
                 && self.nodes[idx].core.as_ref().is_some_and(|c| {
                     let status = c.seat_status(dead);

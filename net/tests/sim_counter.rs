@@ -177,9 +177,9 @@ fn two_seats_that_die_are_both_removed_and_every_device_ends_alike() {
         let first = (r.next_u32() % u32::from(seats)) as u8;
         let second = (first + 1 + (r.next_u32() % (u32::from(seats) - 1)) as u8) % seats;
         faults.dead_seat = Some(first);
-        faults.second_dead = Some(second);
         // In a row: long enough apart for the table to remove the first before the second.
-        faults.second_dead_after = if seed % 3 == 0 { 0 } else { 20_000 };
+        let after = if seed % 3 == 0 { 0 } else { 20_000 };
+        faults.more_dead = vec![(second, after)];
         let config = Counter::config(seats);
         let cfg = cfg(&memo);
         let trace = sim::replay_seed() == Some(seed);

@@ -212,12 +212,12 @@ fn two_seats_that_die_at_once_or_in_a_row_are_both_removed_and_the_game_ends_ver
         let first = (r.next_u32() % seats as u32) as u8;
         let second = (first + 1 + (r.next_u32() % (seats as u32 - 1)) as u8) % seats;
         faults.dead_seat = Some(first);
-        faults.second_dead = Some(second);
-        faults.second_dead_after = if seed.is_multiple_of(2) {
+        let after = if seed.is_multiple_of(2) {
             0
         } else {
             r.next_u64() % 4_000
         };
+        faults.more_dead = vec![(second, after)];
         if seed.is_multiple_of(5) {
             faults.agree = 200;
         }

@@ -106,3 +106,51 @@ fn a_thousand_faulty_games() {
         t.elapsed()
     );
 }
+
+/// Issue 27: "A Spree! table of eight where three seats are removed one after another".
+/// Three of eight devices die for good, each some seconds after the last; the table removes
+/// each in turn (a second and third removal read the parts of the keys the removed seats
+/// held with their keys), the deck keeps dealing, and the five left end verified on one log.
+#[test]
+fn a_table_of_eight_removes_three_seats_one_after_another_and_ends_verified() {
+    let memo = SignatureMemo::new();
+    let seeds: Vec<u64> = match sim::replay_seed() {
+        Some(s) => vec![s],
+        None => vec![0, 1],
+    };
+    for seed in seeds {
+        let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x0008_0003);
+        let mut config = Spree::config(8);
+        Spree::set_variant(&mut config, "short")
+            .map_err(|e| e.to_string())
+            .unwrap();
+        let mut faults = if seed % 2 == 0 {
+            Faults::none()
+        } else {
+            Faults::random(&mut r)
+        };
+        faults.crashes = 0;
+        faults.blackouts = 0;
+        let first = (r.next_u32() % 8) as u8;
+        faults.dead_seat = Some(first);
+        faults.dead_at = Some(2_000);
+        faults.more_dead = vec![((first + 3) % 8, 20_000), ((first + 5) % 8, 40_000)];
+        let trace = sim::replay_seed() == Some(seed);
+        let report = sim::play::<Spree>(&config, 8, faults.clone(), seed, cfg(&memo), trace)
+            .unwrap_or_else(|e| panic!("{e}\nreplay: HOARD_SIM_SEED={seed}"));
+        assert!(
+            report.verdicts.iter().flatten().all(|v| v.is_verified()),
+            "seed {seed}: {:?}",
+            report.verdicts
+        );
+        assert!(
+            report.ended_by_agreement.is_none(),
+            "seed {seed}: the game stopped"
+        );
+        let removed = [first, (first + 3) % 8, (first + 5) % 8]
+            .iter()
+            .filter(|s| report.removed[**s as usize] > 0)
+            .count();
+        assert_eq!(removed, 3, "seed {seed}: {:?}", report.removed);
+    }
+}
