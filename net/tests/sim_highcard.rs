@@ -191,7 +191,8 @@ fn stats() {
 }
 
 /// Issue 27: "Two seats gone at once stall the table for good". Two seats of four to six
-/// die for good, at the same moment or one after the other, under the simulator's faults
+/// (now and then three) die for good, at the same moment or one after the other, under the
+/// simulator's faults
 /// (and agreements to end that race the moves): the table removes both and every device
 /// left ends the game the same way, verified.
 #[test]
@@ -218,6 +219,13 @@ fn two_seats_that_die_at_once_or_in_a_row_are_both_removed_and_the_game_ends_ver
             r.next_u64() % 4_000
         };
         faults.more_dead = vec![(second, after)];
+        // Now and then a third, at once with the second: three seats gone together.
+        if seats >= 5 && seed % 4 == 1 {
+            let third = (0..seats)
+                .find(|s| *s != first && *s != second)
+                .unwrap_or(0);
+            faults.more_dead.push((third, after));
+        }
         if seed.is_multiple_of(5) {
             faults.agree = 200;
         }
