@@ -182,3 +182,51 @@ fn away_seat_is_skipped_and_plays_again_and_dead_seat_is_removed() {
 }
 
 const AWAY_GAMES: u64 = 4;
+
+/// Issue 27: "Two seats gone at once stall the table for good (4-seat GreedQuest ...)".
+/// Two seats of four to six die for good at the same moment, in full-length games under
+/// faults; the table removes both together and every device left ends verified.
+#[test]
+fn two_seats_that_die_at_once_are_removed_together_and_the_game_ends_verified() {
+    let memo = SignatureMemo::new();
+    let seeds: Vec<u64> = match sim::replay_seed() {
+        Some(s) => vec![s],
+        None => (0..24).collect(),
+    };
+    let mut both = 0;
+    for seed in seeds {
+        let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x0002_dead);
+        let seats = 4 + (r.next_u32() % 3) as u8;
+        let mut config = Config::new(seats);
+        config.length = Length::Shortest;
+        let mut faults = if seed.is_multiple_of(2) {
+            Faults::random(&mut r)
+        } else {
+            Faults::none()
+        };
+        let first = (r.next_u32() % u32::from(seats)) as u8;
+        let second = (first + 1 + (r.next_u32() % (u32::from(seats) - 1)) as u8) % seats;
+        faults.dead_seat = Some(first);
+        faults.more_dead = vec![(second, 0)];
+        let cfg = CoreConfig {
+            away_after: 5_000,
+            resync_after: 1_000,
+            chain_len: 64,
+            sit_out: GreedQuest::core_config().sit_out,
+            memo: Some(memo.clone()),
+            reaction: Default::default(),
+        };
+        let trace = sim::replay_seed() == Some(seed);
+        let report = sim::play::<GreedQuest>(&config, seats, faults, seed, cfg, trace)
+            .unwrap_or_else(|e| panic!("{e}\nreplay: HOARD_SIM_SEED={seed}"));
+        assert!(
+            report.verdicts.iter().flatten().all(|v| v.is_verified()),
+            "seed {seed}: {:?}",
+            report.verdicts
+        );
+        if report.removed[first as usize] > 0 && report.removed[second as usize] > 0 {
+            both += 1;
+        }
+    }
+    assert!(both >= 12, "both seats removed in {both} games");
+}
