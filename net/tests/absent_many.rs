@@ -304,3 +304,29 @@ fn a_vote_about_no_seat_or_about_its_own_seat_is_refused() {
         Body::Vote { target, .. } if target >= 4 || target == s.seat
     )));
 }
+
+/// A seat whose vote is needed about another, and whose device is up, is not called away
+/// while its player thinks: only a seat not heard from is. (A seat gone too is: see
+/// `two_seats_gone_at_once_are_skipped_together_and_then_removed`.)
+#[test]
+fn a_player_yet_to_choose_about_an_away_seat_is_not_called_away() {
+    let mut t = gone_at_a_round(3, &[2]);
+    t.devices[0]
+        .go_on_without(t.now, 2, VoteAction::Skip)
+        .unwrap();
+    // Seat 1's player looks at the question for a minute and chooses nothing.
+    let start = t.now;
+    t.run_until(200_000, 100, |t| {
+        t.now.as_millis() > start.as_millis() + 60_000
+    });
+    assert!(
+        !t.devices[0].is_away(1),
+        "seat 1 was called away while there"
+    );
+    t.devices[1]
+        .go_on_without(t.now, 2, VoteAction::Skip)
+        .unwrap();
+    assert!(t.run_until(200_000, 100, |t| {
+        sat_out_count(&t.devices[0].records(), 2) >= 1
+    }));
+}

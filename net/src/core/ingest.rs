@@ -65,6 +65,7 @@ impl<G: Game> Core<G> {
         if peer == self.me {
             return Ok(());
         }
+        self.heard[peer as usize] = self.heard[peer as usize].max(now);
         let mut refused = None;
         let mut fresh: Vec<Arrival> = Vec::new();
         let mut seen: IdMap<Hash, ()> = IdMap::default();

@@ -178,6 +178,7 @@ impl<G: Game> Core<G> {
             reaction_at: None,
             complaint: None,
             linked: vec![None; n],
+            heard: vec![now; n],
             quiet_since: now,
             peer_have: vec![None; n],
             streamed: vec![None; n],

@@ -607,6 +607,9 @@ pub struct Core<G: Game> {
     /// Whether the device has a live connection to each seat's device, as the driver
     /// last said (`None`: it never said, as in the simulator).
     linked: Vec<Option<bool>>,
+    /// When this device last heard anything from each seat's device (a hello counts: a
+    /// device that is up says hello whenever the table is quiet).
+    heard: Vec<Time>,
     quiet_since: Time,
     /// Each peer's latest hello: the step it waits on and the ids it holds for it.
     peer_have: Vec<Option<(u32, Vec<Hash>)>>,

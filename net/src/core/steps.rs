@@ -178,7 +178,7 @@ impl<G: Game> Core<G> {
             })
             .map(|(t, _)| *t)
             .collect();
-        owed.extend(self.votes_owed(&waiting_on, view, &removed, &skips));
+        owed.extend(self.votes_owed(now, &waiting_on, view, &removed, &skips));
         Ok(Progress::Waiting(owed))
     }
 
@@ -615,7 +615,7 @@ impl<G: Game> Core<G> {
                 // Waiting on the seats that have yet to vote on it (or keep its move): shown
                 // as owed, so a seat that went silent meanwhile can be voted on in turn.
                 return Ok(Progress::Waiting(
-                    self.votes_owed(&held, view, &removed, &skips),
+                    self.votes_owed(now, &held, view, &removed, &skips),
                 ));
             }
         }
@@ -624,10 +624,13 @@ impl<G: Game> Core<G> {
         Ok(Progress::Again)
     }
 
-    /// The seats whose votes on `targets` have yet to come: every seat still in but this
-    /// one, the target and the seats the table goes on without at this step.
+    /// The seats whose votes on `targets` have yet to come and that have not been heard
+    /// from for a while: every seat still in but this one, the target and the seats the
+    /// table goes on without at this step. (A player who is there and has yet to choose is
+    /// thinking, not away: its device says hello whenever the table is quiet.)
     fn votes_owed(
         &self,
+        now: Time,
         targets: &[Seat],
         view: &View<G>,
         removed: &BTreeSet<Seat>,
@@ -642,6 +645,7 @@ impl<G: Game> Core<G> {
                     .filter(|s| !removed.contains(s) && !skips.contains(s))
                     .filter(move |s| view.votes.get(t).is_none_or(|v| !v.contains_key(s)))
             })
+            .filter(|s| now >= self.heard[*s as usize].plus(self.cfg.away_after))
             .collect()
     }
 
