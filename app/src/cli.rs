@@ -13,15 +13,18 @@
 //! Standard output carries machine-readable lines only:
 //! `TICKET <code>`, `SESSION <id>`, `STEP <n>` and `LOG <line>` as the game moves, and finally
 //! `RESULT session=<hex> step=<n> state=<hex> audit=verified winners=<seats>` (or
-//! `audit=fault seat=<s> step=<n> what=<words>`, or `audit=halted what=<words>`).
-//! Exit status: 0 verified, 2 a fault or a halted game, 1 anything else (with a message on
-//! standard error).
+//! `audit=verified-except winners=<seats> unchecked=<words>` when seats removed before they
+//! revealed left what they hid unchecked, `audit=fault seat=<s> step=<n> what=<words>`, or
+//! `audit=halted what=<words>`).
+//! Exit status: 0 verified (with or without exceptions), 2 a fault or a halted game, 1
+//! anything else (with a message on standard error).
 
 use hoard_net::games;
 use hoard_net::handle::{
     AuditVerdict, Command, Event, GameSetup, GameView, Handle, HandleConfig, LobbyView, Network,
-    Relays,
+    Relays, unchecked_words,
 };
+use hoard_rules::Seat;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -417,14 +420,27 @@ fn finished(view: &GameView) -> Option<ExitCode> {
         println!("{head} audit=halted what={why:?}");
         return Some(ExitCode::from(2));
     }
+    let winners: Vec<String> = view
+        .outcome
+        .iter()
+        .flat_map(|o| o.winners.iter().map(|w| w.to_string()))
+        .collect();
     match view.audit.as_ref()? {
         AuditVerdict::Verified => {
-            let winners: Vec<String> = view
-                .outcome
-                .iter()
-                .flat_map(|o| o.winners.iter().map(|w| w.to_string()))
-                .collect();
             println!("{head} audit=verified winners={}", winners.join(","));
+            Some(ExitCode::SUCCESS)
+        }
+        AuditVerdict::VerifiedExcept { unchecked } => {
+            let name = |s: Seat| {
+                view.seats
+                    .get(usize::from(s))
+                    .map_or_else(|| format!("seat {s}"), |seat| seat.name.clone())
+            };
+            println!(
+                "{head} audit=verified-except winners={} unchecked={:?}",
+                winners.join(","),
+                unchecked_words(unchecked, &name)
+            );
             Some(ExitCode::SUCCESS)
         }
         AuditVerdict::Fault { seat, step, what } => {

@@ -9,7 +9,10 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{By, Queryable};
 use hoard_app::games::greedquest::GreedQuestUi;
-use hoard_app::net::{AnyInput, AnyState, AuditVerdict, AwayVote, AwayVoteView, EndView, GameView};
+use hoard_app::net::{
+    AnyInput, AnyState, AuditVerdict, AwayVote, AwayVoteView, EndView, GameView, Unchecked,
+    UncheckedSeat,
+};
 use hoard_app::screens::table::GameIntent;
 use hoard_rules::greedquest::{
     Card, Config, Facing, GreedQuest, Input, Length, Position, Private, Public, Stage,
@@ -557,4 +560,126 @@ fn a_game_ended_by_agreement_says_so_on_the_end_screen() {
     );
     assert!(h.query_by_label("Nobody won.").is_none());
     assert!(h.query_by_label("End game").is_none(), "over is over");
+}
+
+/// The end screen of a game over, with the audit's verdict `audit`.
+fn end_screen(audit: AuditVerdict) -> Harness<'static, Screen> {
+    let (public, privates) = Position::new(short(3))
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut v = view(&public, &privates);
+    v.outcome = Some(Outcome {
+        winners: vec![0],
+        scores: vec![],
+    });
+    v.audit = Some(audit);
+    let mut h = screen(v);
+    h.run();
+    h
+}
+
+const PLAIN_VERIFIED: &str =
+    "Verified: every hidden card and choice was legal, and every device saw the same game.";
+
+/// Issue 29: "any `unchecked` part (a seat's own deck, a sealed play never opened, a secret
+/// never revealed) is named in words ... never the unqualified sentence."
+#[test]
+fn a_seat_that_left_before_revealing_is_named_and_the_game_is_never_plainly_verified() {
+    let h = end_screen(AuditVerdict::VerifiedExcept {
+        unchecked: vec![UncheckedSeat {
+            seat: 2,
+            parts: vec![
+                Unchecked::Sealed {
+                    steps: vec![12, 30],
+                },
+                Unchecked::OwnDeck,
+            ],
+        }],
+    });
+    assert!(
+        h.query_by_label_contains(
+            "Verified, except Bot 2's sealed choices at steps 12 and 30 and the cards Bot 2 \
+             drew from Bot 2's own deck, which Bot 2 never revealed: Bot 2 left the game"
+        )
+        .is_some()
+    );
+    assert!(h.query_by_label_contains(PLAIN_VERIFIED).is_none());
+    assert!(
+        h.query_by_label_contains("Verified: every hidden card")
+            .is_none()
+    );
+}
+
+/// A long list stays readable on a phone: the steps past the first few are counted, not
+/// listed.
+#[test]
+fn many_unopened_sealed_choices_are_summed_up_on_the_end_screen() {
+    let h = end_screen(AuditVerdict::VerifiedExcept {
+        unchecked: vec![UncheckedSeat {
+            seat: 1,
+            parts: vec![Unchecked::Sealed {
+                steps: vec![4, 9, 15, 22, 31, 40, 47, 52],
+            }],
+        }],
+    });
+    assert!(
+        h.query_by_label_contains(
+            "Verified, except Bot 1's sealed choices at steps 4, 9, 15 and 5 more, which Bot 1 \
+             never revealed"
+        )
+        .is_some()
+    );
+    assert!(h.query_by_label_contains(PLAIN_VERIFIED).is_none());
+}
+
+/// With every secret revealed, the plain sentence stays.
+#[test]
+fn a_fully_checked_game_is_plainly_verified() {
+    let h = end_screen(AuditVerdict::Verified);
+    assert!(h.query_by_label_contains(PLAIN_VERIFIED).is_some());
+    assert!(h.query_by_label_contains("Verified, except").is_none());
+}
+
+/// The shared screen (a TV at the table) says the same, in its own shorter words.
+#[test]
+fn the_shared_screen_never_plainly_verifies_a_game_a_seat_left_unrevealed() {
+    use hoard_app::games::{GameUi, TableFrame};
+    use hoard_app::net::ScreenView;
+    use hoard_app::screens::shared;
+    let (public, privates) = Position::new(short(3))
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut v = view(&public, &privates);
+    v.me = None;
+    v.my_turn = false;
+    v.audit = Some(AuditVerdict::VerifiedExcept {
+        unchecked: vec![UncheckedSeat {
+            seat: 2,
+            parts: vec![Unchecked::Sealed { steps: vec![12] }],
+        }],
+    });
+    let mut h = Harness::builder()
+        .with_size([1280.0, 720.0])
+        .build_ui_state(
+            move |ui, (view, games): &mut (ScreenView, Vec<Box<dyn GameUi>>)| {
+                let frame = TableFrame {
+                    now: ui.input(|i| i.time),
+                    portrait: false,
+                    still: true,
+                };
+                let _ = shared::show(ui, Some(&*view), games, frame);
+            },
+            (ScreenView::Game(Box::new(v)), hoard_app::games::all()),
+        );
+    h.run();
+    assert!(
+        h.query_by_label_contains(
+            "Verified, except Bot 2's sealed choice at step 12, which Bot 2 never revealed"
+        )
+        .is_some()
+    );
+    assert!(
+        h.query_by_label_contains("Verified: every hidden card")
+            .is_none()
+    );
 }

@@ -1,10 +1,12 @@
 //! The audit at the end of a game: with every seat's secrets revealed, replay the whole log
 //! with every private side present and check every play, then say "verified" or name the
-//! seat, the step and what was wrong.
+//! seat, the step and what was wrong. A seat removed before it revealed is left out, and
+//! [`unchecked_parts`] says what of its game could not be checked, so "verified" never
+//! claims more than was checked.
 
 use crate::identity::{SessionId, Start};
 use crate::log::{PlayRecord, StepRecord};
-use crate::mental::table::TableDeck;
+use crate::mental::table::{DeckRecord, TableDeck};
 use crate::seal;
 use crate::wire::{Accept, Hash, Reveal};
 use hoard_rules::{Game, Play, Seat, Step, public_hash};
@@ -61,7 +63,8 @@ impl std::fmt::Display for Fault {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Verdict {
     /// Every play of every seat that revealed its secrets was checked against its private
-    /// side and was legal. `unchecked` lists seats the table removed before they revealed.
+    /// side and was legal. `unchecked` lists seats the table removed before they revealed:
+    /// [`unchecked_parts`] says what of each was not checked.
     Verified { unchecked: Vec<Seat> },
     /// Something was wrong: the first fault found.
     Fault(Fault),
@@ -102,6 +105,184 @@ pub fn audit<G: Game>(input: &AuditInput<'_, G>) -> Verdict {
                 .collect(),
         },
         Err(fault) => Verdict::Fault(fault),
+    }
+}
+
+/// One part of a seat's game the audit could not check, because the seat never revealed its
+/// secret (the table removed it before the end).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Unchecked {
+    /// Choices it sealed and never opened, by step: nobody saw what it chose.
+    Sealed { steps: Vec<u32> },
+    /// Its parts in the shuffles of a shared deck, by step: a shuffle replays only from its
+    /// maker's secret, so a card changed, dropped or doubled there would not show.
+    Shuffles { steps: Vec<u32> },
+    /// Its own deck: its private side is made from its secret (GreedQuest's deck), so
+    /// nobody could check the order its cards came in, nor its plays against them.
+    OwnDeck,
+    /// How many hidden cards of a shared deck it was dealt or passed: nobody could read
+    /// them, so its plays were never checked against its hand.
+    Held { cards: u32 },
+}
+
+/// What the audit could not check of one seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UncheckedSeat {
+    pub seat: Seat,
+    /// Never empty: a seat with nothing hidden left unchecked is not listed.
+    pub parts: Vec<Unchecked>,
+}
+
+/// What the audit could not check of `seat`, a seat that never revealed its secret (one of
+/// [`Verdict::Verified`]'s `unchecked`), read from the log. `history[n]` is the public state
+/// before step `n` (as [`crate::Core::public_history`] gives it, which is whole for a game
+/// the audit verified): it says who a deal went to and what a play passed. Empty when
+/// nothing of the seat was hidden (a game of open plays only, or a seat gone before its
+/// first shuffle).
+pub fn unchecked_parts<G: Game>(
+    config: &G::Config,
+    records: &[StepRecord],
+    history: &[G::Public],
+    seat: Seat,
+) -> Vec<Unchecked> {
+    let mut shuffles = Vec::new();
+    let mut sealed = Vec::new();
+    let mut held = 0u32;
+    for (n, record) in records.iter().enumerate() {
+        let public = history.get(n);
+        let handed = match record {
+            StepRecord::Deck { parts, .. } => {
+                if parts
+                    .iter()
+                    .any(|(s, p)| *s == seat && matches!(p, DeckRecord::Shuffle { .. }))
+                {
+                    shuffles.push(n as u32);
+                }
+                // A deck step is a deal when the game waited for one.
+                Step::Dealt
+            }
+            StepRecord::Inputs { plays, .. } => {
+                if plays
+                    .iter()
+                    .any(|(s, p)| *s == seat && matches!(p, PlayRecord::Closed { .. }))
+                {
+                    sealed.push(n as u32);
+                }
+                Step::Inputs(
+                    plays
+                        .iter()
+                        .filter_map(|(s, p)| match p {
+                            PlayRecord::Open(bytes) | PlayRecord::Opened { input: bytes, .. } => {
+                                let input = postcard::from_bytes::<G::Input>(bytes).ok()?;
+                                Some((*s, Play::Open(input)))
+                            }
+                            _ => None,
+                        })
+                        .collect(),
+                )
+            }
+            StepRecord::Chance { .. } | StepRecord::Ended { .. } => continue,
+        };
+        if let Some(public) = public {
+            let to_seat = hoard_rules::play::handed::<G>(public, &handed)
+                .iter()
+                .filter(|(to, _)| *to == seat)
+                .count();
+            held += to_seat as u32;
+        }
+    }
+    let mut parts = Vec::new();
+    if !sealed.is_empty() {
+        parts.push(Unchecked::Sealed { steps: sealed });
+    }
+    if !shuffles.is_empty() {
+        parts.push(Unchecked::Shuffles { steps: shuffles });
+    }
+    // A private side that two secrets make differently is one the secret deals.
+    if G::private(config, seat, [0; 32]) != G::private(config, seat, [0xff; 32]) {
+        parts.push(Unchecked::OwnDeck);
+    }
+    if held > 0 {
+        parts.push(Unchecked::Held { cards: held });
+    }
+    parts
+}
+
+/// The most step numbers one part lists, and the most parts the words name, before they sum
+/// up the rest ("and 5 more"): the words must stay readable on a phone.
+const MOST_STEPS: usize = 3;
+const MOST_PARTS: usize = 4;
+
+/// What the audit could not check, in words, to follow "Verified, except ": "Cat's sealed
+/// choices at steps 12 and 30 and Cat's shuffle of the deck at step 0, which Cat never
+/// revealed: Cat left the game before the end". `name` gives a seat's player name.
+pub fn unchecked_words(unchecked: &[UncheckedSeat], name: &dyn Fn(Seat) -> String) -> String {
+    let mut phrases = Vec::new();
+    for u in unchecked {
+        let who = name(u.seat);
+        for part in &u.parts {
+            phrases.push(match part {
+                Unchecked::OwnDeck => format!("the cards {who} drew from {who}'s own deck"),
+                Unchecked::Shuffles { steps } => format!(
+                    "{who}'s {} of the deck {}",
+                    noun(steps, "shuffle", "shuffles"),
+                    at_steps(steps)
+                ),
+                Unchecked::Held { cards: 1 } => format!("the hidden card {who} held"),
+                Unchecked::Held { cards } => format!("the {cards} hidden cards {who} held"),
+                Unchecked::Sealed { steps } => format!(
+                    "{who}'s sealed {} {}",
+                    noun(steps, "choice", "choices"),
+                    at_steps(steps)
+                ),
+            });
+        }
+    }
+    let mut list = if phrases.len() > MOST_PARTS {
+        format!(
+            "{} and {} more",
+            phrases[..MOST_PARTS].join(", "),
+            phrases.len() - MOST_PARTS
+        )
+    } else {
+        and_list(&phrases)
+    };
+    let names: Vec<String> = unchecked.iter().map(|u| name(u.seat)).collect();
+    let they = match names.as_slice() {
+        [one] => one.clone(),
+        _ => "they".into(),
+    };
+    list.push_str(&format!(
+        ", which {} never revealed: {they} left the game before the end",
+        and_list(&names)
+    ));
+    list
+}
+
+fn noun<'a>(steps: &[u32], one: &'a str, many: &'a str) -> &'a str {
+    if steps.len() == 1 { one } else { many }
+}
+
+/// "at step 12", "at steps 12 and 30", "at steps 1, 2, 3 and 5 more".
+fn at_steps(steps: &[u32]) -> String {
+    let shown: Vec<String> = steps.iter().take(MOST_STEPS).map(u32::to_string).collect();
+    match steps {
+        [one] => format!("at step {one}"),
+        _ if steps.len() > MOST_STEPS => format!(
+            "at steps {} and {} more",
+            shown.join(", "),
+            steps.len() - MOST_STEPS
+        ),
+        _ => format!("at steps {}", and_list(&shown)),
+    }
+}
+
+/// "a", "a and b", "a, b and c".
+fn and_list(items: &[String]) -> String {
+    match items.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
     }
 }
 
@@ -352,5 +533,194 @@ pub fn card_moves<G: Game>(
             })
             .collect(),
         _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hoard_rules::counter::{self, Counter};
+    use hoard_rules::greedquest::{Config, GreedQuest};
+    use hoard_rules::{Listed, Pending};
+
+    fn shuffle() -> DeckRecord {
+        DeckRecord::Shuffle {
+            cards: Vec::new(),
+            escrow: Vec::new(),
+        }
+    }
+
+    fn shares() -> DeckRecord {
+        DeckRecord::Shares {
+            shares: Vec::new(),
+            opened: Vec::new(),
+        }
+    }
+
+    fn closed() -> PlayRecord {
+        PlayRecord::Closed {
+            commitment: [7; 32],
+        }
+    }
+
+    /// GreedQuest's Room 11: "each seat secretly keeps or discards the first card it drew".
+    /// A seat removed before the audit never opened those choices, and its deck is shuffled
+    /// from its secret: both are named, and a seat that sealed nothing is named only for its
+    /// deck.
+    #[test]
+    fn a_greedquest_seat_that_never_revealed_leaves_its_sealed_choices_and_its_deck_unchecked() {
+        let records = vec![
+            StepRecord::Chance {
+                draw: [1; 32],
+                from: vec![0, 1, 2],
+            },
+            StepRecord::Inputs {
+                plays: vec![(0, closed()), (1, PlayRecord::Removed), (2, closed())],
+                passed: Vec::new(),
+            },
+            StepRecord::Inputs {
+                plays: vec![(2, PlayRecord::Open(vec![0]))],
+                passed: Vec::new(),
+            },
+            StepRecord::Inputs {
+                plays: vec![(0, PlayRecord::SatOut), (2, closed())],
+                passed: Vec::new(),
+            },
+        ];
+        let config = Config::new(3);
+        assert_eq!(
+            unchecked_parts::<GreedQuest>(&config, &records, &[], 2),
+            vec![Unchecked::Sealed { steps: vec![1, 3] }, Unchecked::OwnDeck]
+        );
+        assert_eq!(
+            unchecked_parts::<GreedQuest>(&config, &records, &[], 1),
+            vec![Unchecked::OwnDeck]
+        );
+    }
+
+    /// Counter: "the deck is shuffled so that nobody knows its order. Each player is dealt 3
+    /// cards", and a Give passes one face down. A seat that never revealed made a shuffle
+    /// nobody could replay and held cards nobody could read.
+    #[test]
+    fn a_counter_seat_that_never_revealed_leaves_its_shuffle_and_its_hand_unchecked() {
+        let config = Counter::config(3);
+        let mut public = Counter::setup(&config).expect("set up");
+        let mut history = vec![public.clone()];
+        let mut records = Vec::new();
+        let mut play = |public: &mut counter::Public, record: StepRecord, step: Step<_>| {
+            Counter::apply(public, &mut [], &step).expect("the rules take the step");
+            records.push(record);
+            history.push(public.clone());
+        };
+        play(
+            &mut public,
+            StepRecord::Deck {
+                parts: vec![(0, shuffle()), (1, shuffle()), (2, shuffle())],
+                faces: Vec::new(),
+            },
+            Step::Shuffled,
+        );
+        for to in 0..3 {
+            let others = (0..3).filter(|s| *s != to).map(|s| (s, shares())).collect();
+            play(
+                &mut public,
+                StepRecord::Deck {
+                    parts: others,
+                    faces: Vec::new(),
+                },
+                Step::Dealt,
+            );
+        }
+        play(
+            &mut public,
+            StepRecord::Chance {
+                draw: [3; 32],
+                from: vec![0, 1, 2],
+            },
+            Step::Chance([3; 32]),
+        );
+        let Pending::Turn { seat: giver } = Counter::pending(&public) else {
+            panic!("a turn after the first player is drawn");
+        };
+        let to = (giver + 1) % 3;
+        let give = counter::Input::Give {
+            card: public.hands[usize::from(giver)][0],
+            to,
+        };
+        let bytes = postcard::to_stdvec(&give).expect("encode");
+        play(
+            &mut public,
+            StepRecord::Inputs {
+                plays: vec![(giver, PlayRecord::Open(bytes))],
+                passed: vec![(giver, Vec::new())],
+            },
+            Step::turn(giver, give),
+        );
+
+        assert_eq!(
+            unchecked_parts::<Counter>(&config, &records, &history, to),
+            vec![
+                Unchecked::Shuffles { steps: vec![0] },
+                Unchecked::Held { cards: 4 }
+            ]
+        );
+        assert_eq!(
+            unchecked_parts::<Counter>(&config, &records, &history, giver),
+            vec![
+                Unchecked::Shuffles { steps: vec![0] },
+                Unchecked::Held { cards: 3 }
+            ]
+        );
+    }
+
+    fn names(seat: Seat) -> String {
+        ["Ann", "Bo", "Cat"][usize::from(seat)].into()
+    }
+
+    #[test]
+    fn the_words_name_each_unchecked_part_and_its_player() {
+        let cat = UncheckedSeat {
+            seat: 2,
+            parts: vec![
+                Unchecked::Sealed {
+                    steps: vec![12, 30],
+                },
+                Unchecked::Shuffles { steps: vec![0] },
+            ],
+        };
+        assert_eq!(
+            unchecked_words(std::slice::from_ref(&cat), &names),
+            "Cat's sealed choices at steps 12 and 30 and Cat's shuffle of the deck at step 0, \
+             which Cat never revealed: Cat left the game before the end"
+        );
+        let bo = UncheckedSeat {
+            seat: 1,
+            parts: vec![Unchecked::Held { cards: 1 }, Unchecked::OwnDeck],
+        };
+        assert_eq!(
+            unchecked_words(&[bo, cat], &names),
+            "the hidden card Bo held, the cards Bo drew from Bo's own deck, Cat's sealed \
+             choices at steps 12 and 30 and Cat's shuffle of the deck at step 0, which Bo and \
+             Cat never revealed: they left the game before the end"
+        );
+    }
+
+    #[test]
+    fn long_lists_are_summed_up_to_stay_readable_on_a_phone() {
+        let seat = |seat: Seat| UncheckedSeat {
+            seat,
+            parts: vec![
+                Unchecked::Sealed {
+                    steps: vec![4, 9, 15, 22, 31, 40, 47, 52],
+                },
+                Unchecked::Held { cards: 7 },
+            ],
+        };
+        assert_eq!(
+            unchecked_words(&[seat(0), seat(1), seat(2)], &names),
+            "Ann's sealed choices at steps 4, 9, 15 and 5 more, the 7 hidden cards Ann held, \
+             Bo's sealed choices at steps 4, 9, 15 and 5 more, the 7 hidden cards Bo held and \
+             2 more, which Ann, Bo and Cat never revealed: they left the game before the end"
+        );
     }
 }

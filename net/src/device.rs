@@ -858,6 +858,9 @@ impl Device {
         let seats = feed_seats(&view.seats);
         let audit = view.audit.as_ref().map(|a| match a {
             AuditVerdict::Verified => FeedAudit::Verified,
+            AuditVerdict::VerifiedExcept { unchecked } => FeedAudit::VerifiedExcept {
+                unchecked: unchecked.clone(),
+            },
             AuditVerdict::Fault { what, .. } => FeedAudit::Fault { what: what.clone() },
         });
         let mut frames = Vec::new();

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, mpsc};
 use tokio::sync::mpsc as tokio_mpsc;
 
+pub use crate::audit::{Unchecked, UncheckedSeat, unchecked_words};
 pub use crate::games::{AnyInput, AnyState, GameSetup, TableGame};
 pub use crate::identity::SessionId;
 pub use crate::table_types::{

@@ -7,7 +7,7 @@
 //! transmits leaves, and a bot (or an autoplayed seat) moves only when nothing else is in
 //! flight, through the same `submit` a person's move takes.
 
-use crate::audit::Verdict;
+use crate::audit::{self, UncheckedSeat, Verdict};
 use crate::core::{Core, CoreConfig, Event as CoreEvent, Time};
 use crate::error::{NetError, Result};
 use crate::games::AnyInput;
@@ -266,6 +266,9 @@ pub struct Session<G: Game> {
     log: Vec<String>,
     narrated: usize,
     ending: Ending,
+    /// The audit's verdict as the screens show it, once there is one: naming what it left
+    /// unchecked replays the log, so it is worked out once.
+    audit: Option<AuditVerdict>,
 }
 
 /// Where a session's files live under the device's data directory.
@@ -376,6 +379,7 @@ impl<G: Game> Session<G> {
             log: Vec::new(),
             narrated: 0,
             ending: Ending::default(),
+            audit: None,
         };
         // Seats on this device are always connected to each other.
         let keys: Vec<PublicKey> = session.locals.iter().map(|l| l.key).collect();
@@ -455,9 +459,13 @@ impl<G: Game> Session<G> {
                 hex(&d.ours)
             )),
             CoreEvent::Halted(fault) => out.errors.push(format!("The game stopped: {}", fault.what)),
-            CoreEvent::Audited(Verdict::Verified { .. }) => {
-                out.notices.push("Audit: every hidden play checked and verified".into())
-            }
+            CoreEvent::Audited(Verdict::Verified { .. }) => match self.audit_view() {
+                Some(AuditVerdict::VerifiedExcept { unchecked }) => out.notices.push(format!(
+                    "Audit: verified, except {}",
+                    audit::unchecked_words(&unchecked, &|seat| self.name(seat))
+                )),
+                _ => out.notices.push("Audit: every hidden play checked and verified".into()),
+            },
             CoreEvent::Audited(Verdict::Fault(fault)) => out.errors.push(format!("Audit: {}", fault.what)),
             CoreEvent::Stepped { .. }
             | CoreEvent::Committed { .. }
@@ -652,6 +660,14 @@ impl<G: Game> Session<G> {
         }
     }
 
+    /// The audit's verdict as the screens show it, once there is one.
+    fn audit_view(&mut self) -> Option<AuditVerdict> {
+        if self.audit.is_none() {
+            self.audit = audit_of(&self.locals[self.mine].core);
+        }
+        self.audit.clone()
+    }
+
     /// How the game ended, in words, for the list of games.
     fn result_words(&self) -> String {
         let core = &self.locals[self.mine].core;
@@ -677,10 +693,32 @@ impl<G: Game> Session<G> {
     }
 }
 
-/// The audit's verdict as the screens show it.
+/// The audit's verdict as the screens show it: "verified" only when nothing hidden was left
+/// unchecked; otherwise what each seat that never revealed hid, read from the log.
 fn audit_of<G: Game>(core: &Core<G>) -> Option<AuditVerdict> {
-    core.verdict().map(|v| match v {
-        Verdict::Verified { .. } => AuditVerdict::Verified,
+    Some(match core.verdict()? {
+        Verdict::Verified { unchecked } if unchecked.is_empty() => AuditVerdict::Verified,
+        Verdict::Verified { unchecked } => {
+            let history = core.public_history();
+            let unchecked: Vec<UncheckedSeat> = unchecked
+                .iter()
+                .map(|&seat| UncheckedSeat {
+                    seat,
+                    parts: audit::unchecked_parts::<G>(
+                        core.config(),
+                        core.records(),
+                        &history,
+                        seat,
+                    ),
+                })
+                .filter(|u| !u.parts.is_empty())
+                .collect();
+            if unchecked.is_empty() {
+                AuditVerdict::Verified
+            } else {
+                AuditVerdict::VerifiedExcept { unchecked }
+            }
+        }
         Verdict::Fault(f) => AuditVerdict::Fault {
             seat: f.seat,
             step: f.step,
@@ -1020,7 +1058,7 @@ impl<G: TableGame> Table for Session<G> {
             seats,
             frames,
             log,
-            audit: audit_of(core),
+            audit: self.audit.clone().or_else(|| audit_of(core)),
         }
     }
     fn step(&self) -> u32 {
@@ -1032,6 +1070,7 @@ impl<G: TableGame> Table for Session<G> {
 
     fn view(&mut self, now: Time) -> Option<GameView> {
         self.refresh_log();
+        let audit = self.audit_view();
         let core = &self.locals[self.mine].core;
         let public = core.public()?;
         let pending = core.pending()?;
@@ -1076,7 +1115,6 @@ impl<G: TableGame> Table for Session<G> {
                 });
             }
         }
-        let audit = audit_of(core);
         let outcome = match &pending {
             Pending::Over(outcome) => Some(outcome.clone()),
             _ => None,

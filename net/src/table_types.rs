@@ -2,6 +2,7 @@
 //! and the views that come out. Plain data, shared by the handle, the device and the
 //! sessions, and depending on none of them.
 
+use crate::audit::UncheckedSeat;
 use crate::games::{AnyInput, AnyState, GameSetup};
 use crate::identity::SessionId;
 use crate::transport::{Relays, TableId, TableInfo};
@@ -210,6 +211,10 @@ pub struct EndView {
 pub enum AuditVerdict {
     /// Every hidden play of every seat was checked and was legal.
     Verified,
+    /// Every play that could be checked was legal, but not all could: seats removed before
+    /// they revealed their secrets left `unchecked` what they hid (never empty; see
+    /// [`crate::audit::unchecked_words`]). Never to be shown as plain "verified".
+    VerifiedExcept { unchecked: Vec<UncheckedSeat> },
     /// What was wrong, naming the seat and the step where there is one.
     Fault {
         seat: Option<Seat>,

@@ -8,6 +8,7 @@
 //! reach, whatever the serving device sends, and nothing private ever reaches it: no hand, no
 //! key, no protocol message, only what every seat's public state already holds.
 
+use crate::audit::UncheckedSeat;
 use crate::games::{ForGame, TableGame, with_game};
 use crate::identity::{SessionId, Start};
 use crate::table_types::{AuditVerdict, EndView, GameView, SeatView};
@@ -40,7 +41,14 @@ pub struct FeedSeat {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FeedAudit {
     Verified,
-    Fault { what: String },
+    Fault {
+        what: String,
+    },
+    /// Verified but for what seats removed before they revealed hid (new variants go last:
+    /// the wire numbers them).
+    VerifiedExcept {
+        unchecked: Vec<UncheckedSeat>,
+    },
 }
 
 /// What a seated device sends its screens, after every change.
@@ -160,6 +168,9 @@ impl Watcher {
                 game.apply(from, &steps)?;
                 let audit = audit.map(|a| match a {
                     FeedAudit::Verified => AuditVerdict::Verified,
+                    FeedAudit::VerifiedExcept { unchecked } => {
+                        AuditVerdict::VerifiedExcept { unchecked }
+                    }
                     FeedAudit::Fault { what } => AuditVerdict::Fault {
                         seat: None,
                         step: None,

@@ -3,7 +3,7 @@
 //! last plays) and never a hand; the phones hold the hands.
 
 use crate::games::{GameUi, TableFrame};
-use crate::net::{AuditVerdict, GameView, ScreenView, SeatView};
+use crate::net::{AuditVerdict, GameView, ScreenView, SeatView, unchecked_words};
 use crate::theme::Palette;
 use crate::widgets;
 use egui::RichText;
@@ -201,6 +201,21 @@ fn side_column(ui: &mut egui::Ui, view: &GameView) {
                 "Verified: every hidden card and choice was legal.",
                 palette.good,
             ),
+            AuditVerdict::VerifiedExcept { unchecked } => {
+                let name = |s: Seat| {
+                    view.seats
+                        .get(usize::from(s))
+                        .map_or_else(|| format!("Seat {s}"), |seat| seat.name.clone())
+                };
+                widgets::banner(
+                    ui,
+                    &format!(
+                        "Verified, except {}. Every other hidden card and choice was legal.",
+                        unchecked_words(unchecked, &name)
+                    ),
+                    palette.accent,
+                )
+            }
             AuditVerdict::Fault { what, .. } => {
                 widgets::banner(ui, &format!("Not verified: {what}"), palette.warn)
             }

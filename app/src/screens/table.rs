@@ -3,7 +3,7 @@
 //! the end screen with the audit's verdict.
 
 use crate::games::{GameUi, TableFrame, TableIntent};
-use crate::net::{AuditVerdict, AwayVote, GameView};
+use crate::net::{AuditVerdict, AwayVote, GameView, unchecked_words};
 use crate::theme::Palette;
 use crate::widgets;
 use egui::RichText;
@@ -410,6 +410,16 @@ fn end_screen(ui: &mut egui::Ui, view: &GameView, game: Option<&dyn GameUi>) -> 
                 ui,
                 "Verified: every hidden card and choice was legal, and every device saw the same game.",
                 palette.good,
+            ),
+            // Never the plain sentence when a seat left before revealing what it hid.
+            Some(AuditVerdict::VerifiedExcept { unchecked }) => widgets::banner(
+                ui,
+                &format!(
+                    "Verified, except {}. Every other hidden card and choice was legal, and \
+                     every device saw the same game.",
+                    unchecked_words(unchecked, &|s| seat_name(view, s))
+                ),
+                palette.accent,
             ),
             Some(AuditVerdict::Fault { seat, step, what }) => {
                 let who = seat.map(|s| format!(" {}", seat_name(view, s))).unwrap_or_default();
