@@ -4,6 +4,7 @@
 //!
 //! - Hellos: 200 sync hellos alternating between two old steps, each asking for every
 //!   seat's messages: bytes the device queues for the peer per byte it received.
+//! - Paced hellos: the same, one per resync period, and one after each new connection.
 //! - Junk: 9,000 messages no game can use (beacon links "for" other seats, openings with no
 //!   commitment, signed messages on logs the table never had): how many the device keeps,
 //!   how its inbox grows, and how many it refuses before it asks for the peer to be cut off.
@@ -175,6 +176,53 @@ fn hellos() {
     );
 }
 
+/// Hellos paced as the protocol allows: one per resync period (the device's answers start
+/// afresh after each), and one after a new connection each time; both asking for everything
+/// from an old step.
+fn paced_hellos() {
+    for reconnect in [false, true] {
+        let (mut devs, keys, start) = table();
+        let rogue = keys[ROGUE].public();
+        let (mut received, mut queued) = (0usize, 0usize);
+        let mut now = Time(10_000_000);
+        for i in 0..200u32 {
+            now = now.plus(1_501);
+            if reconnect {
+                devs[0].core.peer_connected(now, rogue);
+                devs[0].drain();
+            }
+            let hello = Wire::Hello(Hello {
+                session: start.session(),
+                step: 10 + (i % 2) * 20,
+                have: Vec::new(),
+                reply: false,
+                full: true,
+                shared: 0,
+            })
+            .encode();
+            received += hello.len();
+            let _ = devs[0].core.handle_message(now, rogue, &hello);
+            queued += devs[0]
+                .drain()
+                .iter()
+                .filter(|t| t.to == rogue)
+                .map(|t| t.bytes.len())
+                .sum::<usize>();
+        }
+        let how = if reconnect {
+            "each after a new connection"
+        } else {
+            "one per resync period"
+        };
+        println!(
+            "  hellos, {how}: 200 ({received} B) at step {} queued {queued} B for the peer: \
+             {:.1} B per B received",
+            devs[0].core.step(),
+            queued as f64 / received as f64,
+        );
+    }
+}
+
 fn junk() {
     let (mut devs, keys, start) = table();
     let rogue = keys[ROGUE].public();
@@ -264,6 +312,7 @@ fn forgeries() {
 fn main() {
     println!("hoard-net hostile bench: one seated peer against a device, 4-seat GreedQuest");
     hellos();
+    paced_hellos();
     junk();
     forgeries();
 }

@@ -715,6 +715,61 @@ fn alternating_old_hellos_cannot_make_a_device_queue_the_history_twice() {
     honest_all_verified(&t);
 }
 
+/// Issue 27: "Hellos still amplify when paced: one hello per resync period gets a whole
+/// copy of the game each time ... (a reconnection before each hello also gets one)". A
+/// seated peer that has signed steps of our log gets history from before them only once per
+/// `HISTORY_BELOW_EVERY` resync periods, however it paces its hellos or reconnects.
+#[test]
+fn paced_old_hellos_and_reconnections_cannot_make_a_device_queue_the_history_each_time() {
+    let mut t = honest_table(14);
+    run_to(&mut t, 10);
+    t.queue.clear();
+    let rogue = t.devices[CHEAT].key();
+    let session = t.start.session();
+    let hellos = 40u64;
+    let mut received = 0;
+    for i in 0..hellos {
+        // Past each resync period (1 s here), and on a new connection every other time.
+        t.now = t.now.plus(1_001);
+        if i % 2 == 1 {
+            t.devices[0].connected(t.now, rogue);
+        }
+        let hello = Wire::Hello(Hello {
+            session,
+            step: 1,
+            have: Vec::new(),
+            reply: false,
+            full: true,
+            shared: 0,
+        })
+        .encode();
+        received += hello.len();
+        let _ = t.inject(0, rogue, &hello);
+    }
+    let queued: usize = t
+        .queue
+        .iter()
+        .filter(|(from, tx)| *from == 0 && tx.to == rogue)
+        .map(|(_, tx)| tx.bytes.len())
+        .sum();
+    let (_, holds) = kept(&t, 0);
+    // 40 periods: at most two copies from before the peer's last step (one at the start,
+    // one 20 periods on), and the few messages after it each time.
+    let copies = (hellos / hoard_net::core::HISTORY_BELOW_EVERY + 1) as usize;
+    assert!(
+        queued <= copies * holds + (hellos as usize) * 2_000,
+        "{received} bytes of hellos queued {queued} bytes; the device holds {holds}"
+    );
+    t.queue.clear();
+    t.now = t.now.plus(1);
+    for i in 0..3 {
+        t.devices[i].connected(t.now, t.keys[(i + 1) % 3].public());
+        t.devices[(i + 1) % 3].connected(t.now, t.keys[i].public());
+    }
+    assert!(t.finish());
+    honest_all_verified(&t);
+}
+
 #[test]
 fn unsigned_links_for_another_seat_are_refused_and_not_kept() {
     let mut t = honest_table(13);

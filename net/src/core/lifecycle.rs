@@ -184,6 +184,7 @@ impl<G: Game> Core<G> {
             streamed: vec![None; n],
             sent_all: vec![None; n],
             answered: (0..n).map(|_| Answered::default()).collect(),
+            below_floor: vec![None; n],
             asked: vec![None; n],
             refusals: vec![0; n],
             link_tips: vec![None; n],

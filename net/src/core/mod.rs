@@ -158,6 +158,12 @@ impl Hasher for FoldHasher {
 /// with the next sync), so a peer cannot fill memory with far-future messages.
 pub const WINDOW: u32 = 4096;
 
+/// A peer is sent history from before the last step it signed on our log (after a crash
+/// that lost the messages it had not made itself) at most once per this many resync
+/// periods: otherwise a hello from an old step, paced or after each new connection, would
+/// cost a whole copy of the game each time.
+pub const HISTORY_BELOW_EVERY: u64 = 20;
+
 /// A peer whose messages have been refused this many times (a forged frame counts once)
 /// is to be cut off for a while: the core asks for it with [`Event::DropLink`].
 pub const REFUSALS_TO_DROP: u32 = 32;
@@ -623,6 +629,10 @@ pub struct Core<G: Game> {
     sent_all: Vec<Option<u32>>,
     /// Per peer, what went to it in answer to its hellos since our step last changed.
     answered: Vec<Answered>,
+    /// Per peer, when it was last sent history from before the last step it signed on our
+    /// log (what it has shown it holds): once per [`HISTORY_BELOW_EVERY`] resync periods,
+    /// whatever it asks and however often it connects.
+    below_floor: Vec<Option<Time>>,
     /// Per peer, the lowest step we have asked it for history from, since it connected: a
     /// link or an opening of another seat is taken from it only as such history.
     asked: Vec<Option<u32>>,

@@ -214,11 +214,26 @@ impl<G: Game> Core<G> {
             0
         };
         let have: BTreeSet<&Hash> = hello.have.iter().collect();
-        let from = if authors == 0 {
+        let mut from = if authors == 0 {
             hello.step
         } else {
             hello.shared.min(hello.step)
         };
+        // The peer signed a message at `floor` on our log, so it held every step before as
+        // we do; history from before it goes only now and then (see HISTORY_BELOW_EVERY).
+        let floor = self.peer_floor(peer);
+        if from < floor {
+            let every = self
+                .cfg
+                .resync_after
+                .saturating_mul(super::HISTORY_BELOW_EVERY);
+            let due = self.below_floor[peer as usize].is_none_or(|t| now >= t.plus(every));
+            if due {
+                self.below_floor[peer as usize] = Some(now);
+            } else {
+                from = floor;
+            }
+        }
         let answered = &mut self.answered[peer as usize];
         for (step, ids) in self.by_step.range(from..) {
             let gap = *step == hello.step;
@@ -245,6 +260,19 @@ impl<G: Game> Core<G> {
                 }
             }
         }
+    }
+
+    /// The last step at which `peer` signed a message on our log (0 if none).
+    fn peer_floor(&self, peer: Seat) -> u32 {
+        let Some(gs) = &self.game else { return 0 };
+        (1..gs.bases.len() as u32)
+            .rev()
+            .find(|k| {
+                let log = gs.bases[*k as usize].log;
+                self.signed_at(*k)
+                    .any(|s| s.seat == peer && s.basis.log == log)
+            })
+            .unwrap_or(0)
     }
 
     pub(super) fn send_head(&mut self, step: u32) {
