@@ -60,6 +60,13 @@ pub struct Faults {
     pub agree: u32,
 }
 
+/// Two different seats of `seats`, drawn from `rng`.
+pub fn two_seats(rng: &mut ChaCha8Rng, seats: u8) -> (Seat, Seat) {
+    let first = (rng.next_u32() % u32::from(seats)) as Seat;
+    let second = (first as u32 + 1 + rng.next_u32() % (u32::from(seats) - 1)) % u32::from(seats);
+    (first, second as Seat)
+}
+
 impl Faults {
     /// Whether `seat`'s device dies for good in this game.
     pub fn dies(&self, seat: Seat) -> bool {

@@ -174,8 +174,7 @@ fn two_seats_that_die_are_both_removed_and_every_device_ends_alike() {
         } else {
             Faults::none()
         };
-        let first = (r.next_u32() % u32::from(seats)) as u8;
-        let second = (first + 1 + (r.next_u32() % (u32::from(seats) - 1)) as u8) % seats;
+        let (first, second) = sim::two_seats(&mut r, seats);
         faults.dead_seat = Some(first);
         // In a row: long enough apart for the table to remove the first before the second.
         let after = if seed % 3 == 0 { 0 } else { 20_000 };

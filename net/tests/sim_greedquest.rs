@@ -41,15 +41,19 @@ fn game(seed: u64, memo: &SignatureMemo, trace: bool) -> Result<Report, String> 
     let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x6772_6565_6471_7565);
     let config = config(&mut r);
     let faults = Faults::random(&mut r);
-    let cfg = CoreConfig {
+    sim::play::<GreedQuest>(&config, config.seats, faults, seed, cfg(memo), trace)
+}
+
+/// The devices' settings.
+fn cfg(memo: &SignatureMemo) -> CoreConfig<GreedQuest> {
+    CoreConfig {
         away_after: 5_000,
         resync_after: 1_000,
         chain_len: 64,
         sit_out: GreedQuest::core_config().sit_out,
         memo: Some(memo.clone()),
         reaction: Default::default(),
-    };
-    sim::play::<GreedQuest>(&config, config.seats, faults, seed, cfg, trace)
+    }
 }
 
 /// Plays every seed; fails at the end, naming every seed that failed and how to replay it.
@@ -204,20 +208,11 @@ fn two_seats_that_die_at_once_are_removed_together_and_the_game_ends_verified() 
         } else {
             Faults::none()
         };
-        let first = (r.next_u32() % u32::from(seats)) as u8;
-        let second = (first + 1 + (r.next_u32() % (u32::from(seats) - 1)) as u8) % seats;
+        let (first, second) = sim::two_seats(&mut r, seats);
         faults.dead_seat = Some(first);
         faults.more_dead = vec![(second, 0)];
-        let cfg = CoreConfig {
-            away_after: 5_000,
-            resync_after: 1_000,
-            chain_len: 64,
-            sit_out: GreedQuest::core_config().sit_out,
-            memo: Some(memo.clone()),
-            reaction: Default::default(),
-        };
         let trace = sim::replay_seed() == Some(seed);
-        let report = sim::play::<GreedQuest>(&config, seats, faults, seed, cfg, trace)
+        let report = sim::play::<GreedQuest>(&config, seats, faults, seed, cfg(&memo), trace)
             .unwrap_or_else(|e| panic!("{e}\nreplay: HOARD_SIM_SEED={seed}"));
         assert!(
             report.verdicts.iter().flatten().all(|v| v.is_verified()),

@@ -210,8 +210,7 @@ fn two_seats_that_die_at_once_or_in_a_row_are_both_removed_and_the_game_ends_ver
         } else {
             Faults::random(&mut r)
         };
-        let first = (r.next_u32() % seats as u32) as u8;
-        let second = (first + 1 + (r.next_u32() % (seats as u32 - 1)) as u8) % seats;
+        let (first, second) = sim::two_seats(&mut r, seats);
         faults.dead_seat = Some(first);
         let after = if seed.is_multiple_of(2) {
             0

@@ -691,6 +691,27 @@ impl Freeloader {
         }
     }
 
+    /// `seat` plays `card` (showing `face`) from its hand into its stuff: its cost here.
+    fn play_from_hand(
+        public: &mut Public,
+        privates: &mut [Option<Private>],
+        seat: Seat,
+        card: &Held,
+        face: CardId,
+        events: &mut Vec<Event>,
+    ) -> Result<i32, RuleError> {
+        Freeloader::hand_face(privates, seat, card, face)?;
+        let cost = public.cost(seat, face);
+        Freeloader::take_from_hand(public, privates, seat, card);
+        public.stuff[usize::from(seat)].push(face);
+        events.push(Event::Played {
+            seat,
+            card: face,
+            cost,
+        });
+        Ok(cost)
+    }
+
     fn take_from_hand(
         public: &mut Public,
         privates: &mut [Option<Private>],
@@ -1446,15 +1467,7 @@ fn input_step(
             Freeloader::place_favors(public, seat, *house, 1, *friend, events);
         }
         (Phase::Turn { .. }, Input::PlayCard { card, face, friend }) => {
-            Freeloader::hand_face(privates, seat, card, *face)?;
-            let cost = public.cost(seat, *face);
-            Freeloader::take_from_hand(public, privates, seat, card);
-            public.stuff[usize::from(seat)].push(*face);
-            events.push(Event::Played {
-                seat,
-                card: *face,
-                cost,
-            });
+            let cost = Freeloader::play_from_hand(public, privates, seat, card, *face, events)?;
             if cost < 0 {
                 // A negative cost places favors, and so a chance at Best Friend.
                 Freeloader::place_favors(public, seat, here, (-cost) as u8, *friend, events);
@@ -1464,15 +1477,7 @@ fn input_step(
             }
         }
         (Phase::Turn { .. }, Input::PlayCardPaying { card, face, paying }) => {
-            Freeloader::hand_face(privates, seat, card, *face)?;
-            let cost = public.cost(seat, *face);
-            Freeloader::take_from_hand(public, privates, seat, card);
-            public.stuff[usize::from(seat)].push(*face);
-            events.push(Event::Played {
-                seat,
-                card: *face,
-                cost,
-            });
+            let cost = Freeloader::play_from_hand(public, privates, seat, card, *face, events)?;
             // Checked: a positive cost the favors here cover.
             public.houses[usize::from(here)].spend_as(seat, cost.max(0) as u8, *paying);
             Freeloader::end_turn(public, seat, events);
