@@ -214,3 +214,57 @@ fn tapping_a_card_reads_it_and_offers_its_moves() {
         "{sent:?}"
     );
 }
+
+/// "It is extremely rare for a player to be in a position where his hand has nine cards in it
+/// and none of them are playable. If that occurs, the player is allowed to discard Scams in
+/// order to draw new cards." The screen says so, and a tap on a Scam of the hand drops it.
+#[test]
+fn a_full_hand_with_nothing_playable_is_told_and_drops_a_scam_for_a_card() {
+    use hoard_app::games::spammers::SpammersUi;
+    use hoard_app::net::AnyInput;
+    use hoard_rules::spammers::cards::{action, action_deck};
+    use hoard_rules::spammers::data::ActionKind;
+    use hoard_rules::spammers::{Input, Scam};
+    use support::spammers_table::{mias_turn, spammers_table, spammers_view};
+    use support::table_screen::{played, table_screen};
+    let (mut public, mut private) = spammers_table(|_| mias_turn());
+    let scams: Vec<_> = action_deck()
+        .into_iter()
+        .filter(|id| matches!(action(*id).kind, ActionKind::Scam { .. }))
+        .collect();
+    // Five Scams in play: nine Scams in hand are nine cards none of which is playable.
+    public.areas[0].scams = scams[..5]
+        .iter()
+        .map(|c| Scam {
+            card: *c,
+            rating: 1,
+        })
+        .collect();
+    let hand = public.actions.take(9);
+    private.faces.clear();
+    for (h, c) in hand.iter().zip(&scams[5..14]) {
+        private.faces.insert(*h, *c);
+    }
+    public.areas[0].hand = hand;
+    let view = spammers_view(public, private, None);
+    let mut h = table_screen(view, Box::new(SpammersUi::default()), [360.0, 640.0]);
+    h.run();
+    assert!(
+        h.query_by_label_contains("nothing in your full hand can be played")
+            .is_some()
+    );
+    let first = action(scams[5]).name;
+    h.get_by_label(&format!("Card: {first}")).click();
+    h.run();
+    h.get_by_label("Drop it, draw an Action").click();
+    h.run();
+    let sent = played(&h, |i| match i {
+        AnyInput::Spammers(i) => Some(i.clone()),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    });
+    assert!(
+        matches!(sent.as_slice(), [Input::DiscardHeldScam { face, .. }] if *face == scams[5]),
+        "{sent:?}"
+    );
+}

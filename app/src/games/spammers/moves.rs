@@ -240,7 +240,8 @@ fn card_of(input: &Input) -> Option<Handle> {
         Input::PlayScam { card, .. }
         | Input::PlayHardware { card, .. }
         | Input::Mail { card, .. }
-        | Input::Special { card, .. } => Some(*card),
+        | Input::Special { card, .. }
+        | Input::DiscardHeldScam { card, .. } => Some(*card),
         _ => None,
     }
 }
@@ -496,6 +497,12 @@ impl SpammersUi {
                             false,
                         ));
                     }
+                    // A full hand with nothing playable: a Scam of it goes for a new card.
+                    for input in &mine {
+                        if let Input::DiscardHeldScam { .. } = input {
+                            send(&mut out, "Drop it, draw an Action".into(), input, true);
+                        }
+                    }
                 }
                 let lead = out.iter().any(|(_, _, main)| *main);
                 if f.legal.contains(&Input::DrawAction) {
@@ -596,6 +603,16 @@ impl SpammersUi {
                     Step::Discard => "Discard which Scam for a card?".into(),
                     Step::None if self.picked.is_some() => {
                         format!("Your turn, {left}: what does this card do?")
+                    }
+                    // The rulebook's rare full hand: say how out of it.
+                    Step::None
+                        if f.legal
+                            .iter()
+                            .any(|i| matches!(i, Input::DiscardHeldScam { .. })) =>
+                    {
+                        format!(
+                            "Your turn, {left}: nothing in your full hand can be played. Tap a Scam to drop it and draw an Action."
+                        )
                     }
                     Step::None => format!(
                         "Your turn: {left}, {} of {} Mailings used.",
