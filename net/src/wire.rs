@@ -15,6 +15,10 @@ pub type Hash = [u8; 32];
 pub const MAX_WIRE: usize = 256 * 1024;
 /// The largest encoded game input a message may carry, in bytes.
 pub const MAX_INPUT: usize = 4 * 1024;
+/// The largest message about the shared deck (a shuffle part, shares, opened key parts, a
+/// complaint), in bytes. The largest an honest device makes is a shuffle of 108 cards at 8
+/// seats, about 8 KB; a peer cannot park more than this in one slot.
+pub const MAX_DECK_MESSAGE: usize = 64 * 1024;
 
 /// What a signed message was made against: the log and the public state the signer held
 /// just before the step it belongs to. Two devices that agree on the log but not on the

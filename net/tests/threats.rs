@@ -1572,3 +1572,41 @@ fn a_counter_that_came_too_late_is_never_opened_so_its_hand_stays_hidden() {
     }
     panic!("no table of sixty had a counter come too late");
 }
+
+/// Issue 27: "deck parts of 250 KB for future steps" were kept. A message about the deck
+/// larger than any an honest device makes is refused on arrival and not kept.
+#[test]
+fn a_deck_part_larger_than_any_honest_one_is_refused() {
+    let mut t = counter_table(17);
+    run_to(&mut t, 3);
+    let theirs = t
+        .signed_from(CHEAT)
+        .into_iter()
+        .find(|s| matches!(&s.body, Body::Deck(p) if matches!(**p, DeckPart::Shuffle { .. })))
+        .expect("the cheater shuffled");
+    let Body::Deck(part) = &theirs.body else {
+        unreachable!()
+    };
+    let DeckPart::Shuffle { cards, escrow } = (**part).clone() else {
+        unreachable!()
+    };
+    // Three thousand cards, about 200 KB (under the 256 KiB any message may take), for a
+    // step ahead of the table.
+    let big: Vec<Ciphertext> = cards.iter().cycle().take(3_000).cloned().collect();
+    let body = Body::Deck(Box::new(DeckPart::Shuffle { cards: big, escrow }));
+    let at = t.devices[0].step() + 5;
+    let signed = Signed::sign(
+        &t.keys[CHEAT],
+        theirs.session,
+        CHEAT as u8,
+        at,
+        theirs.basis,
+        body,
+    );
+    let bytes = Wire::Signed(signed).encode();
+    assert!(bytes.len() > 150_000 && bytes.len() < hoard_net::wire::MAX_WIRE);
+    let before = kept(&t, 0);
+    let from = t.keys[CHEAT].public();
+    assert!(t.inject(0, from, &bytes).is_err());
+    assert_eq!(kept(&t, 0), before, "nothing of it was kept");
+}

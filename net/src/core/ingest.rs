@@ -10,7 +10,9 @@ use super::{
 use crate::beacon;
 use crate::error::{NetError, Result};
 use crate::identity::PublicKey;
-use crate::wire::{Basis, Body, Hash, Kind, MAX_INPUT, Signed, Wire, verify_until_bad};
+use crate::wire::{
+    Basis, Body, Hash, Kind, MAX_DECK_MESSAGE, MAX_INPUT, Signed, Wire, verify_until_bad,
+};
 use hoard_rules::{Game, Seat};
 
 /// Logs other than this device's own on which one seat's messages for one step are kept.
@@ -262,6 +264,9 @@ impl<G: Game> Core<G> {
                         || crate::mental::table::check_key(&self.session.0, seat, &a.deck).is_err()
                 }
                 Body::Reveal(r) => r.sealed.iter().any(|o| o.input.len() > MAX_INPUT),
+                Body::Deck(_) | Body::Escrow(_) | Body::Complaint(_) => {
+                    bytes.len() > MAX_DECK_MESSAGE
+                }
                 // A vote about a seat the table does not have, or about its own seat, or one
                 // that goes on with a move (a veto) about itself: nothing a device signs.
                 Body::Vote { target, .. } => *target as usize >= self.keys.len() || *target == seat,
