@@ -424,11 +424,15 @@ impl<G: Game> Core<G> {
     /// A vote for a step we may already have passed: tell the voters how that step ended,
     /// and, if the table's vote overrides how we completed it, go back.
     ///
-    /// A vote cannot take a device back further than [`VOTE_REACH`] steps, and a vote
-    /// counts for nothing here once its own seat has gone on from the step as this device
-    /// completed it: the seat has signed that the step ended otherwise, and a modified
-    /// device could otherwise send an honest one back to a step long past, alone.
-    pub(super) fn vote_arrived(&mut self, voter: Seat, step: u32, basis: Basis) {
+    /// A vote cannot take a device back further than [`VOTE_REACH`] steps. Nor when every
+    /// seat whose vote the skip needs has since signed a later step of this device's log:
+    /// each has so signed that the step went on otherwise (an honest voter goes on with the
+    /// move only once its vote can no longer pass), so no honest device went the other way,
+    /// and a modified device could otherwise send an honest one back to a step long past,
+    /// alone (two seats: its vote is the whole table's). Where some voter the skip needs has
+    /// not gone on, it may be holding the step for the vote, and this device goes back to
+    /// end the step as it will.
+    pub(super) fn vote_arrived(&mut self, voter: Seat, target: Seat, step: u32, basis: Basis) {
         let Some(gs) = &self.game else { return };
         let done = gs.records.len() as u32;
         if step >= done || gs.bases[step as usize] != basis || done - step > VOTE_REACH {
@@ -442,18 +446,18 @@ impl<G: Game> Core<G> {
             })
             .map(|s| s.seat)
             .collect();
-        if went_on.contains(&voter) {
+        let removed = removed_before(&gs.removed, step);
+        let every_other_went_on = (0..self.keys.len() as Seat)
+            .filter(|s| *s != target && !removed.contains(s))
+            .all(|s| went_on.contains(&s));
+        if went_on.contains(&voter) && every_other_went_on {
             return;
         }
         let Some(public) = self.public_at(step) else {
             return;
         };
-        let mut view = self.view(step, &G::pending(&public));
-        for voters in view.votes.values_mut() {
-            voters.retain(|v, _| !went_on.contains(v));
-        }
+        let view = self.view(step, &G::pending(&public));
         let Some(gs) = &self.game else { return };
-        let removed = removed_before(&gs.removed, step);
         let (skips, _) = quorum(&view.votes, &removed, self.keys.len());
         let overridden = match &gs.records[step as usize] {
             StepRecord::Inputs { plays, .. } => plays
@@ -466,7 +470,11 @@ impl<G: Game> Core<G> {
             // Nobody played it: there is no move to skip.
             StepRecord::Ended { .. } => false,
         };
-        if overridden {
+        // The seats whose votes the skip needs: every seat still in outside it.
+        let electorate_went_on = (0..self.keys.len() as Seat)
+            .filter(|s| !removed.contains(s) && !skips.contains(s))
+            .all(|s| went_on.contains(&s));
+        if overridden && !electorate_went_on {
             self.rewind(step);
         } else if self.vote_failed(step, &skips) {
             self.send_head(step + 1);

@@ -446,7 +446,7 @@ impl<G: Game> Core<G> {
                     target: *target,
                     action: *action,
                 });
-                self.vote_arrived(s.seat, s.step, s.basis);
+                self.vote_arrived(s.seat, *target, s.step, s.basis);
             }
             Body::End => {
                 self.events.push_back(Event::EndProposed {
