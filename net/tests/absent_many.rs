@@ -330,3 +330,66 @@ fn a_player_yet_to_choose_about_an_away_seat_is_not_called_away() {
         sat_out_count(&t.devices[0].records(), 2) >= 1
     }));
 }
+
+/// A late vote from a seat that went on cannot split two honest devices. Seat 2 comes back
+/// with its move just as seat 0 votes to skip it; seat 1 plays on with the move, then (as a
+/// modified device) signs a vote to skip seat 2 too. Seat 0, holding its step for its own
+/// vote, takes the two votes and skips seat 2; seat 2's device, though seat 1 went on, must
+/// go back to the step, since seat 0 (whose vote the skip needs) never went on.
+#[test]
+fn a_late_vote_from_a_seat_that_went_on_does_not_split_the_honest_devices() {
+    let mut t = table(3, 39, 6);
+    let owes = |t: &Table| {
+        t.devices[0].pending() == Some(Pending::Turn { seat: 2 })
+            && t.devices.iter().all(|d| d.step() == t.devices[0].step())
+    };
+    assert!(t.run_until(200_000, 10, owes), "seat 2 never won a round");
+    let n = t.devices[0].step();
+    t.devices[2].set_plays(false);
+    assert!(t.run_until(100_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.is_away(2))
+    }));
+    // Seat 2 moves; seat 0 votes to skip it before the move reaches it.
+    t.devices[2].set_plays(true);
+    assert!(t.devices[2].act(t.now));
+    t.collect(2);
+    t.devices[0].vote(t.now, 2, VoteAction::Skip).unwrap();
+    t.collect(0);
+    // Seat 1 gets the move first and plays on; nothing reaches seat 0 for now.
+    t.hold = vec![0];
+    assert!(t.run_until(10_000, 10, |t| t.devices[1].step() > n));
+    let basis = t
+        .signed_from(0)
+        .into_iter()
+        .find(|s| s.step == n)
+        .expect("seat 0's vote")
+        .basis;
+    let vote = Signed::sign(
+        &t.keys[1],
+        t.signed_from(0)[0].session,
+        1,
+        n,
+        basis,
+        Body::Vote {
+            target: 2,
+            action: VoteAction::Skip,
+        },
+    );
+    let bytes = Wire::Signed(vote).encode();
+    let from = t.keys[1].public();
+    let _ = t.inject(0, from, &bytes);
+    let _ = t.inject(2, from, &bytes);
+    let skipped = |t: &Table, i: usize| {
+        matches!(t.devices[i].records().get(n as usize), Some(StepRecord::Inputs { plays, .. })
+            if plays.contains(&(2, PlayRecord::SatOut)))
+    };
+    assert!(skipped(&t, 0), "seat 0 took the two votes");
+    t.run_until(2_000, 10, |t| t.queue.is_empty());
+    assert!(
+        skipped(&t, 2),
+        "seat 2's device stayed on the move seat 0 skipped"
+    );
+    t.release();
+    assert!(t.finish());
+    same_ends(&t, &[0, 2]);
+}
