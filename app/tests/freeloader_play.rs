@@ -308,3 +308,63 @@ fn freeloader_screenshots_at_phone_and_laptop_sizes() {
         println!("saved {}", path.display());
     }
 }
+
+/// Issue 30: "which favors pay for a card is the engine's choice today ... Let the player
+/// choose where the choice matters". Mia is both crasher and Best Friend at the Hippies'
+/// with three favors there, and a card costs her two: one of the two spaces must go, and
+/// she says which, with one tap either way.
+#[test]
+fn a_player_whose_favors_keep_only_one_special_space_says_which() {
+    use hoard_rules::Game;
+    use hoard_rules::freeloader::cards::CARDS;
+    use hoard_rules::freeloader::{Freeloader, Held, Paying};
+    let (mut public, private) = freeloader_table(Phase::Turn { seat: 0 });
+    let hippies = 3;
+    public.houses[hippies].best_friends[0] = Some(0);
+    public.houses[hippies].favors[0] = 3;
+    let two = (0..CARDS.len() as hoard_rules::CardId)
+        .find(|c| public.cost(0, *c) == 2)
+        .expect("a card that costs two here");
+    public.hands[0].push(Held::Open(two));
+    assert!(
+        Freeloader::legal_inputs(&public, Some(&private), 0)
+            .iter()
+            .any(|i| matches!(i, Input::PlayCardPaying { .. })),
+        "the rules offer the choice"
+    );
+    let name = CARDS[usize::from(two)].name;
+    for (button, kept_crash) in [
+        ("Play it (2 favors), keep your Crash space", true),
+        ("Play it (2 favors), keep Best Friend", false),
+    ] {
+        let mut h = table_screen(
+            freeloader_view(public.clone(), private.clone()),
+            Box::new(FreeloaderUi::default()),
+            [360.0, 640.0],
+        );
+        h.run();
+        tap(&mut h, &format!("In your hand: {name}"));
+        tap(&mut h, button);
+        let sent = played(&h);
+        if kept_crash {
+            assert!(
+                matches!(
+                    sent.as_slice(),
+                    [Input::PlayCardPaying {
+                        paying: Paying {
+                            crash: false,
+                            best_friend: true
+                        },
+                        ..
+                    }]
+                ),
+                "{sent:?}"
+            );
+        } else {
+            assert!(
+                matches!(sent.as_slice(), [Input::PlayCard { .. }]),
+                "{sent:?}"
+            );
+        }
+    }
+}

@@ -32,6 +32,7 @@ pub fn favor_houses(legal: &[Input]) -> Vec<u8> {
 fn hand_card(input: &Input) -> Option<Held> {
     match input {
         Input::PlayCard { card, .. }
+        | Input::PlayCardPaying { card, .. }
         | Input::Surprise { card, .. }
         | Input::TradeBoard { card, .. } => Some(*card),
         _ => None,
@@ -97,15 +98,32 @@ pub fn offered(
                     .pawns
                     .get(usize::from(me))
                     .map_or(0, |p| public.house_at(*p));
+                // Where the favors left keep only one special space, the plain play keeps
+                // the Best Friend, and another button the Crash space.
+                let choice = legal
+                    .iter()
+                    .any(|i| matches!(i, Input::PlayCardPaying { card: c, .. } if Some(*c) == card));
                 if cost < 0 {
                     format!(
                         "Play it (+{}){}",
                         words::favors(-cost),
                         words::friend_suffix(view, public, here, *friend)
                     )
+                } else if choice {
+                    format!("Play it ({}), keep Best Friend", words::favors(cost))
                 } else {
                     format!("Play it ({})", words::favors(cost))
                 }
+            }
+            Input::PlayCardPaying { face, paying, .. } => {
+                let cost = super::cost(public, me, *face).unwrap_or(0);
+                let kept = match (paying.crash, paying.best_friend) {
+                    (false, true) => ", keep your Crash space",
+                    (true, false) => ", keep Best Friend",
+                    (false, false) => "",
+                    (true, true) => ", giving up both spaces",
+                };
+                format!("Play it ({}){kept}", words::favors(cost.max(0)))
             }
             Input::Surprise { face, friend, .. } => {
                 let (at, n) = match words::card(*face).map(|c| c.special) {
@@ -172,8 +190,6 @@ pub fn offered(
             Input::Skip => "Skip".into(),
             Input::GiveUp => "Give up".into(),
             Input::Fight => "Fight".into(),
-            // Not offered yet: the screen pays in the default order (`PlayCard`).
-            Input::PlayCardPaying { .. } => continue,
         };
         // Two open Best Friend spaces (the Waitress's) are one choice to the player.
         if out.iter().any(|o| o.label == label) {
