@@ -1610,3 +1610,42 @@ fn a_deck_part_larger_than_any_honest_one_is_refused() {
     assert!(t.inject(0, from, &bytes).is_err());
     assert_eq!(kept(&t, 0), before, "nothing of it was kept");
 }
+
+/// Issue 27: "Junk spread ahead is kept: a seat signing its own messages in fresh slots up
+/// to 64 steps ahead ... had 8,640 of 8,640 kept and echoed". What a seat sends for steps
+/// not yet due is kept only up to a fixed budget; the game plays on, verified.
+#[test]
+fn junk_signed_far_ahead_is_kept_only_up_to_a_budget() {
+    let mut t = honest_table(18);
+    run_to(&mut t, 4);
+    t.queue.clear();
+    let rogue = t.keys[CHEAT].clone();
+    let session = t.start.session();
+    let at = t.devices[0].step();
+    let (_, before) = kept(&t, 0);
+    let mut sent = 0;
+    for step in at + 2..at + 2 + 4_000 {
+        for log in 0..3u8 {
+            let basis = Basis {
+                log: [log; 32],
+                state: [7; 32],
+            };
+            let head = Signed::sign(&rogue, session, CHEAT as u8, step, basis, Body::Head);
+            let bytes = Wire::Signed(head).encode();
+            sent += bytes.len();
+            let _ = t.inject(0, rogue.public(), &bytes);
+        }
+    }
+    let (_, after) = kept(&t, 0);
+    assert!(
+        sent > 3 * hoard_net::core::FUTURE_BUDGET / 2,
+        "{sent} bytes sent"
+    );
+    assert!(
+        after - before <= hoard_net::core::FUTURE_BUDGET + 4_096,
+        "{sent} bytes of junk ahead grew the inbox by {}",
+        after - before
+    );
+    assert!(t.finish());
+    honest_all_verified(&t);
+}

@@ -300,7 +300,7 @@ impl<G: Game> Core<G> {
             return Ok(());
         }
         if let Origin::Peer(from) = origin
-            && !self.admit(from, &wire)?
+            && !self.admit(from, &wire, bytes.len())?
         {
             return Ok(());
         }
@@ -485,7 +485,7 @@ impl<G: Game> Core<G> {
     /// seat's own device sends its own); a link must be on its seat's chain; and one seat
     /// fills one step with no more than a game can use. `Ok(false)`: not worth keeping
     /// (a link for a step the table has left, or one that cannot be checked yet).
-    fn admit(&mut self, from: Seat, wire: &Wire) -> Result<bool> {
+    fn admit(&mut self, from: Seat, wire: &Wire, len: usize) -> Result<bool> {
         let (seat, step, relayed) = match wire {
             Wire::Link(l) => (l.seat, l.step, l.seat != from),
             Wire::Signed(s) => (s.seat, s.step, s.seat != from && s.kind() == Kind::Open),
@@ -536,6 +536,41 @@ impl<G: Game> Core<G> {
             }
             Wire::Hello(_) => {}
         }
+        // Not due yet: kept within the author's budget (see FUTURE_BUDGET).
+        if step > self.step().saturating_add(1) {
+            let held = &mut self.future[seat as usize];
+            if *held + len > super::FUTURE_BUDGET {
+                return Ok(false);
+            }
+            *held += len;
+        }
         Ok(true)
+    }
+
+    /// Counts again, per author, the bytes held for steps after the next (the table went
+    /// back to an earlier step).
+    pub(super) fn recount_future(&mut self) {
+        self.future.iter_mut().for_each(|b| *b = 0);
+        let from = self.step().saturating_add(2);
+        for (id, author) in self.by_step.range(from..).flat_map(|(_, ids)| ids) {
+            if let (Some(held), Some(b)) =
+                (self.msgs.get(id), self.future.get_mut(*author as usize))
+            {
+                *b += held.bytes.len();
+            }
+        }
+    }
+
+    /// The table moved on a step: the messages of the step after the new one are due now,
+    /// and count against no budget.
+    pub(super) fn future_due(&mut self) {
+        let due = self.step().saturating_add(1);
+        for (id, author) in self.by_step.get(&due).into_iter().flatten() {
+            if let (Some(held), Some(b)) =
+                (self.msgs.get(id), self.future.get_mut(*author as usize))
+            {
+                *b = b.saturating_sub(held.bytes.len());
+            }
+        }
     }
 }

@@ -185,6 +185,7 @@ impl<G: Game> Core<G> {
             sent_all: vec![None; n],
             answered: (0..n).map(|_| Answered::default()).collect(),
             below_floor: vec![None; n],
+            future: vec![0; n],
             asked: vec![None; n],
             refusals: vec![0; n],
             link_tips: vec![None; n],

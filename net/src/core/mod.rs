@@ -164,6 +164,11 @@ pub const WINDOW: u32 = 4096;
 /// cost a whole copy of the game each time.
 pub const HISTORY_BELOW_EVERY: u64 = 20;
 
+/// Bytes of one seat's messages for steps after the next that a device keeps. A table
+/// ahead of a device sends it about a kilobyte and a half per seat and step, so this holds
+/// hundreds of steps; a seat that signs junk far ahead fills only this.
+pub const FUTURE_BUDGET: usize = 1 << 20;
+
 /// A peer whose messages have been refused this many times (a forged frame counts once)
 /// is to be cut off for a while: the core asks for it with [`Event::DropLink`].
 pub const REFUSALS_TO_DROP: u32 = 32;
@@ -591,6 +596,9 @@ pub struct Core<G: Game> {
     /// The ids of the messages held for each step, in arrival order, with each one's author
     /// (so a history for a peer is gathered without looking up the rest).
     by_step: BTreeMap<u32, Vec<(Hash, Seat)>>,
+    /// Per author, the bytes held of its messages for steps after the next: at most
+    /// [`FUTURE_BUDGET`]; more wait until they are due (they come again with the sync).
+    future: Vec<usize>,
     /// (seat, step, kind, log) -> message id: one message per slot and log.
     slots: IdMap<(Seat, u32, Kind, Hash), Hash>,
     accepts: Vec<Option<Accept>>,

@@ -200,5 +200,6 @@ impl<G: Game> Core<G> {
             gs.pending = G::pending(&gs.public);
         }
         self.events.push_back(Event::Rewound { step: n });
+        self.recount_future();
     }
 }

@@ -720,6 +720,7 @@ impl<G: Game> Core<G> {
             });
         }
         self.events.push_back(Event::Stepped { step: n, events });
+        self.future_due();
         self.events.extend(out);
         self.quiet_since = self.quiet_since.max(now);
         // A vote that did not pass raced this step: tell everyone how it ended here. Not at
