@@ -679,6 +679,31 @@ fn head_on_log(key: &SecretKey, t: &Table, step: u32, log: u8) -> Vec<u8> {
     Wire::Signed(msg).encode()
 }
 
+/// The cheater's hello to device 0 asking for everything from `step`; its size.
+fn old_hello(t: &mut Table, session: hoard_net::SessionId, step: u32) -> usize {
+    let hello = Wire::Hello(Hello {
+        session,
+        step,
+        have: Vec::new(),
+        reply: false,
+        full: true,
+        shared: 0,
+    })
+    .encode();
+    let rogue = t.devices[CHEAT].key();
+    let _ = t.inject(0, rogue, &hello);
+    hello.len()
+}
+
+/// Bytes device 0 has queued for `peer`.
+fn queued_for(t: &Table, peer: hoard_net::PublicKey) -> usize {
+    t.queue
+        .iter()
+        .filter(|(from, tx)| *from == 0 && tx.to == peer)
+        .map(|(_, tx)| tx.bytes.len())
+        .sum()
+}
+
 #[test]
 fn alternating_old_hellos_cannot_make_a_device_queue_the_history_twice() {
     let mut t = honest_table(12);
@@ -688,24 +713,9 @@ fn alternating_old_hellos_cannot_make_a_device_queue_the_history_twice() {
     // Forty-odd bytes each, asking for everything from two old steps in turn.
     let mut received = 0;
     for i in 0..200u32 {
-        let hello = Wire::Hello(Hello {
-            session,
-            step: 1 + (i % 2) * 2,
-            have: Vec::new(),
-            reply: false,
-            full: true,
-            shared: 0,
-        })
-        .encode();
-        received += hello.len();
-        let _ = t.inject(0, rogue, &hello);
+        received += old_hello(&mut t, session, 1 + (i % 2) * 2);
     }
-    let queued: usize = t
-        .queue
-        .iter()
-        .filter(|(from, tx)| *from == 0 && tx.to == rogue)
-        .map(|(_, tx)| tx.bytes.len())
-        .sum();
+    let queued = queued_for(&t, rogue);
     let (_, holds) = kept(&t, 0);
     assert!(
         queued <= holds,
@@ -734,24 +744,9 @@ fn paced_old_hellos_and_reconnections_cannot_make_a_device_queue_the_history_eac
         if i % 2 == 1 {
             t.devices[0].connected(t.now, rogue);
         }
-        let hello = Wire::Hello(Hello {
-            session,
-            step: 1,
-            have: Vec::new(),
-            reply: false,
-            full: true,
-            shared: 0,
-        })
-        .encode();
-        received += hello.len();
-        let _ = t.inject(0, rogue, &hello);
+        received += old_hello(&mut t, session, 1);
     }
-    let queued: usize = t
-        .queue
-        .iter()
-        .filter(|(from, tx)| *from == 0 && tx.to == rogue)
-        .map(|(_, tx)| tx.bytes.len())
-        .sum();
+    let queued = queued_for(&t, rogue);
     let (_, holds) = kept(&t, 0);
     // 40 periods: at most two copies from before the peer's last step (one at the start,
     // one 20 periods on), and the few messages after it each time.
