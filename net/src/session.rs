@@ -412,8 +412,12 @@ impl<G: Game> Session<G> {
         }
         let start = &self.meta.start;
         let name = |seat: Seat| start.name(seat);
+        // An event that tells nothing narrates to no text: the story leaves it out.
         for (_, event) in &events[self.narrated..] {
-            self.log.push(G::narrate(event, &name));
+            let line = G::narrate(event, &name);
+            if !line.is_empty() {
+                self.log.push(line);
+            }
         }
         self.narrated = events.len();
     }
@@ -1051,6 +1055,7 @@ impl<G: TableGame> Table for Session<G> {
             .events_log()
             .iter()
             .map(|(step, event)| (*step, G::narrate(event, &name)))
+            .filter(|(_, line)| !line.is_empty())
             .collect();
         Replay {
             session: core.session(),

@@ -244,10 +244,14 @@ impl<G: TableGame> Watched for WatchedGame<G> {
             let start = &self.start;
             let name = |seat: Seat| start.name(seat);
             for event in &events {
+                let line = G::narrate(event, &name);
+                if line.is_empty() {
+                    continue;
+                }
                 if self.story.len() == STORY {
                     self.story.pop_front();
                 }
-                self.story.push_back(G::narrate(event, &name));
+                self.story.push_back(line);
             }
         }
         Ok(())

@@ -241,7 +241,9 @@ pub trait Game: 'static {
         rng: &mut rand_chacha::ChaCha8Rng,
     ) -> Option<Self::Input>;
 
-    /// One line of the game log in plain words; `name` gives a seat's player name.
+    /// One line of the game log in plain words; `name` gives a seat's player name. An event
+    /// that tells the players nothing (the end of a turn) narrates to no text, and every
+    /// story leaves it out.
     fn narrate(event: &Self::Event, name: &dyn Fn(Seat) -> String) -> String;
 
     /// What `input` does with hidden cards of a shared deck that `seat` holds: each card it

@@ -59,7 +59,12 @@ pub fn line(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
             name(*winner)
         ),
         Event::Played { seat, card: c, cost } => {
-            format!("{} gets the {} for {cost} favors.", name(*seat), card(*c))
+            let plural = if *cost == 1 { "" } else { "s" };
+            format!(
+                "{} gets the {} for {cost} favor{plural}.",
+                name(*seat),
+                card(*c)
+            )
         }
         Event::Drunk {
             seat,

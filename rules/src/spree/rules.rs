@@ -1059,12 +1059,22 @@ fn settle(
     public.phase = Phase::Act(turn);
 }
 
+/// Cards in words; a card of the two decks taken twice is said once, as "both".
 fn cards_said(cards: &[CardId]) -> String {
-    cards
-        .iter()
-        .map(|c| cards::name(*c))
-        .collect::<Vec<_>>()
-        .join(" and ")
+    let mut said: Vec<String> = Vec::new();
+    let mut seen: Vec<String> = Vec::new();
+    for c in cards {
+        let name = cards::name(*c);
+        match seen.iter().position(|n| *n == name) {
+            Some(i) if name == "Joker" => said[i] = "both Jokers".into(),
+            Some(i) => said[i] = format!("both {name}"),
+            None => {
+                said.push(name.clone());
+                seen.push(name);
+            }
+        }
+    }
+    said.join(" and ")
 }
 
 pub fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
