@@ -119,7 +119,9 @@ fn play_once(
         }
         return true;
     }
-    if has_button("Draw an Action") && tally.drawn <= tally.ended {
+    // Nothing to play: draw once a turn, or as often as the turn allows while no Scam has
+    // been played yet (a hand dealt without one finds one).
+    if has_button("Draw an Action") && (tally.drawn <= tally.ended || tally.scams == 0) {
         click(h, "Draw an Action");
         tally.drawn += 1;
         return true;
