@@ -194,10 +194,9 @@ fn a_player_plays_spammers_against_a_bot_to_the_verified_end_by_tapping() {
 #[test]
 fn tapping_a_card_reads_it_and_offers_its_moves() {
     use hoard_app::games::spammers::SpammersUi;
-    use hoard_app::net::AnyInput;
     use hoard_rules::spammers::Input;
     use support::spammers_table::{mias_turn, spammers_table, spammers_view};
-    use support::table_screen::{played, table_screen};
+    use support::table_screen::table_screen;
     let (public, private) = spammers_table(|_| mias_turn());
     let view = spammers_view(public, private, None);
     let mut h = table_screen(view, Box::new(SpammersUi::default()), [360.0, 640.0]);
@@ -206,11 +205,7 @@ fn tapping_a_card_reads_it_and_offers_its_moves() {
     h.run();
     h.get_by_label("Play the Scam").click();
     h.run();
-    let sent = played(&h, |i| match i {
-        AnyInput::Spammers(i) => Some(i.clone()),
-        #[allow(unreachable_patterns)]
-        _ => None,
-    });
+    let sent = spammers_played(&h);
     assert!(
         matches!(sent.as_slice(), [Input::PlayScam { .. }]),
         "{sent:?}"
@@ -223,12 +218,11 @@ fn tapping_a_card_reads_it_and_offers_its_moves() {
 #[test]
 fn a_full_hand_with_nothing_playable_is_told_and_drops_a_scam_for_a_card() {
     use hoard_app::games::spammers::SpammersUi;
-    use hoard_app::net::AnyInput;
     use hoard_rules::spammers::cards::{action, action_deck};
     use hoard_rules::spammers::data::ActionKind;
     use hoard_rules::spammers::{Input, Scam};
     use support::spammers_table::{mias_turn, spammers_table, spammers_view};
-    use support::table_screen::{played, table_screen};
+    use support::table_screen::table_screen;
     let (mut public, mut private) = spammers_table(|_| mias_turn());
     let scams: Vec<_> = action_deck()
         .into_iter()
@@ -260,13 +254,20 @@ fn a_full_hand_with_nothing_playable_is_told_and_drops_a_scam_for_a_card() {
     h.run();
     h.get_by_label("Drop it, draw an Action").click();
     h.run();
-    let sent = played(&h, |i| match i {
-        AnyInput::Spammers(i) => Some(i.clone()),
-        #[allow(unreachable_patterns)]
-        _ => None,
-    });
+    let sent = spammers_played(&h);
     assert!(
         matches!(sent.as_slice(), [Input::DiscardHeldScam { face, .. }] if *face == scams[5]),
         "{sent:?}"
     );
+}
+
+/// The SPAMMERS moves a table screen under test has sent.
+fn spammers_played(
+    h: &egui_kittest::Harness<'_, support::table_screen::Screen>,
+) -> Vec<hoard_rules::spammers::Input> {
+    support::table_screen::played(h, |i| match i {
+        hoard_app::net::AnyInput::Spammers(i) => Some(i.clone()),
+        #[allow(unreachable_patterns)]
+        _ => None,
+    })
 }

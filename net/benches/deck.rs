@@ -94,6 +94,13 @@ fn main() {
                 .expect("an honest shuffle replays");
         }
     });
+    // One seat's shuffle part as it goes on the wire (the escrow, sent once, is measured
+    // below): what the cap on a deck message (`MAX_DECK_MESSAGE`) is set against.
+    let part_bytes = postcard::to_stdvec(&decks[1]).expect("encodes").len();
+    println!(
+        "one seat's shuffle part of {CARDS} cards: {part_bytes} bytes (a deck message may be {} at most)",
+        hoard_net::wire::MAX_DECK_MESSAGE
+    );
     println!(
         "audit of one deck's shuffles ({SEATS} parts): {}",
         ms(audit)

@@ -80,16 +80,7 @@ fn every_device_crashing_at_once_comes_back_to_the_same_verified_game() {
         let seats = 3 + (r.next_u32() % 4) as u8;
         let mut faults = Faults::random(&mut r);
         faults.blackouts = 1 + (seed % 2) as u32;
-        let trace = sim::replay_seed() == Some(seed);
-        let report = sim::play::<HighCard>(
-            &Config { seats, rounds: 3 },
-            seats,
-            faults,
-            seed,
-            cfg(),
-            trace,
-        )
-        .unwrap_or_else(|e| panic!("{e}\nreplay: HOARD_SIM_SEED={seed}"));
+        let report = played(seats, 3, faults, seed);
         // Every blackout took every device down (a crash of a device already down is none).
         assert!(
             report.crashes >= seats as u32,
@@ -228,16 +219,7 @@ fn two_seats_that_die_at_once_or_in_a_row_are_both_removed_and_the_game_ends_ver
         if seed.is_multiple_of(5) {
             faults.agree = 200;
         }
-        let trace = sim::replay_seed() == Some(seed);
-        let report = sim::play::<HighCard>(
-            &Config { seats, rounds: 6 },
-            seats,
-            faults,
-            seed,
-            cfg(),
-            trace,
-        )
-        .unwrap_or_else(|e| panic!("{e}\nreplay: HOARD_SIM_SEED={seed}"));
+        let report = played(seats, 6, faults, seed);
         assert!(
             report.verdicts.iter().flatten().all(|v| v.is_verified()),
             "seed {seed}: {:?}",
@@ -251,4 +233,12 @@ fn two_seats_that_die_at_once_or_in_a_row_are_both_removed_and_the_game_ends_ver
         both_removed > 60,
         "both seats removed in {both_removed} games"
     );
+}
+
+/// One seeded game of `rounds` rounds at `seats` under `faults`; a failure names its seed
+/// (and `HOARD_SIM_SEED=<seed>` replays it with a trace).
+fn played(seats: u8, rounds: u8, faults: Faults, seed: u64) -> sim::Report {
+    let trace = sim::replay_seed() == Some(seed);
+    sim::play::<HighCard>(&Config { seats, rounds }, seats, faults, seed, cfg(), trace)
+        .unwrap_or_else(|e| panic!("{e}\nreplay: HOARD_SIM_SEED={seed}"))
 }
