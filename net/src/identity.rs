@@ -176,6 +176,45 @@ pub(crate) fn entropy() -> Result<[u8; 32]> {
     Ok(bytes)
 }
 
+/// Where a device's fresh randomness comes from (keys, nonces, a seat's chain seed, a
+/// bot's choices): the system's on a real device, a seeded generator in the simulator, so
+/// that a simulated table's life replays from its seed.
+pub trait Random: Send {
+    fn bytes32(&mut self) -> Result<[u8; 32]>;
+
+    fn key(&mut self) -> Result<SecretKey> {
+        Ok(SecretKey::from_bytes(&self.bytes32()?))
+    }
+}
+
+/// The operating system's randomness.
+pub struct SystemRandom;
+
+impl Random for SystemRandom {
+    fn bytes32(&mut self) -> Result<[u8; 32]> {
+        entropy()
+    }
+}
+
+/// Randomness drawn from a seed: the simulator's.
+pub struct SeededRandom(rand_chacha::ChaCha8Rng);
+
+impl SeededRandom {
+    pub fn new(seed: [u8; 32]) -> SeededRandom {
+        use rand_core::SeedableRng;
+        SeededRandom(rand_chacha::ChaCha8Rng::from_seed(seed))
+    }
+}
+
+impl Random for SeededRandom {
+    fn bytes32(&mut self) -> Result<[u8; 32]> {
+        use rand_core::Rng;
+        let mut bytes = [0u8; 32];
+        self.0.fill_bytes(&mut bytes);
+        Ok(bytes)
+    }
+}
+
 /// A new key (a bot's identity), from the operating system's randomness.
 pub(crate) fn new_key() -> Result<SecretKey> {
     Ok(SecretKey::from_bytes(&entropy()?))

@@ -17,6 +17,7 @@ pub mod mental;
 pub mod seal;
 pub mod session;
 pub mod sim;
+pub mod storage;
 pub mod store;
 pub mod table_types;
 pub mod transport;
