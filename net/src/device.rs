@@ -13,8 +13,9 @@ use crate::colours;
 use crate::core::Time;
 use crate::error::{NetError, Result};
 use crate::games::{AnyInput, ForGame, GameSetup, TableGame, with_game};
-use crate::identity::{PublicKey, SeatSpec, SecretKey, SessionId, entropy, new_key};
+use crate::identity::{PublicKey, SeatSpec, SecretKey, SessionId, SystemRandom, entropy, new_key};
 use crate::session::{DONE_FILE, Outgoing, SeatMeta, Session, SessionMeta, Table, session_dir};
+use crate::storage::{DiskStorage, Folder, Storage};
 use crate::table_types::{
     AuditVerdict, Command, Event, GameView, LobbySeat, LobbyView, Network, Replay, SessionSummary,
 };
@@ -27,7 +28,6 @@ use hoard_rules::Seat;
 use iroh::{Endpoint, EndpointAddr, EndpointId, TransportAddr};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
@@ -221,35 +221,26 @@ fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 fn write_file(path: &Path, bytes: &[u8], private: bool) -> Result<()> {
-    let tmp = path.with_extension("tmp");
-    let written = (|| {
-        let mut file = if private {
-            crate::store::create_private(&tmp)?
-        } else {
-            std::fs::File::create(&tmp)?
-        };
-        file.write_all(bytes)?;
-        file.sync_all()
-    })();
-    if let Err(e) = written {
-        // On a full disk, the part that fitted would only keep the disk full.
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e.into());
-    }
-    std::fs::rename(&tmp, path)?;
-    if let Some(parent) = path.parent()
-        && let Ok(dir) = std::fs::File::open(parent)
-    {
-        // Makes the rename itself durable; not every platform can sync a directory.
-        let _ = dir.sync_all();
-    }
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
+        return Err(NetError::Io(std::io::Error::other(format!(
+            "{} is not a file's path",
+            path.display()
+        ))));
+    };
+    DiskStorage::new(dir).write(name, bytes, private)?;
     Ok(())
+}
+
+/// Where a session's files are under the data folder `data_dir` (see [`session_dir`]).
+fn session_path(data_dir: &Path, session: &SessionId) -> PathBuf {
+    let data = Folder::root(Arc::new(DiskStorage::new(data_dir)));
+    data_dir.join(session_dir(&data, session).path())
 }
 
 /// The device's identity: its iroh secret key, made once and kept in `data_dir`.
 pub fn load_identity(data_dir: &Path) -> Result<SecretKey> {
     let path = data_dir.join(IDENTITY_FILE);
-    match crate::store::read_private(&path) {
+    match DiskStorage::new(data_dir).read_private(IDENTITY_FILE) {
         Ok(bytes) => {
             let bytes: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
                 NetError::Corrupt(format!(
@@ -1143,7 +1134,7 @@ impl Device {
 
     /// A saved game's metadata and the keys of the bots this device seated in it.
     fn saved_game(&self, session: &SessionId) -> Result<(SessionMeta, Vec<SecretKey>)> {
-        let dir = session_dir(&self.dir, session);
+        let dir = session_path(&self.dir, session);
         let bytes = std::fs::read(dir.join(META_FILE)).map_err(|e| {
             NetError::Corrupt(format!("the saved game {session} could not be opened: {e}"))
         })?;
@@ -1172,7 +1163,7 @@ impl Device {
         {
             return Err(NetError::InPlay);
         }
-        match std::fs::remove_dir_all(session_dir(&self.dir, &session)) {
+        match std::fs::remove_dir_all(session_path(&self.dir, &session)) {
             // Gone already: nothing to forget.
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e.into()),
             _ => {}
@@ -1555,7 +1546,7 @@ impl Device {
             return;
         }
         let now = self.now();
-        let resume = session_dir(&self.dir, &session).join(META_FILE).exists();
+        let resume = session_path(&self.dir, &session).join(META_FILE).exists();
         match open_table(
             &self.dir,
             meta.clone(),
@@ -1807,7 +1798,7 @@ pub fn dials(me: EndpointId, peer: EndpointId, host: Option<EndpointId>) -> bool
 }
 
 fn load_bots(dir: &Path) -> Result<Vec<SecretKey>> {
-    match crate::store::read_private(&dir.join(BOTS_FILE)) {
+    match DiskStorage::new(dir).read_private(BOTS_FILE) {
         Ok(bytes) => read_bots(&bytes),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
         Err(e) => Err(e.into()),
@@ -1826,7 +1817,11 @@ fn open_table(
     resume: bool,
 ) -> Result<Box<dyn Table>> {
     meta.check()?;
-    let dir = session_dir(data_dir, &meta.session());
+    let folder = session_dir(
+        &Folder::root(Arc::new(DiskStorage::new(data_dir))),
+        &meta.session(),
+    );
+    let dir = data_dir.join(folder.path());
     if !resume {
         std::fs::create_dir_all(&dir)?;
         write_durably(
@@ -1843,7 +1838,7 @@ fn open_table(
     }
     let game = meta.start.game.clone();
     let open = Open {
-        dir,
+        dir: folder,
         meta,
         key,
         bots,
@@ -1860,7 +1855,7 @@ fn open_table(
 
 /// A session of the game its start names, opened by [`open_table`].
 struct Open<'a> {
-    dir: PathBuf,
+    dir: Folder,
     meta: SessionMeta,
     key: &'a SecretKey,
     bots: &'a [SecretKey],
@@ -1883,9 +1878,9 @@ impl ForGame for Open<'_> {
             resume,
         } = self;
         Ok(Box::new(if resume {
-            Session::<G>::resume(dir, meta, key, bots, autoplay, now)?
+            Session::<G>::resume(dir, meta, key, bots, autoplay, now, &mut SystemRandom)?
         } else {
-            Session::<G>::create(dir, meta, key, bots, autoplay, now)?
+            Session::<G>::create(dir, meta, key, bots, autoplay, now, &mut SystemRandom)?
         }))
     }
 }
@@ -1989,10 +1984,10 @@ mod tests {
             )
             .expect("table"),
         );
-        let bots = session_dir(&dir, &session).join(BOTS_FILE);
+        let bots = session_path(&dir, &session).join(BOTS_FILE);
         assert_eq!(mode(&bots), 0o600);
         loosen(&bots);
-        let kept = load_bots(&session_dir(&dir, &session)).expect("bots");
+        let kept = load_bots(&session_path(&dir, &session)).expect("bots");
         assert_eq!(
             kept.iter().map(|k| k.public()).collect::<Vec<_>>(),
             [bot.public()]

@@ -11,7 +11,8 @@ use crate::audit::{self, UncheckedSeat, Verdict};
 use crate::core::{Core, CoreConfig, Event as CoreEvent, Time};
 use crate::error::{NetError, Result};
 use crate::games::AnyInput;
-use crate::identity::{PublicKey, SecretKey, SessionId, Start, entropy};
+use crate::identity::{PublicKey, Random, SecretKey, SessionId, Start};
+use crate::storage::Folder;
 use crate::store::SeatStore;
 use crate::table_types::{
     AuditVerdict, AwayVote, AwayVoteView, EndView, GameView, Replay, ReplayFrame, SeatView,
@@ -24,7 +25,6 @@ use rand_core::SeedableRng;
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
 use std::collections::{BTreeSet, VecDeque};
-use std::path::{Path, PathBuf};
 
 pub use crate::games::TableGame;
 
@@ -251,7 +251,7 @@ struct Ending {
 
 pub struct Session<G: Game> {
     meta: SessionMeta,
-    dir: PathBuf,
+    dir: Folder,
     me: PublicKey,
     locals: Vec<Local<G>>,
     /// Index in `locals` of the player's own seat.
@@ -265,49 +265,53 @@ pub struct Session<G: Game> {
     autoplay: bool,
     log: Vec<String>,
     narrated: usize,
+    /// The step the progress file last said.
+    progress: Option<u32>,
     ending: Ending,
     /// The audit's verdict as the screens show it, once there is one: naming what it left
     /// unchecked replays the log, so it is worked out once.
     audit: Option<AuditVerdict>,
 }
 
-/// Where a session's files live under the device's data directory.
-pub fn session_dir(data_dir: &Path, session: &SessionId) -> PathBuf {
-    data_dir.join("sessions").join(session.to_hex())
+/// Where a session's files live in the device's data folder.
+pub fn session_dir(data: &Folder, session: &SessionId) -> Folder {
+    data.join("sessions").join(&session.to_hex())
 }
 
-fn seat_dir(dir: &Path, seat: Seat) -> PathBuf {
-    dir.join(format!("seat-{seat}"))
-}
-
-fn bot_rng() -> Result<ChaCha8Rng> {
-    Ok(ChaCha8Rng::from_seed(entropy()?))
+/// The folder of one seat's store in a session's folder.
+fn seat_dir(dir: &Folder, seat: Seat) -> Folder {
+    dir.join(&format!("seat-{seat}"))
 }
 
 impl<G: TableGame> Session<G> {
     /// Takes this device's seats in a new session: one core per local seat, each signing
-    /// its accept. `bots` holds the keys of the bots this device runs.
+    /// its accept. `bots` holds the keys of the bots this device runs; `random` gives each
+    /// seat's fresh randomness (its core's, and its bot's choices).
     pub fn create(
-        dir: PathBuf,
+        dir: Folder,
         meta: SessionMeta,
         key: &SecretKey,
         bots: &[SecretKey],
         autoplay: bool,
         now: Time,
+        random: &mut dyn Random,
     ) -> Result<Session<G>> {
-        Session::open_with(dir, meta, key, bots, autoplay, now, false, G::core_config())
+        let cfg = G::core_config();
+        Session::open_with(dir, meta, key, bots, autoplay, now, false, cfg, random)
     }
 
     /// Rebuilds this device's seats from their stores after a restart.
     pub fn resume(
-        dir: PathBuf,
+        dir: Folder,
         meta: SessionMeta,
         key: &SecretKey,
         bots: &[SecretKey],
         autoplay: bool,
         now: Time,
+        random: &mut dyn Random,
     ) -> Result<Session<G>> {
-        Session::open_with(dir, meta, key, bots, autoplay, now, true, G::core_config())
+        let cfg = G::core_config();
+        Session::open_with(dir, meta, key, bots, autoplay, now, true, cfg, random)
     }
 }
 
@@ -316,7 +320,7 @@ impl<G: Game> Session<G> {
     /// must use the same): new cores if `resume` is false, else rebuilt from their stores.
     #[allow(clippy::too_many_arguments)]
     pub fn open_with(
-        dir: PathBuf,
+        dir: Folder,
         meta: SessionMeta,
         key: &SecretKey,
         bots: &[SecretKey],
@@ -324,6 +328,7 @@ impl<G: Game> Session<G> {
         now: Time,
         resume: bool,
         cfg: CoreConfig<G>,
+        random: &mut dyn Random,
     ) -> Result<Session<G>> {
         meta.check()?;
         let me = key.public();
@@ -338,18 +343,19 @@ impl<G: Game> Session<G> {
             } else {
                 continue;
             };
-            let path = seat_dir(&dir, seat);
+            let seat_dir = seat_dir(&dir, seat);
             let bot = meta.seats.get(i).is_some_and(|s| s.bot) || (seat == my_seat && autoplay);
             // A bot answers as fast whatever it holds: its answers wait the whole window.
             let mut cfg = cfg.clone();
             cfg.reaction.hold_to_end |= bot;
+            let entropy = random.bytes32()?;
             let (store, core) = if resume {
-                let (store, saved) = SeatStore::open(&path, &meta.start)?;
-                let core = Core::resume(saved, seat_key, entropy()?, now, cfg.clone())?;
+                let (store, saved) = SeatStore::open(&seat_dir, &meta.start)?;
+                let core = Core::resume(saved, seat_key, entropy, now, cfg.clone())?;
                 (store, core)
             } else {
-                let store = SeatStore::create(&path, &meta.start)?;
-                let core = Core::new(meta.start.clone(), seat_key, entropy()?, now, cfg.clone())?;
+                let store = SeatStore::create(&seat_dir, &meta.start)?;
+                let core = Core::new(meta.start.clone(), seat_key, entropy, now, cfg.clone())?;
                 (store, core)
             };
             locals.push(Local {
@@ -358,7 +364,7 @@ impl<G: Game> Session<G> {
                 core,
                 store,
                 bot,
-                rng: bot_rng()?,
+                rng: ChaCha8Rng::from_seed(random.bytes32()?),
                 broken: None,
             });
         }
@@ -378,6 +384,7 @@ impl<G: Game> Session<G> {
             autoplay,
             log: Vec::new(),
             narrated: 0,
+            progress: None,
             ending: Ending::default(),
             audit: None,
         };
@@ -616,9 +623,13 @@ impl<G: Game> Session<G> {
         moved
     }
 
-    fn write_progress(&self) {
-        // The progress file only feeds the list of games: best effort.
-        let _ = std::fs::write(self.dir.join("progress"), self.step().to_le_bytes());
+    /// Writes the step the game is at, when it moved on, for the list of games: best
+    /// effort (a failed write is tried again at the next change).
+    fn write_progress(&mut self) {
+        let step = self.step();
+        if self.progress != Some(step) && self.dir.write("progress", &step.to_le_bytes()).is_ok() {
+            self.progress = Some(step);
+        }
     }
 
     /// Writes how the game ended, once it is over and until a write succeeds; never before
@@ -636,8 +647,7 @@ impl<G: Game> Session<G> {
         if self.ending.saved.as_ref() == Some(&words) {
             return;
         }
-        let path = self.dir.join(DONE_FILE);
-        match crate::device::write_durably(&path, words.as_bytes()) {
+        match self.dir.write(DONE_FILE, words.as_bytes()) {
             Ok(()) => {
                 if std::mem::take(&mut self.ending.told) {
                     out.notices
@@ -646,18 +656,14 @@ impl<G: Game> Session<G> {
                 self.ending.saved = Some(words);
             }
             Err(e) => {
-                if !path.exists() {
+                if !self.dir.exists(DONE_FILE) {
                     // An empty file takes no room, only a name.
-                    let _ = std::fs::File::create(&path);
+                    let _ = self.dir.write(DONE_FILE, b"");
                 }
                 self.ending.retry_at = Some(now.plus(RETRY_STORE_AFTER));
                 if !std::mem::replace(&mut self.ending.told, true) {
-                    let why = match e {
-                        NetError::Io(e) => e.to_string(),
-                        e => e.to_string(),
-                    };
                     out.errors.push(format!(
-                        "How the game ended could not be saved ({why}); it is tried again until it can be"
+                        "How the game ended could not be saved ({e}); it is tried again until it can be"
                     ));
                 }
             }
@@ -734,19 +740,6 @@ fn audit_of<G: Game>(core: &Core<G>) -> Option<AuditVerdict> {
 /// Written in a session's folder once its game is over: how it ended, in words. Empty where
 /// the disk had no room for the words: the game is over, and its log says how.
 pub const DONE_FILE: &str = "done";
-
-#[cfg(test)]
-impl<G: Game> Session<G> {
-    /// The store of a seat this device holds.
-    fn store_of(&mut self, seat: Seat) -> &mut SeatStore {
-        let i = self
-            .locals
-            .iter()
-            .position(|l| l.seat == seat)
-            .expect("a local seat");
-        &mut self.locals[i].store
-    }
-}
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().take(8).map(|b| format!("{b:02x}")).collect()
@@ -1166,8 +1159,16 @@ impl<G: TableGame> Table for Session<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::identity::SeatSpec;
+    use crate::identity::{SeatSpec, SystemRandom};
+    use crate::storage::{DiskStorage, MemStorage};
     use hoard_rules::greedquest::{Config, GreedQuest};
+    use std::sync::Arc;
+
+    /// A session's folder in a device's storage held in memory.
+    fn in_memory() -> Folder {
+        let data = Folder::root(Arc::new(MemStorage::new()));
+        data.join("sessions").join("game")
+    }
 
     fn key(b: u8) -> SecretKey {
         SecretKey::from_bytes(&[b; 32])
@@ -1199,12 +1200,17 @@ mod tests {
 
     #[test]
     fn a_device_speaks_only_for_the_seats_it_holds() {
-        let dir = std::env::temp_dir().join(format!("hoard-session-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
         let (ann, ben, stranger) = (key(1), key(2), key(3));
-        let mut table =
-            Session::<GreedQuest>::create(dir.clone(), meta(&ann, &ben), &ann, &[], false, Time(0))
-                .expect("session");
+        let mut table = Session::<GreedQuest>::create(
+            in_memory(),
+            meta(&ann, &ben),
+            &ann,
+            &[],
+            false,
+            Time(0),
+            &mut SystemRandom,
+        )
+        .expect("session");
         let _ = table.pump(Time(0));
         let bytes = &[ByteBuf::from(b"anything at all".to_vec())];
         // Seats: Ann 0, Ben 1. A stranger's device, whatever seat it claims to speak for
@@ -1231,7 +1237,6 @@ mod tests {
             .expect_err("garbage");
         assert!(matches!(err, NetError::Malformed(_)), "{err}");
         assert_eq!(table.step(), 0);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// "Restarting the app resumes every unfinished game" (DESIGN, store), and bad bytes on
@@ -1239,36 +1244,43 @@ mod tests {
     /// without the torn record; a log damaged in the middle does not resume, and says so.
     #[test]
     fn a_saved_game_resumes_past_a_torn_write_and_refuses_a_damaged_log() {
-        let dir = std::env::temp_dir().join(format!("hoard-session-disk-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = in_memory();
         let (ann, ben) = (key(1), key(2));
-        let mut table =
-            Session::<GreedQuest>::create(dir.clone(), meta(&ann, &ben), &ann, &[], false, Time(0))
-                .expect("session");
+        let mut table = Session::<GreedQuest>::create(
+            dir.clone(),
+            meta(&ann, &ben),
+            &ann,
+            &[],
+            false,
+            Time(0),
+            &mut SystemRandom,
+        )
+        .expect("session");
         let _ = table.pump(Time(0));
         drop(table);
-        let log = seat_dir(&dir, 0).join("log");
-        let whole = std::fs::read(&log).expect("log");
+        let seat = seat_dir(&dir, 0);
+        let whole = seat.read("log").expect("log");
         let resume = || {
-            Session::<GreedQuest>::resume(dir.clone(), meta(&ann, &ben), &ann, &[], false, Time(1))
+            let m = meta(&ann, &ben);
+            let random = &mut SystemRandom;
+            Session::<GreedQuest>::resume(dir.clone(), m, &ann, &[], false, Time(1), random)
         };
         // A crash in the middle of writing one more record.
         let mut torn = whole.clone();
         torn.extend_from_slice(&[200, 0, 0, 0, 1, 2, 3]);
-        std::fs::write(&log, &torn).expect("write");
+        seat.write("log", &torn).expect("write");
         assert!(resume().is_ok(), "a torn tail is dropped");
         // One flipped byte inside the first record (past the file's 8-byte header and the
         // record's own 8), with a good record after it: not a torn write.
         let mut damaged = whole.clone();
         damaged.extend_from_slice(&whole[8..]);
         damaged[20] ^= 0x40;
-        std::fs::write(&log, &damaged).expect("write");
+        seat.write("log", &damaged).expect("write");
         match resume() {
             Err(NetError::Corrupt(why)) => assert!(why.contains("damaged"), "{why}"),
             Err(e) => panic!("another error: {e}"),
             Ok(_) => panic!("a damaged log resumed"),
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Ann's device, holding Ben as a bot.
@@ -1286,8 +1298,8 @@ mod tests {
     /// plays on once a write succeeds; the files read back after a restart.
     #[test]
     fn a_full_disk_then_free_space_leaves_a_readable_game_and_the_seat_plays_on() {
-        let dir = std::env::temp_dir().join(format!("hoard-session-full-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let disk = crate::store::tests::SmallDisk::over(Arc::new(MemStorage::new()), u64::MAX);
+        let dir = disk.root().join("sessions").join("game");
         let (ann, ben) = (key(1), key(2));
         let m = with_bot(&ann, &ben);
         let mut table = Session::<GreedQuest>::create(
@@ -1297,10 +1309,10 @@ mod tests {
             std::slice::from_ref(&ben),
             true,
             Time(0),
+            &mut SystemRandom,
         )
         .expect("session");
-        let disk = crate::store::tests::SmallDisk::with_room(3_000);
-        table.store_of(0).on_disk(&disk);
+        disk.set_room(3_000);
         let out = table.pump(Time(0));
         assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
         assert!(
@@ -1333,10 +1345,10 @@ mod tests {
         assert!(table.step() > stuck, "the table stayed at step {stuck}");
         let (step, hash) = (table.step(), table.core().state_hash());
         drop(table);
-        let table = Session::<GreedQuest>::resume(dir.clone(), m, &ann, &[ben], true, Time(3_000))
+        let random = &mut SystemRandom;
+        let table = Session::<GreedQuest>::resume(dir, m, &ann, &[ben], true, Time(3_000), random)
             .expect("the saved game resumes");
         assert_eq!((table.step(), table.core().state_hash()), (step, hash));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Issue 27: "A game that ends while the disk is full leaves its result empty: the home
@@ -1354,24 +1366,34 @@ mod tests {
         let (ann, ben) = (key(1), key(2));
         let m = meta(&ann, &ben);
         let ann_data = fs.0.join("ann");
-        let ann_dir = session_dir(&ann_data, &m.session());
-        std::fs::create_dir_all(&ann_dir).expect("Ann's folder");
+        let ann_folder = session_dir(
+            &Folder::root(Arc::new(DiskStorage::new(&ann_data))),
+            &m.session(),
+        );
+        let ann_dir = ann_data.join(ann_folder.path());
         let saved_meta = postcard::to_stdvec(&m).expect("the table");
-        std::fs::write(ann_dir.join(crate::device::META_FILE), saved_meta).expect("the table");
-        let ben_data =
-            std::env::temp_dir().join(format!("hoard-session-ending-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&ben_data);
+        ann_folder
+            .write(crate::device::META_FILE, &saved_meta)
+            .expect("the table");
         // Both players on autoplay: the game plays itself out.
-        let mut ann_table =
-            Session::<GreedQuest>::create(ann_dir.clone(), m.clone(), &ann, &[], true, Time(0))
-                .expect("Ann's session");
+        let mut ann_table = Session::<GreedQuest>::create(
+            ann_folder,
+            m.clone(),
+            &ann,
+            &[],
+            true,
+            Time(0),
+            &mut SystemRandom,
+        )
+        .expect("Ann's session");
         let mut ben_table = Session::<GreedQuest>::create(
-            session_dir(&ben_data, &m.session()),
+            in_memory(),
             m.clone(),
             &ben,
             &[],
             true,
             Time(0),
+            &mut SystemRandom,
         )
         .expect("Ben's session");
         ann_table.peer_up(Time(0), ben.public());
@@ -1440,7 +1462,6 @@ mod tests {
         std::fs::write(&done, b"").expect("emptied");
         assert_eq!(listed(t), Some(won.clone()));
         assert_eq!(std::fs::read_to_string(&done).ok(), Some(won));
-        let _ = std::fs::remove_dir_all(&ben_data);
     }
 
     /// Issue 14: a person at a table with a bot asks to end the game; the bot agrees at once,
@@ -1448,16 +1469,15 @@ mod tests {
     /// "Keep playing" signs nothing: the offer is only no longer shown at that step.
     #[test]
     fn a_bot_agrees_to_end_the_game_as_soon_as_its_person_asks() {
-        let dir = std::env::temp_dir().join(format!("hoard-session-end-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
         let (ann, ben) = (key(1), key(2));
         let mut table = Session::<GreedQuest>::create(
-            dir.clone(),
+            in_memory(),
             with_bot(&ann, &ben),
             &ann,
             std::slice::from_ref(&ben),
             false,
             Time(0),
+            &mut SystemRandom,
         )
         .expect("session");
         let _ = table.pump(Time(0));
@@ -1483,7 +1503,6 @@ mod tests {
             "{:?}",
             view.log.last()
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// The screen's countdown: a view made while Ann's seat is to answer a reaction window
@@ -1492,19 +1511,18 @@ mod tests {
     fn a_view_in_a_reaction_window_counts_down_what_is_left_of_it() {
         use crate::games::{AnyInput, AnyState};
         use hoard_rules::counter::{self, Counter, Input, Phase};
-        let dir = std::env::temp_dir().join(format!("hoard-session-window-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
         let (ann, ben) = (key(1), key(2));
         let mut m = with_bot(&ann, &ben);
         m.start = Start::new::<Counter>(&counter::Config::new(2), m.start.seats.clone(), [5; 32])
             .expect("start");
         let mut table = Session::<Counter>::create(
-            dir.clone(),
+            in_memory(),
             m,
             &ann,
             std::slice::from_ref(&ben),
             false,
             Time(0),
+            &mut SystemRandom,
         )
         .expect("session");
         // Ann only waits, so the bot plays, and Ann, holding cards, is asked to answer.
@@ -1534,7 +1552,6 @@ mod tests {
                     .expect("Ann waits");
             }
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// While the disk stays full the seat's core goes on hearing the table: what it would

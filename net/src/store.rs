@@ -1,10 +1,11 @@
-//! The store: what one seat keeps of one session on disk, so a restarted device picks the
-//! game up where it left it.
+//! The store: what one seat keeps of one session in its device's storage (a
+//! [`Folder`]), so a restarted device picks the game up where it left it.
 //!
 //! A session folder holds four files, each a magic header then length-prefixed records
 //! (`u32` length, the first 4 bytes of the payload's BLAKE3, the payload):
 //!
-//! - `start`   — the session's [`Start`], written once (to a temporary file, then renamed);
+//! - `start`   — the session's [`Start`], written once, whole or not at all
+//!   ([`Folder::write`]);
 //! - `log`     — the messages the seat signed that it could not make again the same way
 //!   after a crash (commitments, open moves, votes, accepts, reveals), in order (canonical
 //!   wire bytes);
@@ -15,9 +16,10 @@
 //!
 //! Records are gathered by [`SeatStore::persist`] and written together by
 //! [`SeatStore::flush`], which the driver calls before any transmit leaves: secrets, then
-//! the log, each fsync'd, then the inbox, which is not. What the seat chose must survive a
-//! crash; what it heard is sent again by the table, and what it can make again is made
-//! again, so waiting on the disk for either would only put an fsync on the path of a step.
+//! the log, each made durable, then the inbox, which is not. What the seat chose must
+//! survive a crash; what it heard is sent again by the table, and what it can make again is
+//! made again, so waiting on the disk for either would only put an fsync on the path of a
+//! step.
 //!
 //! A write that fails (a full disk, a failed fsync) may still have put part of its bytes in
 //! the file. The store cuts each file back to the length it had after its last good write
@@ -31,18 +33,17 @@
 //! have been sent: an accept or a sealed play's commitment is made again the same from the
 //! seat's secrets (see [`crate::Core::resume`]); an open move or a vote so lost is not, and
 //! the player may choose differently. Damage anywhere else in the log or the secrets is a
-//! clear error. The inbox, never fsync'd, may have lost any part of what the system had not
-//! yet written back, so it is read up to its first bad record and the rest dropped.
+//! clear error. The inbox, never made durable, may have lost any part of what the system
+//! had not yet written back, so it is read up to its first bad record and the rest dropped.
 //!
-//! The secrets file, like every file holding a key or a secret, is readable by its owner
-//! only ([`owner_only`]).
+//! The secrets file, like every file holding a key or a secret, is written and read as
+//! private: on disk, readable by its owner only ([`crate::storage::owner_only`]).
 
 use crate::core::{Persist, Saved, SecretRecord};
 use crate::error::{NetError, Result};
 use crate::identity::Start;
-use std::fs::{File, OpenOptions};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use crate::storage::Folder;
+use std::io::ErrorKind;
 
 /// The first bytes of each file.
 pub const START_MAGIC: &[u8; 8] = b"HOARDst1";
@@ -218,20 +219,61 @@ struct Torn {
 
 /// One of a seat's append-only files and the records waiting to be written to it.
 struct Appender {
-    file: File,
+    dir: Folder,
+    name: &'static str,
     buf: Vec<u8>,
     /// The file's length after its last complete write (made durable, if `durable`): what
     /// a failed write is cut back to.
     good: u64,
-    /// Fsync'd after each write.
+    /// Made durable by each write.
     durable: bool,
+    /// Holds secrets: readable by this device's user only.
+    private: bool,
     /// A failed write left bytes past `good` that could not be cut off yet.
     cut_owed: bool,
-    #[cfg(test)]
-    disk: Option<tests::SmallDisk>,
 }
 
 impl Appender {
+    /// Opens the file `name` in `dir` for appending: cuts off a torn tail, and writes the
+    /// magic into a file that is new (or held nothing whole).
+    fn open(
+        dir: &Folder,
+        name: &'static str,
+        magic: &[u8; 8],
+        torn_at: Option<usize>,
+        private: bool,
+        durable: bool,
+    ) -> Result<Appender> {
+        let len = match dir.len(name) {
+            Ok(len) => Some(len),
+            Err(e) if e.kind() == ErrorKind::NotFound => None,
+            Err(e) => return Err(e.into()),
+        };
+        let mut good = match (len, torn_at) {
+            (Some(_), Some(at)) => {
+                dir.truncate(name, at as u64)?;
+                at as u64
+            }
+            (len, _) => len.unwrap_or(0),
+        };
+        if good < magic.len() as u64 {
+            if good > 0 {
+                dir.truncate(name, 0)?;
+            }
+            dir.append(name, magic, true, private)?;
+            good = magic.len() as u64;
+        }
+        Ok(Appender {
+            dir: dir.clone(),
+            name,
+            buf: Vec::new(),
+            good,
+            durable,
+            private,
+            cut_owed: false,
+        })
+    }
+
     /// Writes what is waiting. On any failure the file is cut back to its last good length
     /// and the records stay waiting, so the next try writes them after good records, never
     /// after the part of them that did reach the file.
@@ -242,7 +284,10 @@ impl Appender {
         if self.buf.is_empty() {
             return Ok(());
         }
-        match self.append() {
+        match self
+            .dir
+            .append(self.name, &self.buf, self.durable, self.private)
+        {
             Ok(()) => {
                 self.good += self.buf.len() as u64;
                 self.buf.clear();
@@ -257,192 +302,61 @@ impl Appender {
         }
     }
 
-    fn append(&mut self) -> std::io::Result<()> {
-        #[cfg(test)]
-        if let Some(disk) = &self.disk {
-            return disk.append(&mut self.file, &self.buf, self.durable);
-        }
-        self.file.write_all(&self.buf)?;
-        if self.durable {
-            self.file.sync_data()?;
-        }
-        Ok(())
-    }
-
     fn cut(&mut self) -> std::io::Result<()> {
-        #[cfg(test)]
-        let len = self.file.metadata()?.len();
-        self.file.set_len(self.good)?;
+        self.dir.truncate(self.name, self.good)?;
         self.cut_owed = false;
-        #[cfg(test)]
-        if let Some(disk) = &self.disk {
-            disk.freed(len.saturating_sub(self.good));
-        }
         Ok(())
     }
 }
 
 /// One seat's files for one session.
 pub struct SeatStore {
-    dir: PathBuf,
+    dir: Folder,
     secrets: Appender,
     log: Appender,
     inbox: Appender,
 }
 
-fn read_or_empty(path: &Path) -> Result<Vec<u8>> {
-    match std::fs::read(path) {
+/// The file `name` in `dir`, or nothing if there is none; `private`: it holds secrets.
+fn read_or_empty(dir: &Folder, name: &str, private: bool) -> Result<Vec<u8>> {
+    let read = if private {
+        dir.read_private(name)
+    } else {
+        dir.read(name)
+    };
+    match read {
         Ok(b) => Ok(b),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(Vec::new()),
         Err(e) => Err(e.into()),
-    }
-}
-
-/// Makes an open file readable and writable by its owner only, as every file holding a key
-/// or a secret must be: one made before this rule, or copied carelessly, is tightened too.
-pub fn owner_only(file: &File) -> std::io::Result<()> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        if file.metadata()?.permissions().mode() & 0o077 != 0 {
-            file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = file;
-    Ok(())
-}
-
-/// Creates (or empties) a file that will hold a key or a secret, owner only from its first
-/// byte.
-pub fn create_private(path: &Path) -> std::io::Result<File> {
-    let mut opts = OpenOptions::new();
-    opts.create(true).write(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    let file = opts.open(path)?;
-    // The mode applies only to a file the call creates: one left by a crash keeps its own.
-    owner_only(&file)?;
-    Ok(file)
-}
-
-/// Reads a file that holds a key or a secret, tightening it to owner only first.
-pub fn read_private(path: &Path) -> std::io::Result<Vec<u8>> {
-    use std::io::Read;
-    let mut file = File::open(path)?;
-    owner_only(&file)?;
-    let mut bytes = Vec::new();
-    file.read_to_end(&mut bytes)?;
-    Ok(bytes)
-}
-
-/// Opens a file for appending, writing its magic if it is new and cutting off a torn tail.
-/// Returns it with its length.
-fn open_append(
-    path: &Path,
-    magic: &[u8; 8],
-    torn_at: Option<usize>,
-    private: bool,
-) -> Result<(File, u64)> {
-    let mut opts = OpenOptions::new();
-    opts.create(true).read(true).write(true);
-    #[cfg(unix)]
-    if private {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    let mut file = opts.open(path)?;
-    if private {
-        owner_only(&file)?;
-    }
-    let len = file.metadata()?.len() as usize;
-    if let Some(at) = torn_at {
-        file.set_len(at as u64)?;
-        file.sync_data()?;
-    }
-    let mut len = torn_at.unwrap_or(len);
-    if len < magic.len() {
-        file.set_len(0)?;
-        file.write_all(magic)?;
-        file.sync_data()?;
-        len = magic.len();
-    }
-    // Append from here on (the cursor of a non-append handle would overwrite).
-    drop(file);
-    Ok((OpenOptions::new().append(true).open(path)?, len as u64))
-}
-
-fn appender(
-    path: &Path,
-    magic: &[u8; 8],
-    torn_at: Option<usize>,
-    private: bool,
-    durable: bool,
-) -> Result<Appender> {
-    let (file, good) = open_append(path, magic, torn_at, private)?;
-    Ok(Appender {
-        file,
-        buf: Vec::new(),
-        good,
-        durable,
-        cut_owed: false,
-        #[cfg(test)]
-        disk: None,
-    })
-}
-
-fn sync_dir(dir: &Path) {
-    // Makes a new file's name durable; not every platform can open a directory.
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
     }
 }
 
 impl SeatStore {
     /// A new session folder holding `start`.
-    pub fn create(dir: &Path, start: &Start) -> Result<SeatStore> {
-        std::fs::create_dir_all(dir)?;
+    pub fn create(dir: &Folder, start: &Start) -> Result<SeatStore> {
         let mut bytes = START_MAGIC.to_vec();
         let payload = postcard::to_stdvec(start)
             .map_err(|e| NetError::BadStart(format!("the start could not be written: {e}")))?;
         frame(&mut bytes, &payload);
-        let tmp = dir.join("start.tmp");
-        {
-            let mut f = File::create(&tmp)?;
-            f.write_all(&bytes)?;
-            f.sync_all()?;
-        }
-        std::fs::rename(&tmp, dir.join(START_FILE))?;
-        sync_dir(dir);
+        dir.write(START_FILE, &bytes)?;
         SeatStore::at(dir, Torn::default())
     }
 
-    fn at(dir: &Path, torn: Torn) -> Result<SeatStore> {
-        let store = SeatStore {
-            dir: dir.to_path_buf(),
-            secrets: appender(
-                &dir.join(SECRETS_FILE),
-                SECRETS_MAGIC,
-                torn.secrets,
-                true,
-                true,
-            )?,
-            log: appender(&dir.join(LOG_FILE), LOG_MAGIC, torn.log, false, true)?,
-            inbox: appender(&dir.join(INBOX_FILE), INBOX_MAGIC, torn.inbox, false, false)?,
-        };
-        sync_dir(dir);
-        Ok(store)
+    fn at(dir: &Folder, torn: Torn) -> Result<SeatStore> {
+        Ok(SeatStore {
+            dir: dir.clone(),
+            secrets: Appender::open(dir, SECRETS_FILE, SECRETS_MAGIC, torn.secrets, true, true)?,
+            log: Appender::open(dir, LOG_FILE, LOG_MAGIC, torn.log, false, true)?,
+            inbox: Appender::open(dir, INBOX_FILE, INBOX_MAGIC, torn.inbox, false, false)?,
+        })
     }
 
     /// Opens an existing session folder and reads everything the seat kept, for
     /// [`crate::Core::resume`]. A torn tail is dropped (and cut off the file). A folder that
     /// holds a seat of another session than `expected` is refused.
-    pub fn open(dir: &Path, expected: &Start) -> Result<(SeatStore, Saved)> {
-        let start_bytes = std::fs::read(dir.join(START_FILE)).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::NotFound {
+    pub fn open(dir: &Folder, expected: &Start) -> Result<(SeatStore, Saved)> {
+        let start_bytes = dir.read(START_FILE).map_err(|e| {
+            if e.kind() == ErrorKind::NotFound {
                 NetError::Corrupt("this game's start is missing".into())
             } else {
                 e.into()
@@ -452,15 +366,15 @@ impl SeatStore {
         if start != *expected {
             return Err(NetError::Corrupt(format!(
                 "the folder {} holds a seat at another game ({}, {} players) than this one ({})",
-                dir.display(),
+                dir.path(),
                 start.session(),
                 start.seat_count(),
                 expected.session()
             )));
         }
-        let (mut messages, log) = read_log(&read_or_empty(&dir.join(LOG_FILE))?)?;
-        let (received, inbox) = read_inbox(&read_or_empty(&dir.join(INBOX_FILE))?)?;
-        let (secrets, secrets_torn) = read_secrets(&read_or_empty(&dir.join(SECRETS_FILE))?)?;
+        let (mut messages, log) = read_log(&read_or_empty(dir, LOG_FILE, false)?)?;
+        let (received, inbox) = read_inbox(&read_or_empty(dir, INBOX_FILE, false)?)?;
+        let (secrets, secrets_torn) = read_secrets(&read_or_empty(dir, SECRETS_FILE, true)?)?;
         messages.extend(received);
         let torn = Torn {
             log,
@@ -479,7 +393,7 @@ impl SeatStore {
     }
 
     /// The session folder.
-    pub fn dir(&self) -> &Path {
+    pub fn dir(&self) -> &Folder {
         &self.dir
     }
 
@@ -509,84 +423,140 @@ impl SeatStore {
         self.inbox.flush()?;
         Ok(())
     }
-
-    /// Writes go to `disk`, a test's small disk, instead of straight to the files.
-    #[cfg(test)]
-    pub(crate) fn on_disk(&mut self, disk: &tests::SmallDisk) {
-        for a in [&mut self.secrets, &mut self.log, &mut self.inbox] {
-            a.disk = Some(disk.clone());
-        }
-    }
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use crate::identity::{SeatSpec, SecretKey};
+    use crate::storage::{DiskStorage, MemStorage, Storage};
+    use std::io;
+    use std::path::PathBuf;
     use std::sync::{Arc, Mutex, MutexGuard};
 
-    /// A disk with little room, shared by every file written through it: writes land in the
-    /// real files until the room runs out, then stop short with "no space left", as a full
-    /// disk's do (the bytes that fitted stay in the file); an fsync can be made to fail.
-    #[derive(Clone, Default)]
-    pub(crate) struct SmallDisk(Arc<Mutex<Room>>);
+    /// A disk with little room over another storage, shared by every file written through
+    /// it: appends land until the room runs out, then stop short with "no space left", as a
+    /// full disk's do (the bytes that fitted stay in the file); a durable append can be made
+    /// to fail to reach the disk; cutting a file frees its room.
+    #[derive(Clone)]
+    pub(crate) struct SmallDisk {
+        inner: Arc<dyn Storage>,
+        room: Arc<Mutex<Room>>,
+    }
 
-    #[derive(Default)]
     struct Room {
         left: u64,
         failing_syncs: u32,
     }
 
     impl SmallDisk {
-        pub(crate) fn with_room(bytes: u64) -> SmallDisk {
-            let disk = SmallDisk::default();
-            disk.room().left = bytes;
-            disk
+        pub(crate) fn over(inner: Arc<dyn Storage>, room: u64) -> SmallDisk {
+            SmallDisk {
+                inner,
+                room: Arc::new(Mutex::new(Room {
+                    left: room,
+                    failing_syncs: 0,
+                })),
+            }
+        }
+
+        /// The top of the disk.
+        pub(crate) fn root(&self) -> Folder {
+            Folder::root(Arc::new(self.clone()))
         }
 
         fn room(&self) -> MutexGuard<'_, Room> {
-            self.0.lock().unwrap_or_else(|e| e.into_inner())
+            self.room.lock().unwrap_or_else(|e| e.into_inner())
         }
 
         /// Files elsewhere were deleted.
         pub(crate) fn make_room(&self, bytes: u64) {
-            self.room().left += bytes;
+            let mut room = self.room();
+            room.left = room.left.saturating_add(bytes);
         }
 
+        /// Files elsewhere filled the disk up to `bytes` left.
+        pub(crate) fn set_room(&self, bytes: u64) {
+            self.room().left = bytes;
+        }
+
+        /// The next `n` durable appends fail to reach the disk.
         pub(crate) fn fail_syncs(&self, n: u32) {
             self.room().failing_syncs = n;
         }
+    }
 
-        pub(super) fn append(
-            &self,
-            file: &mut File,
-            bytes: &[u8],
-            durable: bool,
-        ) -> std::io::Result<()> {
+    fn no_space() -> io::Error {
+        io::Error::new(ErrorKind::StorageFull, "no space left on device")
+    }
+
+    impl Storage for SmallDisk {
+        fn read(&self, path: &str) -> io::Result<Vec<u8>> {
+            self.inner.read(path)
+        }
+
+        fn read_private(&self, path: &str) -> io::Result<Vec<u8>> {
+            self.inner.read_private(path)
+        }
+
+        fn write(&self, path: &str, bytes: &[u8], private: bool) -> io::Result<()> {
             let mut room = self.room();
-            let fits = bytes.len().min(room.left as usize);
-            file.write_all(&bytes[..fits])?;
-            room.left -= fits as u64;
-            if fits < bytes.len() {
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::StorageFull,
-                    "no space left on device",
-                ));
+            let old = self.inner.len(path).unwrap_or(0);
+            // The new file is written whole beside the old one before it takes its place.
+            if bytes.len() as u64 > room.left {
+                return Err(no_space());
             }
-            if durable {
-                if room.failing_syncs > 0 {
-                    room.failing_syncs -= 1;
-                    return Err(std::io::Error::other(
-                        "the disk could not make the write durable",
-                    ));
-                }
-                file.sync_data()?;
+            self.inner.write(path, bytes, private)?;
+            room.left = (room.left - bytes.len() as u64).saturating_add(old);
+            Ok(())
+        }
+
+        fn append(&self, path: &str, bytes: &[u8], durable: bool, private: bool) -> io::Result<()> {
+            let mut room = self.room();
+            let fits = (bytes.len() as u64).min(room.left) as usize;
+            let whole = fits == bytes.len();
+            let sync_fails = durable && whole && room.failing_syncs > 0;
+            self.inner.append(
+                path,
+                &bytes[..fits],
+                durable && whole && !sync_fails,
+                private,
+            )?;
+            room.left -= fits as u64;
+            if !whole {
+                return Err(no_space());
+            }
+            if sync_fails {
+                room.failing_syncs -= 1;
+                return Err(io::Error::other(
+                    "the disk could not make the write durable",
+                ));
             }
             Ok(())
         }
 
-        pub(super) fn freed(&self, bytes: u64) {
-            self.room().left += bytes;
+        fn len(&self, path: &str) -> io::Result<u64> {
+            self.inner.len(path)
+        }
+
+        fn truncate(&self, path: &str, len: u64) -> io::Result<()> {
+            let mut room = self.room();
+            let old = self.inner.len(path)?;
+            self.inner.truncate(path, len)?;
+            room.left = room.left.saturating_add(old.saturating_sub(len));
+            Ok(())
+        }
+
+        fn remove(&self, path: &str) -> io::Result<()> {
+            self.inner.remove(path)
+        }
+
+        fn list(&self, path: &str) -> Vec<String> {
+            self.inner.list(path)
+        }
+
+        fn changed(&self, path: &str) -> Option<u64> {
+            self.inner.changed(path)
         }
     }
 
@@ -623,6 +593,43 @@ pub(crate) mod tests {
             let _ = std::process::Command::new("umount").arg(&self.0).status();
             let _ = std::fs::remove_dir_all(&self.0);
         }
+    }
+
+    /// Where one test keeps its store: in memory, or on this machine's disk under a
+    /// temporary folder that is removed when the place is dropped.
+    struct Place {
+        storage: Arc<dyn Storage>,
+        disk: Option<PathBuf>,
+    }
+
+    impl Place {
+        /// The seat's folder.
+        fn dir(&self) -> Folder {
+            Folder::root(self.storage.clone()).join("seat-0")
+        }
+    }
+
+    impl Drop for Place {
+        fn drop(&mut self) {
+            if let Some(dir) = &self.disk {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+        }
+    }
+
+    /// A test's places: every store test runs in memory and on disk alike.
+    fn places(name: &str) -> [Place; 2] {
+        let disk = tempdir(name);
+        [
+            Place {
+                storage: Arc::new(MemStorage::new()),
+                disk: None,
+            },
+            Place {
+                storage: Arc::new(DiskStorage::new(&disk)),
+                disk: Some(disk),
+            },
+        ]
     }
 
     fn start() -> Start {
@@ -666,94 +673,100 @@ pub(crate) mod tests {
 
     #[test]
     fn what_was_flushed_is_read_back_in_order() {
-        let dir = tempdir("roundtrip");
-        let mut s = SeatStore::create(&dir, &start()).unwrap();
-        for i in 0..5u8 {
-            s.persist(&Persist::Message(vec![i; i as usize + 1]))
-                .unwrap();
-            s.persist(&Persist::Secret(secret(i))).unwrap();
+        for place in places("roundtrip") {
+            let dir = place.dir();
+            let mut s = SeatStore::create(&dir, &start()).unwrap();
+            for i in 0..5u8 {
+                s.persist(&Persist::Message(vec![i; i as usize + 1]))
+                    .unwrap();
+                s.persist(&Persist::Secret(secret(i))).unwrap();
+            }
+            s.flush().unwrap();
+            drop(s);
+            let (mut s, saved) = SeatStore::open(&dir, &start()).unwrap();
+            assert_eq!(saved.start, Some(start()));
+            assert_eq!(
+                saved.messages,
+                (0..5u8)
+                    .map(|i| vec![i; i as usize + 1])
+                    .collect::<Vec<_>>()
+            );
+            assert_eq!(saved.secrets, (0..5u8).map(secret).collect::<Vec<_>>());
+            // Appending after a reopen continues the same files.
+            s.persist(&Persist::Message(vec![42])).unwrap();
+            s.flush().unwrap();
+            let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
+            assert_eq!(saved.messages.len(), 6);
         }
-        s.flush().unwrap();
-        drop(s);
-        let (mut s, saved) = SeatStore::open(&dir, &start()).unwrap();
-        assert_eq!(saved.start, Some(start()));
-        assert_eq!(
-            saved.messages,
-            (0..5u8)
-                .map(|i| vec![i; i as usize + 1])
-                .collect::<Vec<_>>()
-        );
-        assert_eq!(saved.secrets, (0..5u8).map(secret).collect::<Vec<_>>());
-        // Appending after a reopen continues the same files.
-        s.persist(&Persist::Message(vec![42])).unwrap();
-        s.flush().unwrap();
-        let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
-        assert_eq!(saved.messages.len(), 6);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn a_torn_tail_after_a_crash_is_dropped_and_cut_off_never_misread() {
-        let dir = tempdir("torn");
-        let mut s = SeatStore::create(&dir, &start()).unwrap();
-        for i in 0..3u8 {
-            s.persist(&Persist::Message(vec![i; 10])).unwrap();
-        }
-        s.flush().unwrap();
-        drop(s);
-        let path = dir.join(LOG_FILE);
-        let whole = std::fs::read(&path).unwrap();
-        // Every way the last write could have stopped short.
-        for cut in (whole.len() - 18 + 1)..whole.len() {
-            std::fs::write(&path, &whole[..cut]).unwrap();
+        for place in places("torn") {
+            let dir = place.dir();
+            let mut s = SeatStore::create(&dir, &start()).unwrap();
+            for i in 0..3u8 {
+                s.persist(&Persist::Message(vec![i; 10])).unwrap();
+            }
+            s.flush().unwrap();
+            drop(s);
+            let whole = dir.read(LOG_FILE).unwrap();
+            // Every way the last write could have stopped short.
+            for cut in (whole.len() - 18 + 1)..whole.len() {
+                dir.write(LOG_FILE, &whole[..cut]).unwrap();
+                let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
+                assert_eq!(
+                    saved.messages,
+                    vec![vec![0u8; 10], vec![1u8; 10]],
+                    "cut at {cut}"
+                );
+                assert_eq!(
+                    dir.read(LOG_FILE).unwrap().len(),
+                    whole.len() - 18,
+                    "trimmed"
+                );
+            }
+            // A tail of zeros (blocks allocated but never written) is torn too.
+            let mut zeros = whole.clone();
+            zeros.extend_from_slice(&[0u8; 4096]);
+            dir.write(LOG_FILE, &zeros).unwrap();
             let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
-            assert_eq!(
-                saved.messages,
-                vec![vec![0u8; 10], vec![1u8; 10]],
-                "cut at {cut}"
-            );
-            assert_eq!(
-                std::fs::read(&path).unwrap().len(),
-                whole.len() - 18,
-                "trimmed"
-            );
+            assert_eq!(saved.messages.len(), 3);
         }
-        // A tail of zeros (blocks allocated but never written) is torn too.
-        let mut zeros = whole.clone();
-        zeros.extend_from_slice(&[0u8; 4096]);
-        std::fs::write(&path, &zeros).unwrap();
-        let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
-        assert_eq!(saved.messages.len(), 3);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn damage_in_the_middle_is_a_clear_error_not_a_panic() {
-        let dir = tempdir("corrupt");
-        let mut s = SeatStore::create(&dir, &start()).unwrap();
-        for i in 0..3u8 {
-            s.persist(&Persist::Message(vec![i; 10])).unwrap();
+        for place in places("corrupt") {
+            let dir = place.dir();
+            let mut s = SeatStore::create(&dir, &start()).unwrap();
+            for i in 0..3u8 {
+                s.persist(&Persist::Message(vec![i; 10])).unwrap();
+            }
+            s.flush().unwrap();
+            drop(s);
+            let mut bytes = dir.read(LOG_FILE).unwrap();
+            bytes[HEADER + 8 + 3] ^= 0x40; // inside the first record's payload
+            dir.write(LOG_FILE, &bytes).unwrap();
+            let err = SeatStore::open(&dir, &start())
+                .err()
+                .expect("damage must be refused");
+            assert!(err.to_string().contains("damaged"), "{err}");
+
+            dir.write(LOG_FILE, b"not a hoard file at all").unwrap();
+            let err = SeatStore::open(&dir, &start())
+                .err()
+                .expect("a foreign file must be refused");
+            assert!(err.to_string().contains("not a Hoard file"), "{err}");
+
+            dir.write(START_FILE, b"HOARDst1\x05\x00").unwrap();
+            assert!(SeatStore::open(&dir, &start()).is_err());
+            dir.remove(START_FILE).unwrap();
+            let err = SeatStore::open(&dir, &start())
+                .err()
+                .expect("a seat folder without its start");
+            assert!(err.to_string().contains("start is missing"), "{err}");
         }
-        s.flush().unwrap();
-        drop(s);
-        let path = dir.join(LOG_FILE);
-        let mut bytes = std::fs::read(&path).unwrap();
-        bytes[HEADER + 8 + 3] ^= 0x40; // inside the first record's payload
-        std::fs::write(&path, &bytes).unwrap();
-        let err = SeatStore::open(&dir, &start())
-            .err()
-            .expect("damage must be refused");
-        assert!(err.to_string().contains("damaged"), "{err}");
-
-        std::fs::write(&path, b"not a hoard file at all").unwrap();
-        let err = SeatStore::open(&dir, &start())
-            .err()
-            .expect("a foreign file must be refused");
-        assert!(err.to_string().contains("not a Hoard file"), "{err}");
-
-        std::fs::write(dir.join(START_FILE), b"HOARDst1\x05\x00").unwrap();
-        assert!(SeatStore::open(&dir, &start()).is_err());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// The peers' messages go to the inbox, which is not fsync'd: a crash can leave a hole
@@ -762,49 +775,49 @@ pub(crate) mod tests {
     /// the table), and the file is cut there so that new records follow good ones.
     #[test]
     fn a_hole_in_the_peers_messages_loses_only_what_follows_it() {
-        let dir = tempdir("inbox");
-        let mut s = SeatStore::create(&dir, &start()).unwrap();
-        s.persist(&Persist::Message(vec![1; 10])).unwrap();
-        for i in 0..3u8 {
-            s.persist(&Persist::Replayable(vec![10 + i; 10])).unwrap();
+        for place in places("inbox") {
+            let dir = place.dir();
+            let mut s = SeatStore::create(&dir, &start()).unwrap();
+            s.persist(&Persist::Message(vec![1; 10])).unwrap();
+            for i in 0..3u8 {
+                s.persist(&Persist::Replayable(vec![10 + i; 10])).unwrap();
+            }
+            s.persist(&Persist::Message(vec![2; 10])).unwrap();
+            s.flush().unwrap();
+            drop(s);
+            let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
+            let mut all = saved.messages.clone();
+            all.sort();
+            assert_eq!(
+                all,
+                vec![
+                    vec![1; 10],
+                    vec![2; 10],
+                    vec![10; 10],
+                    vec![11; 10],
+                    vec![12; 10]
+                ]
+            );
+
+            // Zeros where the second record was, the third intact after them.
+            let mut bytes = dir.read(INBOX_FILE).unwrap();
+            let second = HEADER + (HEADER + 10);
+            bytes[second..second + HEADER + 10].fill(0);
+            dir.write(INBOX_FILE, &bytes).unwrap();
+            let (mut s, saved) = SeatStore::open(&dir, &start()).unwrap();
+            assert_eq!(saved.messages, vec![vec![1; 10], vec![2; 10], vec![10; 10]]);
+            assert_eq!(dir.len(INBOX_FILE).unwrap() as usize, second);
+            // What comes next follows the good records.
+            s.persist(&Persist::Replayable(vec![13; 10])).unwrap();
+            s.flush().unwrap();
+            drop(s);
+            let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
+            assert_eq!(saved.messages[3..], [vec![13; 10]][..]);
+
+            // A file that is not an inbox at all is still refused.
+            dir.write(INBOX_FILE, b"not a hoard file at all").unwrap();
+            assert!(SeatStore::open(&dir, &start()).is_err());
         }
-        s.persist(&Persist::Message(vec![2; 10])).unwrap();
-        s.flush().unwrap();
-        drop(s);
-        let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
-        let mut all = saved.messages.clone();
-        all.sort();
-        assert_eq!(
-            all,
-            vec![
-                vec![1; 10],
-                vec![2; 10],
-                vec![10; 10],
-                vec![11; 10],
-                vec![12; 10]
-            ]
-        );
-
-        // Zeros where the second record was, the third intact after them.
-        let path = dir.join(INBOX_FILE);
-        let mut bytes = std::fs::read(&path).unwrap();
-        let second = HEADER + (HEADER + 10);
-        bytes[second..second + HEADER + 10].fill(0);
-        std::fs::write(&path, &bytes).unwrap();
-        let (mut s, saved) = SeatStore::open(&dir, &start()).unwrap();
-        assert_eq!(saved.messages, vec![vec![1; 10], vec![2; 10], vec![10; 10]]);
-        assert_eq!(std::fs::metadata(&path).unwrap().len() as usize, second);
-        // What comes next follows the good records.
-        s.persist(&Persist::Replayable(vec![13; 10])).unwrap();
-        s.flush().unwrap();
-        drop(s);
-        let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
-        assert_eq!(saved.messages[3..], [vec![13; 10]][..]);
-
-        // A file that is not an inbox at all is still refused.
-        std::fs::write(&path, b"not a hoard file at all").unwrap();
-        assert!(SeatStore::open(&dir, &start()).is_err());
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A batch big enough to run past any little room left: messages, secrets, and what the
@@ -832,87 +845,83 @@ pub(crate) mod tests {
     /// failed write, and the batch written whole once there is room.
     #[test]
     fn a_full_disk_then_free_space_leaves_a_readable_game() {
-        let dir = tempdir("full");
-        let mut s = SeatStore::create(&dir, &start()).unwrap();
-        s.persist(&Persist::Message(vec![7; 10])).unwrap();
-        s.persist(&Persist::Secret(secret(1))).unwrap();
-        s.flush().unwrap();
-        let sizes = || {
-            [SECRETS_FILE, LOG_FILE, INBOX_FILE]
-                .map(|f| std::fs::metadata(dir.join(f)).unwrap().len())
-        };
-        let (mut kept_log, mut kept_inbox) = (vec![vec![7; 10]], Vec::new());
-        // Room for the secret and part of the log's batch, then for part of the inbox's.
-        for room in [60, 9_000] {
-            let before = sizes();
-            let disk = SmallDisk::with_room(room);
-            s.on_disk(&disk);
-            big_batch(&mut s, 0x10);
-            let err = s.flush().expect_err("the disk is full");
-            assert!(err.to_string().contains("no space left"), "{err}");
-            let after = sizes();
-            // The secret fitted; no part of a batch that did not stays in its file.
-            assert!(after[0] > before[0]);
-            assert_eq!(after[1], before[1] + if room > 60 { 20 * 408 } else { 0 });
-            assert_eq!(after[2], before[2]);
-            // Another failed try changes nothing.
-            assert!(s.flush().is_err());
-            assert_eq!(sizes(), after);
-            // Free space again.
-            disk.make_room(1 << 20);
+        for place in places("full") {
+            let disk = SmallDisk::over(place.storage.clone(), u64::MAX);
+            let dir = disk.root().join("seat-0");
+            let mut s = SeatStore::create(&dir, &start()).unwrap();
+            s.persist(&Persist::Message(vec![7; 10])).unwrap();
+            s.persist(&Persist::Secret(secret(1))).unwrap();
             s.flush().unwrap();
-            drop(s);
-            let (again, saved) = SeatStore::open(&dir, &start()).expect("the game reads back");
-            s = again;
-            let (log, inbox) = batch_messages(0x10);
-            kept_log.extend(log);
-            kept_inbox.extend(inbox);
-            assert_eq!(saved.messages, [&kept_log[..], &kept_inbox[..]].concat());
-            assert_eq!(*saved.secrets.last().unwrap(), secret(0x10));
+            let sizes = || [SECRETS_FILE, LOG_FILE, INBOX_FILE].map(|f| dir.len(f).unwrap());
+            let (mut kept_log, mut kept_inbox) = (vec![vec![7; 10]], Vec::new());
+            // Room for the secret and part of the log's batch, then for part of the inbox's.
+            for room in [60, 9_000] {
+                let before = sizes();
+                disk.set_room(room);
+                big_batch(&mut s, 0x10);
+                let err = s.flush().expect_err("the disk is full");
+                assert!(err.to_string().contains("no space left"), "{err}");
+                let after = sizes();
+                // The secret fitted; no part of a batch that did not stays in its file.
+                assert!(after[0] > before[0]);
+                assert_eq!(after[1], before[1] + if room > 60 { 20 * 408 } else { 0 });
+                assert_eq!(after[2], before[2]);
+                // Another failed try changes nothing.
+                assert!(s.flush().is_err());
+                assert_eq!(sizes(), after);
+                // Free space again.
+                disk.make_room(1 << 20);
+                s.flush().unwrap();
+                drop(s);
+                let (again, saved) = SeatStore::open(&dir, &start()).expect("the game reads back");
+                s = again;
+                let (log, inbox) = batch_messages(0x10);
+                kept_log.extend(log);
+                kept_inbox.extend(inbox);
+                assert_eq!(saved.messages, [&kept_log[..], &kept_inbox[..]].concat());
+                assert_eq!(*saved.secrets.last().unwrap(), secret(0x10));
+            }
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// A failed fsync may have lost any part of what was written since the last good one:
     /// the file is cut back and written again, not trusted.
     #[test]
     fn a_failed_fsync_is_written_again_not_trusted() {
-        let dir = tempdir("fsync");
-        let mut s = SeatStore::create(&dir, &start()).unwrap();
-        let disk = SmallDisk::with_room(1 << 20);
-        s.on_disk(&disk);
-        disk.fail_syncs(1);
-        s.persist(&Persist::Message(vec![1; 10])).unwrap();
-        s.persist(&Persist::Secret(secret(2))).unwrap();
-        assert!(s.flush().is_err());
-        // Nothing of what was not made durable is left in the secrets file.
-        assert_eq!(
-            std::fs::metadata(dir.join(SECRETS_FILE)).unwrap().len() as usize,
-            SECRETS_MAGIC.len()
-        );
-        s.flush().unwrap();
-        drop(s);
-        let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
-        assert_eq!(saved.messages, vec![vec![1; 10]]);
-        assert_eq!(saved.secrets, vec![secret(2)]);
-        let _ = std::fs::remove_dir_all(&dir);
+        for place in places("fsync") {
+            let disk = SmallDisk::over(place.storage.clone(), 1 << 20);
+            let dir = disk.root().join("seat-0");
+            let mut s = SeatStore::create(&dir, &start()).unwrap();
+            disk.fail_syncs(1);
+            s.persist(&Persist::Message(vec![1; 10])).unwrap();
+            s.persist(&Persist::Secret(secret(2))).unwrap();
+            assert!(s.flush().is_err());
+            // Nothing of what was not made durable is left in the secrets file.
+            assert_eq!(dir.len(SECRETS_FILE).unwrap() as usize, SECRETS_MAGIC.len());
+            s.flush().unwrap();
+            drop(s);
+            let (_, saved) = SeatStore::open(&dir, &start()).unwrap();
+            assert_eq!(saved.messages, vec![vec![1; 10]]);
+            assert_eq!(saved.secrets, vec![secret(2)]);
+        }
     }
 
     /// The same on a real filesystem that fills up: a tmpfs of 64 KiB filled by another
     /// file, which is then deleted. Skipped (with a note) where no tmpfs can be mounted.
     #[test]
     fn a_real_full_disk_then_free_space_leaves_a_readable_game() {
+        use std::io::Write;
         let Some(fs) = Tmpfs::mount("tmpfs", "64k") else {
             return;
         };
-        let dir = fs.0.join("seat-0");
+        let dir = Folder::root(Arc::new(DiskStorage::new(&fs.0))).join("seat-0");
         let mut s = SeatStore::create(&dir, &start()).unwrap();
         s.persist(&Persist::Message(vec![7; 10])).unwrap();
         s.flush().unwrap();
         // Everything else fills the disk.
         let ballast = fs.0.join("ballast");
         {
-            let mut f = File::create(&ballast).unwrap();
+            let mut f = std::fs::File::create(&ballast).unwrap();
             while f.write_all(&[0xee; 512]).is_ok() {}
         }
         big_batch(&mut s, 0x20);
@@ -932,19 +941,20 @@ pub(crate) mod tests {
     /// Issue 20: a seat folder from another session was taken as this one's.
     #[test]
     fn a_seat_folder_from_another_session_is_refused() {
-        let dir = tempdir("other");
-        let mut s = SeatStore::create(&dir, &start()).unwrap();
-        s.persist(&Persist::Message(vec![1; 10])).unwrap();
-        s.flush().unwrap();
-        drop(s);
-        let mut other = start();
-        other.nonce = [8; 32];
-        let err = SeatStore::open(&dir, &other)
-            .err()
-            .expect("another game's seat");
-        assert!(err.to_string().contains("another game"), "{err}");
-        assert!(SeatStore::open(&dir, &start()).is_ok());
-        let _ = std::fs::remove_dir_all(&dir);
+        for place in places("other") {
+            let dir = place.dir();
+            let mut s = SeatStore::create(&dir, &start()).unwrap();
+            s.persist(&Persist::Message(vec![1; 10])).unwrap();
+            s.flush().unwrap();
+            drop(s);
+            let mut other = start();
+            other.nonce = [8; 32];
+            let err = SeatStore::open(&dir, &other)
+                .err()
+                .expect("another game's seat");
+            assert!(err.to_string().contains("another game"), "{err}");
+            assert!(SeatStore::open(&dir, &start()).is_ok());
+        }
     }
 
     /// Issue 20: only `secrets` was made owner-only, and only when new.
@@ -952,26 +962,33 @@ pub(crate) mod tests {
     #[test]
     fn the_seats_secrets_are_readable_by_the_owner_only_even_if_they_were_not() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = tempdir("private");
-        let mode = |f: &str| std::fs::metadata(dir.join(f)).unwrap().permissions().mode() & 0o777;
+        let root = tempdir("private");
+        let disk = DiskStorage::new(&root);
+        let seat = root.join("seat-0");
+        let dir = Folder::root(Arc::new(DiskStorage::new(&root))).join("seat-0");
+        let mode = |f: &str| {
+            std::fs::metadata(seat.join(f))
+                .unwrap()
+                .permissions()
+                .mode()
+                & 0o777
+        };
+        let loosen = |f: &str, mode: u32| {
+            std::fs::set_permissions(seat.join(f), std::fs::Permissions::from_mode(mode)).unwrap()
+        };
         drop(SeatStore::create(&dir, &start()).unwrap());
         assert_eq!(mode(SECRETS_FILE), 0o600);
-        std::fs::set_permissions(
-            dir.join(SECRETS_FILE),
-            std::fs::Permissions::from_mode(0o644),
-        )
-        .unwrap();
+        loosen(SECRETS_FILE, 0o644);
         drop(SeatStore::open(&dir, &start()).unwrap());
         assert_eq!(mode(SECRETS_FILE), 0o600);
         // A key file left world-readable (by a crash mid-write, or an older version).
-        let key = dir.join("key.tmp");
-        std::fs::write(&key, b"old").unwrap();
-        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
-        create_private(&key).unwrap();
-        assert_eq!(mode("key.tmp"), 0o600);
-        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o640)).unwrap();
-        read_private(&key).unwrap();
-        assert_eq!(mode("key.tmp"), 0o600);
-        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::write(seat.join("key.tmp"), b"old").unwrap();
+        loosen("key.tmp", 0o644);
+        disk.write("seat-0/key", b"new", true).unwrap();
+        assert_eq!(mode("key"), 0o600);
+        loosen("key", 0o640);
+        assert_eq!(disk.read_private("seat-0/key").unwrap(), b"new");
+        assert_eq!(mode("key"), 0o600);
+        let _ = std::fs::remove_dir_all(&root);
     }
 }

@@ -14,6 +14,7 @@ use hoard_net::device::{
 };
 use hoard_net::handle::GameSetup;
 use hoard_net::session::{SeatMeta, SessionMeta};
+use hoard_net::storage::{Folder, MemStorage};
 use hoard_net::store::{self, SeatStore};
 use hoard_net::transport::table::TableInfo;
 use hoard_net::transport::{PROTOCOL_VERSION, TableId, ticket};
@@ -30,7 +31,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Inputs per decoder: about a quarter random bytes (behind the file's magic where it has
 /// one), the rest mutations of real encodings.
@@ -75,8 +76,7 @@ fn files() -> &'static (Vec<u8>, Vec<u8>, Vec<u8>) {
     static FILES: OnceLock<(Vec<u8>, Vec<u8>, Vec<u8>)> = OnceLock::new();
     FILES.get_or_init(|| {
         let (msgs, start) = corpus();
-        let dir = std::env::temp_dir().join(format!("hoard-decoders-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = Folder::root(Arc::new(MemStorage::new())).join("seat-0");
         let mut s = SeatStore::create(&dir, start).unwrap();
         for m in msgs.iter().take(40) {
             s.persist(&Persist::Message(m.clone())).unwrap();
@@ -95,10 +95,8 @@ fn files() -> &'static (Vec<u8>, Vec<u8>, Vec<u8>) {
         }))
         .unwrap();
         s.flush().unwrap();
-        let read = |f: &str| std::fs::read(dir.join(f)).unwrap();
-        let out = (read("start"), read("log"), read("secrets"));
-        let _ = std::fs::remove_dir_all(&dir);
-        out
+        let read = |f: &str| dir.read(f).unwrap();
+        (read("start"), read("log"), read("secrets"))
     })
 }
 

@@ -8,14 +8,17 @@ use crate::rounds::{self, Input, Rounds};
 use hoard_net::core::{CoreConfig, Time};
 use hoard_net::device::{Frame, address_of, dials};
 use hoard_net::handle::AwayVote;
+use hoard_net::identity::SystemRandom;
 use hoard_net::session::TableGame;
 use hoard_net::session::{SeatMeta, Session, SessionMeta, session_dir};
+use hoard_net::storage::{DiskStorage, Folder};
 use hoard_net::transport::endpoint::{EndpointOptions, NetMode, bind_endpoint};
 use hoard_net::transport::mesh::{self, Mesh, MeshEvent};
 use hoard_net::{SeatSpec, SecretKey, Start};
 use hoard_rules::{Game, Pending, Seat};
 use iroh::{Endpoint, EndpointAddr, TransportAddr};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::mpsc as std_mpsc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -239,7 +242,8 @@ impl LoopTable {
         slot.ctl = Some(ctl);
         let key = slot.key.clone();
         let port = slot.port;
-        let dir = session_dir(&slot.dir, &self.meta.session());
+        let data = Folder::root(Arc::new(DiskStorage::new(&slot.dir)));
+        let dir = session_dir(&data, &self.meta.session());
         let meta = self.meta.clone();
         let away_after = self.away_after_ms;
         let report = self.tx.clone();
@@ -376,7 +380,7 @@ struct Device {
     me: usize,
     key: SecretKey,
     port: u16,
-    dir: PathBuf,
+    dir: Folder,
     meta: SessionMeta,
     resume: bool,
     report: std_mpsc::Sender<Status>,
@@ -415,6 +419,7 @@ impl Device {
             now(),
             self.resume,
             cfg,
+            &mut SystemRandom,
         )
         .expect("session");
         run_device(

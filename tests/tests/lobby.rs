@@ -5,7 +5,9 @@
 
 use hoard_net::device::{Frame, LobbyState, MAX_ADDRS, address_of, dials};
 use hoard_net::handle::{Command, Event};
+use hoard_net::identity::SystemRandom;
 use hoard_net::session::{Session, SessionMeta, session_dir};
+use hoard_net::storage::{DiskStorage, Folder};
 use hoard_net::transport::endpoint::{EndpointOptions, NetMode, bind_endpoint};
 use hoard_net::transport::frame::MAX_FRAME;
 use hoard_net::transport::mesh::{self, Mesh, MeshEvent};
@@ -16,6 +18,7 @@ use hoard_tests::{Device, Scratch, with_timeout};
 use iroh::endpoint::Connection;
 use iroh::{Endpoint, EndpointAddr, EndpointId, TransportAddr};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
@@ -161,10 +164,18 @@ impl Rogue {
         let session_id = meta.session();
         let clock = Instant::now();
         let now = move || Time(clock.elapsed().as_millis() as u64);
-        let dir = session_dir(dir, &session_id);
-        std::fs::create_dir_all(&dir).expect("the rogue's session folder");
-        let mut session = Session::<GreedQuest>::create(dir, meta.clone(), &key, &[], true, now())
-            .expect("the rogue's seat");
+        let data = Folder::root(Arc::new(DiskStorage::new(dir)));
+        let dir = session_dir(&data, &session_id);
+        let mut session = Session::<GreedQuest>::create(
+            dir,
+            meta.clone(),
+            &key,
+            &[],
+            true,
+            now(),
+            &mut SystemRandom,
+        )
+        .expect("the rogue's seat");
         for seat in &meta.seats {
             if seat.device != me {
                 let dial = dials(me, seat.device, meta.host());

@@ -3,6 +3,7 @@
 //! only when nothing else is left to do.
 
 use hoard_net::core::Event;
+use hoard_net::storage::{DiskStorage, Folder};
 use hoard_net::wire::Wire;
 use hoard_net::{
     Core, CoreConfig, Fault, NetError, Persist, PublicKey, Saved, SeatSpec, SecretKey, Start, Time,
@@ -12,6 +13,7 @@ use hoard_rules::{Game, Seat};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 /// One device as the table drives it, whatever game its software runs.
 pub trait Device {
@@ -238,7 +240,7 @@ impl<G: Game> Device for Bot<G> {
         let start = self.core.start().clone();
         let saved = match &self.store {
             Some(store) => {
-                let dir = store.dir().to_path_buf();
+                let dir = store.dir().clone();
                 let (store, saved) = hoard_net::store::SeatStore::open(&dir, &start)?;
                 self.store = Some(store);
                 saved
@@ -338,7 +340,8 @@ pub fn stored_bot<G: Game>(
     dir: &std::path::Path,
 ) -> Box<Bot<G>> {
     let mut b = bot(start, key, seat, cfg);
-    b.store = Some(hoard_net::store::SeatStore::create(dir, start).expect("store"));
+    let dir = Folder::root(Arc::new(DiskStorage::new(dir)));
+    b.store = Some(hoard_net::store::SeatStore::create(&dir, start).expect("store"));
     b
 }
 
