@@ -7,9 +7,11 @@
 //! [`Network::Offline`] there is no endpoint at all: one device and its bots, the same
 //! cores wired in-process.
 
-use crate::device::{self, Device};
+use crate::device;
 use crate::error::Result;
 use crate::identity::PublicKey;
+use crate::identity::SystemRandom;
+use crate::storage::{DiskStorage, Folder};
 use std::path::PathBuf;
 use std::sync::{Arc, mpsc};
 use tokio::sync::mpsc as tokio_mpsc;
@@ -57,7 +59,8 @@ impl Handle {
     /// and a failure there arrives as an [`Event::Error`].
     pub fn start(config: HandleConfig) -> Result<Handle> {
         std::fs::create_dir_all(&config.data_dir)?;
-        let key = device::load_identity(&config.data_dir)?;
+        let data = Folder::root(Arc::new(DiskStorage::new(&config.data_dir)));
+        let key = device::load_identity(&data, &mut SystemRandom)?;
         let me = key.public();
         let (commands, commands_rx) = tokio_mpsc::unbounded_channel();
         let (events_tx, events) = mpsc::channel();
@@ -67,14 +70,12 @@ impl Handle {
             .thread_name("hoard-net")
             .enable_all()
             .build()?;
-        let data_dir = config.data_dir.clone();
         let network = config.network;
         let thread = std::thread::Builder::new()
             .name("hoard-net".into())
             .spawn(move || {
                 runtime.block_on(async move {
-                    let device = Device::new(data_dir, key, network, out);
-                    device.run(commands_rx).await;
+                    device::native::run(data, key, network, out, commands_rx).await;
                 });
                 // Connections still closing are cut here; peers notice within the idle timeout.
                 runtime.shutdown_timeout(std::time::Duration::from_millis(200));

@@ -214,8 +214,3 @@ impl Random for SeededRandom {
         Ok(bytes)
     }
 }
-
-/// A new key (a bot's identity), from the operating system's randomness.
-pub(crate) fn new_key() -> Result<SecretKey> {
-    Ok(SecretKey::from_bytes(&entropy()?))
-}

@@ -1373,7 +1373,7 @@ mod tests {
         let ann_dir = ann_data.join(ann_folder.path());
         let saved_meta = postcard::to_stdvec(&m).expect("the table");
         ann_folder
-            .write(crate::device::META_FILE, &saved_meta)
+            .write(crate::device::saved::META_FILE, &saved_meta)
             .expect("the table");
         // Both players on autoplay: the game plays itself out.
         let mut ann_table = Session::<GreedQuest>::create(
@@ -1442,10 +1442,17 @@ mod tests {
         let _ = ann_table.pump(t);
         drop(ann_table);
         let listed = |t: Time| {
-            crate::device::saved_games(&ann_data, &ann, None, None, t)
-                .into_iter()
-                .find(|g| g.session == m.session())
-                .and_then(|g| g.result)
+            crate::device::saved::saved_games(
+                &Folder::root(Arc::new(DiskStorage::new(&ann_data))),
+                &ann,
+                None,
+                None,
+                t,
+                &mut crate::identity::SystemRandom,
+            )
+            .into_iter()
+            .find(|g| g.session == m.session())
+            .and_then(|g| g.result)
         };
         assert_eq!(listed(t), Some(won.clone()));
         let done = ann_dir.join(DONE_FILE);

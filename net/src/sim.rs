@@ -6,6 +6,8 @@
 //! Modelled on FoundationDB's and TigerBeetle's simulation testing: the code under test is
 //! the real [`Core`]; only the world around it (clock, network, disk, crashes) is simulated.
 
+pub mod devices;
+
 use crate::Verdict;
 use crate::core::{Core, CoreConfig, Event, Persist, Saved, Time};
 use crate::identity::{PublicKey, SeatSpec, SecretKey, Start};

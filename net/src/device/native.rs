@@ -1,0 +1,319 @@
+//! The native driver: one tokio task that runs a [`Device`] on this machine, with the iroh
+//! endpoint and the mesh for its links, mDNS for the tables around, the disk for its
+//! storage and the system's clock and randomness. It only carries things between the
+//! machine and the world; what the device does is in [`super::machine`].
+
+use super::links::Links;
+use super::machine::{Device, Happening};
+use super::profile::{load_port, save_port};
+use crate::core::Time;
+use crate::identity::{SecretKey, SystemRandom};
+use crate::storage::Folder;
+use crate::table_types::{Command, Event, Network};
+use crate::transport::discovery::Discovery;
+use crate::transport::endpoint::{self, EndpointOptions, NetMode};
+use crate::transport::mesh::{self, Mesh, MeshEvent};
+use crate::transport::{Relays, TableInfo};
+use iroh::{Endpoint, EndpointAddr, EndpointId, TransportAddr};
+use std::sync::{Arc, Mutex, MutexGuard, mpsc};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc as tokio_mpsc;
+
+/// What the handle sends the device.
+pub enum Input {
+    Command(Command),
+    Shutdown,
+}
+
+/// The events queue to the screens, and the callback that wakes them.
+pub struct Out {
+    tx: mpsc::Sender<Event>,
+    wake: Arc<dyn Fn() + Send + Sync>,
+}
+
+impl Out {
+    pub fn new(tx: mpsc::Sender<Event>, wake: Arc<dyn Fn() + Send + Sync>) -> Out {
+        Out { tx, wake }
+    }
+
+    fn emit(&self, event: Event) {
+        if self.tx.send(event).is_ok() {
+            (self.wake)();
+        }
+    }
+}
+
+/// The most frames taken in one go before the session does its work.
+const BURST: usize = 256;
+
+/// The device's links over iroh: the mesh, on the endpoint it was bound to.
+struct MeshLinks {
+    endpoint: Endpoint,
+    mesh: Mesh,
+    mode: NetMode,
+}
+
+/// The mesh, shared by the machine (its links) and the driver (which takes incoming
+/// connections into it): both on the one task, so never contended.
+#[derive(Clone)]
+struct SharedLinks(Arc<Mutex<MeshLinks>>);
+
+impl SharedLinks {
+    fn lock(&self) -> MutexGuard<'_, MeshLinks> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Links for SharedLinks {
+    fn addr(&self) -> EndpointAddr {
+        self.lock().addr()
+    }
+
+    fn connect(&mut self, addr: EndpointAddr, dial: bool) {
+        self.lock().mesh.connect(addr, dial);
+    }
+
+    fn connect_as_screen(&mut self, addr: EndpointAddr) {
+        self.lock().mesh.connect_as_screen(addr);
+    }
+
+    fn knock(&mut self, addr: EndpointAddr) {
+        self.lock().mesh.knock(addr);
+    }
+
+    fn disconnect(&mut self, peer: &EndpointId) {
+        self.lock().mesh.disconnect(peer);
+    }
+
+    fn cut_off(&mut self, peer: &EndpointId, ms: u64) {
+        tracing::info!("cutting {} off for a while", peer.fmt_short());
+        self.lock().mesh.cut_off(peer, Duration::from_millis(ms));
+    }
+
+    fn send(&mut self, peer: &EndpointId, bytes: Vec<u8>, synced: bool) -> bool {
+        let links = self.lock();
+        if synced {
+            links.mesh.send_synced(peer, bytes)
+        } else {
+            links.mesh.send(peer, bytes)
+        }
+    }
+
+    fn has(&self, peer: &EndpointId) -> bool {
+        self.lock().mesh.has(peer)
+    }
+
+    fn peers(&self) -> Vec<EndpointId> {
+        self.lock().mesh.peers().copied().collect()
+    }
+
+    fn advertise(&mut self, table: Option<&TableInfo>) {
+        let links = self.lock();
+        endpoint::advertise(&links.endpoint, table.map(TableInfo::to_user_data));
+    }
+}
+
+impl MeshLinks {
+    fn addr(&self) -> EndpointAddr {
+        if self.mode == NetMode::Loopback {
+            // Only loopback addresses: nothing in a test's ticket points off the machine.
+            let ips = self
+                .endpoint
+                .bound_sockets()
+                .into_iter()
+                .filter(endpoint::is_loopback)
+                .map(TransportAddr::Ip);
+            return EndpointAddr::from_parts(self.endpoint.id(), ips);
+        }
+        self.endpoint.addr()
+    }
+}
+
+/// What the native driver holds besides the machine.
+struct World {
+    clock: Instant,
+    out: Out,
+    endpoint: Option<Endpoint>,
+    mesh_rx: Option<tokio_mpsc::UnboundedReceiver<MeshEvent>>,
+    tables_rx: Option<tokio_mpsc::UnboundedReceiver<Vec<TableInfo>>>,
+    _discovery: Option<Discovery>,
+}
+
+impl World {
+    fn now(&self) -> Time {
+        Time(self.clock.elapsed().as_millis() as u64)
+    }
+}
+
+/// Binds the endpoint for `network` (none offline), waiting briefly for the addresses a
+/// ticket needs to be listed. A failure is told to the player, who can still play
+/// offline.
+async fn bind(
+    data: &Folder,
+    key: &SecretKey,
+    network: &Network,
+    world: &mut World,
+) -> Option<MeshLinks> {
+    let (mode, relays) = match network {
+        Network::Offline => return None,
+        Network::Lan => (NetMode::Lan, Relays::Public),
+        Network::Relay(relays) => (NetMode::Relay, relays.clone()),
+        Network::Loopback => (NetMode::Loopback, Relays::Public),
+    };
+    let mut options = EndpointOptions::new(mode);
+    options.relays = relays;
+    options.port = load_port(data);
+    let bound = match endpoint::bind_endpoint(key.clone(), &options).await {
+        Ok(bound) => bound,
+        Err(e) => {
+            world.out.emit(Event::Error(format!(
+                "{e}. You can still play offline against bots."
+            )));
+            return None;
+        }
+    };
+    if let Some(port) = bound
+        .endpoint
+        .bound_sockets()
+        .iter()
+        .find(|a| a.is_ipv4())
+        .map(|a| a.port())
+    {
+        save_port(data, port);
+    }
+    let (mesh_tx, mesh_rx) = tokio_mpsc::unbounded_channel();
+    let mesh = Mesh::new(bound.endpoint.clone(), mesh_tx);
+    world._discovery = bound.mdns.map(|mdns| {
+        let (tx, rx) = tokio_mpsc::unbounded_channel();
+        world.tables_rx = Some(rx);
+        Discovery::start(mdns, tx)
+    });
+    world.mesh_rx = Some(mesh_rx);
+    world.endpoint = Some(bound.endpoint.clone());
+    // A ticket made before the interfaces are listed would hold no address.
+    let deadline = Instant::now() + Duration::from_secs(1);
+    while Instant::now() < deadline {
+        let usable = bound
+            .endpoint
+            .addr()
+            .ip_addrs()
+            .any(|a| mode != NetMode::Loopback || endpoint::is_loopback(a));
+        if usable {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    Some(MeshLinks {
+        endpoint: bound.endpoint,
+        mesh,
+        mode,
+    })
+}
+
+/// Runs the device whose identity is `key` and whose data is in `data` until the handle
+/// is dropped or shut down.
+pub async fn run(
+    data: Folder,
+    key: SecretKey,
+    network: Network,
+    out: Out,
+    mut inputs: tokio_mpsc::UnboundedReceiver<Input>,
+) {
+    let mut world = World {
+        clock: Instant::now(),
+        out,
+        endpoint: None,
+        mesh_rx: None,
+        tables_rx: None,
+        _discovery: None,
+    };
+    let links = bind(&data, &key, &network, &mut world)
+        .await
+        .map(|l| SharedLinks(Arc::new(Mutex::new(l))));
+    let boxed = links.clone().map(|l| Box::new(l) as Box<dyn Links>);
+    let mut device = Device::new(data, key, boxed, Box::new(SystemRandom), world.now());
+    loop {
+        for event in device.take_events() {
+            world.out.emit(event);
+        }
+        let deadline = device
+            .next_timeout()
+            .map(|t| world.clock + Duration::from_millis(t.as_millis()));
+        tokio::select! {
+            input = inputs.recv() => match input {
+                Some(Input::Command(cmd)) => device.handle(world.now(), Happening::Command(cmd)),
+                Some(Input::Shutdown) | None => break,
+            },
+            Some(event) = recv(&mut world.mesh_rx) => {
+                // Take what else has arrived before doing the work it causes, so a burst
+                // (a catch-up) is written and worked through once, not per frame.
+                let mut happened = Vec::new();
+                let mut next = Some(event);
+                while let Some(event) = next {
+                    if let Some(h) = happening(&device, links.as_ref(), event) {
+                        happened.push(h);
+                    }
+                    next = (happened.len() < BURST)
+                        .then(|| world.mesh_rx.as_mut().and_then(|rx| rx.try_recv().ok()))
+                        .flatten();
+                }
+                device.handle_all(world.now(), happened);
+            }
+            Some(list) = recv(&mut world.tables_rx) => device.handle(world.now(), Happening::Tables(list)),
+            _ = sleep_until(deadline) => device.handle(world.now(), Happening::Timeout),
+        }
+    }
+    device.shutdown();
+    for event in device.take_events() {
+        world.out.emit(event);
+    }
+    // Give queued frames a moment to leave, then close so peers notice at once.
+    if let Some(endpoint) = world.endpoint.take() {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        drop(device);
+        drop(links);
+        let _ = tokio::time::timeout(Duration::from_millis(500), endpoint.close()).await;
+    }
+}
+
+/// What a mesh event is to the machine; a connection from a device without a link is
+/// taken or refused here, as the machine says.
+fn happening(device: &Device, links: Option<&SharedLinks>, event: MeshEvent) -> Option<Happening> {
+    match event {
+        MeshEvent::Incoming { conn } => {
+            let peer = conn.remote_id();
+            if let Some(links) = links
+                && device.welcome(&peer, conn.alpn() == endpoint::SCREEN_ALPN)
+            {
+                links.lock().mesh.adopt(conn);
+            } else {
+                tracing::info!(
+                    "refused a connection from {}: not seated at this table",
+                    peer.fmt_short()
+                );
+                mesh::refuse(&conn, "not seated at this table");
+            }
+            None
+        }
+        MeshEvent::Up { peer } => Some(Happening::LinkUp(peer)),
+        MeshEvent::Down { peer, why } => {
+            tracing::debug!("link to {} down: {why}", peer.fmt_short());
+            Some(Happening::LinkDown(peer))
+        }
+        MeshEvent::Frame { peer, bytes } => Some(Happening::Frame(peer, bytes)),
+    }
+}
+
+async fn recv<T>(rx: &mut Option<tokio_mpsc::UnboundedReceiver<T>>) -> Option<T> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
+    }
+}
