@@ -15,7 +15,9 @@
 
 use super::links::Links;
 use super::lobby::{Frame, Host, LobbyEntry, LobbyState, address_of, colour_for, dials, fit_name};
-use super::profile::{Profile, at_table, load_profile, save_profile, set_at_table};
+use super::profile::{
+    Profile, at_lobby, at_table, load_profile, save_profile, set_at_lobby, set_at_table,
+};
 use super::saved::{META_FILE, open_table, saved_game, saved_games};
 use crate::core::Time;
 use crate::error::{NetError, Result};
@@ -129,6 +131,12 @@ impl Device {
         };
         let games = device.games();
         device.emit(Event::Games(games));
+        // Killed while sitting at an open table (or as its game began): sit down again.
+        if let Some(host) = at_lobby(&device.data)
+            && device.join(host).is_err()
+        {
+            set_at_lobby(&device.data, None);
+        }
         device
     }
 
@@ -444,7 +452,9 @@ impl Device {
     fn join(&mut self, addr: EndpointAddr) -> Result<()> {
         let host = addr.id;
         let guest = Role::Guest(Guest { host, lobby: None });
+        let note = addr.clone();
         self.go_to_table(addr, guest, "it can only host games with bots")?;
+        set_at_lobby(&self.data, Some(&note));
         self.emit(Event::Notice("Joining the table…".into()));
         if self.up.get(&host).copied().unwrap_or(false) {
             self.send_join(&host);
@@ -639,6 +649,7 @@ impl Device {
             Role::Guest(g) => {
                 self.send(&g.host, &Frame::Leave);
                 self.drop_links_soon(vec![g.host]);
+                set_at_lobby(&self.data, None);
             }
             Role::Playing(table) => {
                 self.drop_links_soon(table.meta().devices().into_iter().collect());
@@ -651,6 +662,7 @@ impl Device {
     /// Plays `table` from now on, noting it so that an app stopped mid-game comes back to it.
     fn sit_at(&mut self, table: Box<dyn Table>) {
         set_at_table(&self.data, Some(table.session()));
+        set_at_lobby(&self.data, None);
         self.role = Role::Playing(table);
     }
 
@@ -1041,6 +1053,7 @@ impl Device {
             Frame::Refused { why } => {
                 if self.serves_me(peer) {
                     self.role = Role::Idle;
+                    set_at_lobby(&self.data, None);
                     if let Some(links) = &mut self.links {
                         links.disconnect(&peer);
                     }
@@ -1051,6 +1064,7 @@ impl Device {
                 if self.serves_me(peer) {
                     let screen = matches!(self.role, Role::Watching(_));
                     self.role = Role::Idle;
+                    set_at_lobby(&self.data, None);
                     if let Some(links) = &mut self.links {
                         links.disconnect(&peer);
                     }

@@ -7,6 +7,7 @@ use crate::error::{NetError, Result};
 use crate::identity::{PublicKey, Random, SecretKey, SessionId};
 use crate::storage::Folder;
 use serde::{Deserialize, Serialize};
+use iroh::EndpointAddr;
 use std::io::ErrorKind;
 
 pub(crate) const IDENTITY_FILE: &str = "identity.key";
@@ -15,6 +16,9 @@ pub(crate) const BOTS_FILE: &str = "bots.bin";
 const PORT_FILE: &str = "port";
 /// The session this device is playing (32 bytes), removed when the player leaves it.
 const AT_TABLE_FILE: &str = "at-table";
+/// The host whose open table this device sits at (its address), removed when it stands up
+/// or the game starts.
+const AT_LOBBY_FILE: &str = "at-lobby";
 
 /// The player's name and colour, kept in the data directory.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -229,5 +233,27 @@ mod tests {
         let err = load_identity(&folder(&dir), &mut SystemRandom).expect_err("damaged key");
         assert!(err.to_string().contains("damaged"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// The host of the open table this device was sitting at when it last stopped, if it did
+/// not stand up: a device killed in a lobby, or just as the game started, sits down again.
+pub(crate) fn at_lobby(data: &Folder) -> Option<EndpointAddr> {
+    let bytes = data.read(AT_LOBBY_FILE).ok()?;
+    let addr: EndpointAddr = postcard::from_bytes(&bytes).ok()?;
+    Some(super::lobby::address_of(addr.id, &addr))
+}
+
+/// Notes the host of the open table this device sits at (`None`: it stood up, or the game
+/// began).
+pub(crate) fn set_at_lobby(data: &Folder, host: Option<&EndpointAddr>) {
+    let done = match host {
+        Some(addr) => data.write(AT_LOBBY_FILE, &postcard::to_stdvec(addr).unwrap_or_default()),
+        None if data.exists(AT_LOBBY_FILE) => data.remove(AT_LOBBY_FILE),
+        None => Ok(()),
+    };
+    // At worst the player taps the table again.
+    if let Err(e) = done {
+        tracing::warn!("could not note the table sat at: {e}");
     }
 }

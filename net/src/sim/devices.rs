@@ -308,6 +308,12 @@ enum Ev {
         peer: usize,
         conn: u64,
     },
+    /// A link one side ended, once what was on its way has arrived.
+    Close {
+        a: usize,
+        b: usize,
+        conn: u64,
+    },
     /// It broke (for `dev`).
     Down {
         dev: usize,
@@ -605,8 +611,12 @@ impl World {
                         continue;
                     };
                     self.waiting.remove(&(dev, to));
-                    // A goodbye queued just before leaves first.
-                    self.close(dev, to, 5);
+                    // What is on its way (a goodbye queued just before) arrives first.
+                    if let Some(conn) = self.conns.get(&pair(dev, to)) {
+                        let at = conn.last[usize::from(dev > to)].max(self.now) + 1;
+                        let conn = conn.id;
+                        self.push(at, Ev::Close { a: dev, b: to, conn });
+                    }
                 }
                 Op::CutOff(peer, ms) => {
                     let Some(&to) = self.ids.get(&peer) else {
@@ -817,6 +827,11 @@ impl World {
                 if self.current(dev, peer, conn) {
                     let id = self.slots[peer].key.public();
                     self.handle(dev, Happening::Frame(id, bytes));
+                }
+            }
+            Ev::Close { a, b, conn } => {
+                if self.current(a, b, conn) {
+                    self.close(a, b, 0);
                 }
             }
             Ev::Timer { dev, life } => {
@@ -1096,30 +1111,35 @@ impl World {
     /// A seated person in the game: leaves and comes back if the plan says so, and once the
     /// game is long enough, stops autoplay and agrees to end it.
     fn player_looks(&mut self, dev: usize) {
-        let Some(view) = self.slots[dev].seen.game.clone() else {
-            return;
-        };
         let playing = self.slots[dev]
             .machine
             .as_ref()
             .is_some_and(|m| m.table().is_some());
-        if let Some((who, at, away)) = self.plan.leaver
-            && who == dev
+        // Back from a break: the game is picked from the home list (the device may have
+        // restarted meanwhile, its screen showing no game).
+        if let Some(t) = self.slots[dev].done.left_game
+            && let Some((_, _, away)) = self.plan.leaver
+            && !self.slots[dev].done.resumed
+            && self.now >= t + away
+            && let Some(session) = self.session
         {
-            match self.slots[dev].done.left_game {
-                None if playing && view.step >= at && view.outcome.is_none() => {
-                    self.slots[dev].done.left_game = Some(self.now);
-                    self.command(dev, Command::LeaveTable);
-                    return;
-                }
-                Some(t) if !self.slots[dev].done.resumed && self.now >= t + away => {
-                    self.slots[dev].done.resumed = true;
-                    let session = view.session;
-                    self.command(dev, Command::Resume { session });
-                    return;
-                }
-                _ => {}
-            }
+            self.slots[dev].done.resumed = true;
+            self.command(dev, Command::Resume { session });
+            return;
+        }
+        let Some(view) = self.slots[dev].seen.game.clone() else {
+            return;
+        };
+        if let Some((who, at, _)) = self.plan.leaver
+            && who == dev
+            && self.slots[dev].done.left_game.is_none()
+            && playing
+            && view.step >= at
+            && view.outcome.is_none()
+        {
+            self.slots[dev].done.left_game = Some(self.now);
+            self.command(dev, Command::LeaveTable);
+            return;
         }
         if !playing || view.outcome.is_some() || view.halted.is_some() {
             return;
