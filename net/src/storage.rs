@@ -122,7 +122,8 @@ impl Folder {
     }
 
     pub fn append(&self, name: &str, bytes: &[u8], durable: bool, private: bool) -> io::Result<()> {
-        self.storage.append(&self.file(name), bytes, durable, private)
+        self.storage
+            .append(&self.file(name), bytes, durable, private)
     }
 
     pub fn len(&self, name: &str) -> io::Result<u64> {
@@ -271,7 +272,10 @@ impl Storage for DiskStorage {
         if new {
             Self::make_parent(&path)?;
         }
-        let mut file = open_options(private).create(true).append(true).open(&path)?;
+        let mut file = open_options(private)
+            .create(true)
+            .append(true)
+            .open(&path)?;
         if private {
             owner_only(&file)?;
         }
@@ -290,7 +294,9 @@ impl Storage for DiskStorage {
     }
 
     fn truncate(&self, path: &str, len: u64) -> io::Result<()> {
-        let file = std::fs::OpenOptions::new().write(true).open(self.at(path))?;
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(self.at(path))?;
         file.set_len(len)?;
         file.sync_data()
     }
@@ -441,9 +447,7 @@ impl Storage for MemStorage {
     }
 
     fn remove(&self, path: &str) -> io::Result<()> {
-        self.mem()
-            .files
-            .retain(|p, _| p != path && !under(p, path));
+        self.mem().files.retain(|p, _| p != path && !under(p, path));
         Ok(())
     }
 
@@ -454,7 +458,11 @@ impl Storage for MemStorage {
             .keys()
             .filter(|p| under(p, path))
             .filter_map(|p| {
-                let rest = if path.is_empty() { p.as_str() } else { &p[path.len() + 1..] };
+                let rest = if path.is_empty() {
+                    p.as_str()
+                } else {
+                    &p[path.len() + 1..]
+                };
                 rest.split('/').next().map(str::to_string)
             })
             .collect();
@@ -495,8 +503,12 @@ mod tests {
             );
             assert!(game.read_or_empty("log").unwrap().is_empty());
             game.write("table.bin", b"meta").unwrap();
-            game.join("seat-0").append("log", b"HEAD", true, false).unwrap();
-            game.join("seat-0").append("log", b"rec", false, false).unwrap();
+            game.join("seat-0")
+                .append("log", b"HEAD", true, false)
+                .unwrap();
+            game.join("seat-0")
+                .append("log", b"rec", false, false)
+                .unwrap();
             assert_eq!(game.read("table.bin").unwrap(), b"meta");
             assert_eq!(game.join("seat-0").read("log").unwrap(), b"HEADrec");
             assert_eq!(game.join("seat-0").len("log").unwrap(), 7);

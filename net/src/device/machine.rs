@@ -31,6 +31,7 @@ use crate::table_types::{
 use crate::transport::{PROTOCOL_VERSION, TableId, TableInfo, ticket};
 use crate::watch::{FEED_CHUNK, Feed, FeedAudit, FeedSeat, MAX_SCREENS, Took, Watcher, feed_seats};
 use iroh::{EndpointAddr, EndpointId};
+use crate::wire::SignatureMemo;
 use std::collections::BTreeMap;
 
 /// How long a peer whose messages keep being refused is kept away (ms).
@@ -100,6 +101,8 @@ pub struct Device {
     screens: BTreeMap<EndpointId, Screen>,
     /// For the screens, in order.
     events: Vec<Event>,
+    /// Signatures found valid by other devices in this process: simulators only.
+    memo: Option<SignatureMemo>,
 }
 
 impl Device {
@@ -128,6 +131,7 @@ impl Device {
             last_view: None,
             screens: BTreeMap::new(),
             events: Vec::new(),
+            memo: None,
         };
         let games = device.games();
         device.emit(Event::Games(games));
@@ -175,6 +179,12 @@ impl Device {
     /// What the screens are to show, in order, since the last call.
     pub fn take_events(&mut self) -> Vec<Event> {
         std::mem::take(&mut self.events)
+    }
+
+    /// Shares `memo` with the other devices a simulator runs in this process, so each
+    /// signature is checked once, not once per device (see [`SignatureMemo`]).
+    pub fn share_memo(&mut self, memo: SignatureMemo) {
+        self.memo = Some(memo);
     }
 
     /// This device's id.
@@ -738,6 +748,7 @@ impl Device {
             now,
             false,
             &mut *self.random,
+            self.memo.as_ref(),
         )?;
         if let Some(links) = &mut self.links {
             links.advertise(None);
@@ -798,6 +809,7 @@ impl Device {
             now,
             true,
             &mut *self.random,
+            self.memo.as_ref(),
         ) {
             Ok(table) => table,
             Err(e) => {
@@ -831,6 +843,7 @@ impl Device {
             self.now,
             true,
             &mut *self.random,
+            self.memo.as_ref(),
         )?;
         Ok(table.replay())
     }
@@ -1200,6 +1213,7 @@ impl Device {
             now,
             resume,
             &mut *self.random,
+            self.memo.as_ref(),
         ) {
             Ok(table) => {
                 self.sit_at(table);

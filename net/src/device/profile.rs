@@ -206,6 +206,7 @@ mod tests {
                 Time(0),
                 false,
                 &mut SystemRandom,
+                None,
             )
             .expect("table"),
         );

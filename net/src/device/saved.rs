@@ -7,6 +7,7 @@ use crate::error::{NetError, Result};
 use crate::games::{ForGame, TableGame, with_game};
 use crate::identity::{Random, SecretKey, SessionId};
 use crate::session::{DONE_FILE, Session, SessionMeta, Table, session_dir};
+use crate::wire::SignatureMemo;
 use crate::storage::Folder;
 use crate::table_types::SessionSummary;
 
@@ -101,7 +102,7 @@ fn saved_result(
         Some(table) if table.session() == meta.session() => table.ending(),
         _ => {
             let read_back = load_bots(dir).and_then(|bots| {
-                open_table(data, meta.clone(), key, &bots, false, now, true, random)
+                open_table(data, meta.clone(), key, &bots, false, now, true, random, None)
             });
             match read_back {
                 Ok(table) => {
@@ -137,6 +138,7 @@ pub(crate) fn open_table(
     now: Time,
     resume: bool,
     random: &mut dyn Random,
+    memo: Option<&SignatureMemo>,
 ) -> Result<Box<dyn Table>> {
     meta.check()?;
     let dir = session_dir(data, &meta.session());
@@ -156,6 +158,7 @@ pub(crate) fn open_table(
         now,
         resume,
         random,
+        memo,
     };
     with_game(&game, open).unwrap_or_else(|| {
         Err(NetError::BadStart(format!(
@@ -174,6 +177,7 @@ struct Open<'a> {
     now: Time,
     resume: bool,
     random: &'a mut dyn Random,
+    memo: Option<&'a SignatureMemo>,
 }
 
 impl ForGame for Open<'_> {
@@ -189,11 +193,12 @@ impl ForGame for Open<'_> {
             now,
             resume,
             random,
+            memo,
         } = self;
-        Ok(Box::new(if resume {
-            Session::<G>::resume(dir, meta, key, bots, autoplay, now, random)?
-        } else {
-            Session::<G>::create(dir, meta, key, bots, autoplay, now, random)?
-        }))
+        let mut cfg = G::core_config();
+        cfg.memo = memo.cloned();
+        Ok(Box::new(Session::<G>::open_with(
+            dir, meta, key, bots, autoplay, now, resume, cfg, random,
+        )?))
     }
 }

@@ -17,6 +17,7 @@ use crate::storage::{Folder, MemStorage};
 use crate::table_types::{AuditVerdict, Command, Event, GameView, LobbyView, SessionSummary};
 use crate::transport::{TableId, TableInfo, ticket};
 use crate::watch::ScreenView;
+use crate::wire::SignatureMemo;
 use iroh::{EndpointAddr, EndpointId};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -390,6 +391,7 @@ pub struct World {
     frames: u64,
     trace: bool,
     log: Vec<String>,
+    memo: SignatureMemo,
 }
 
 fn derive(seed: u64, label: &str, n: u64) -> [u8; 32] {
@@ -463,6 +465,7 @@ impl World {
             frames: 0,
             trace: false,
             log: Vec::new(),
+            memo: SignatureMemo::new(),
         };
         for dev in 0..world.slots.len() {
             world.boot(dev);
@@ -538,13 +541,9 @@ impl World {
         ));
         let data = Folder::root(Arc::new(slot.storage.clone()));
         let links: Box<dyn Links> = Box::new(slot.links.clone());
-        slot.machine = Some(Device::new(
-            data,
-            slot.key.clone(),
-            Some(links),
-            Box::new(random),
-            now,
-        ));
+        let mut machine = Device::new(data, slot.key.clone(), Some(links), Box::new(random), now);
+        machine.share_memo(self.memo.clone());
+        slot.machine = Some(machine);
         let life = slot.life;
         self.settle(dev);
         self.push(self.now + DIAL_EVERY, Ev::Dial { dev, life });
