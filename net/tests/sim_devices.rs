@@ -98,6 +98,58 @@ fn ten_thousand_more_tables() {
     );
 }
 
+/// The returning-device stories: a person's device goes quiet longer than the table waits
+/// (its app killed in a pocket), the others skip its seats and play on, and it comes back
+/// behind them. Two bugs lived here: a seat skipped at the step of its own late move could
+/// never say it was back, and a device behind the table whose link to one peer was slow
+/// caught up only once the game had ended.
+#[test]
+#[ignore = "open (issue 27): seeds 37 and 64 — a device back behind a table whose game ended while it was away stays at the deck step it left (37), or, holding most seats, skips the one that finished and plays on alone to another end (64)"]
+fn a_device_gone_longer_than_the_table_waits_comes_back_to_a_table_that_played_on() {
+    let t = Instant::now();
+    let mut failed = Vec::new();
+    for seed in 0..RETURNING {
+        if let Err(e) = devices::returning(returning_setup(seed), seed, false) {
+            failed.push(format!(
+                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test sim_devices replay_returning -- --nocapture"
+            ));
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+    println!(
+        "{RETURNING} returning devices, all back and verified, in {:?}",
+        t.elapsed()
+    );
+}
+
+/// Tables with a returning device per default run.
+const RETURNING: u64 = 120;
+
+/// GreedQuest and Counter in turn: a game of open moves and sealed ones, and one on the deck.
+fn returning_setup(seed: u64) -> GameSetup {
+    setup(if seed % 2 == 0 { 0 } else { 2 })
+}
+
+/// Replays the returning-device seed in `HOARD_SIM_SEED` with a trace.
+#[test]
+fn replay_returning() {
+    let Some(seed) = std::env::var("HOARD_SIM_SEED")
+        .ok()
+        .and_then(|s| s.trim().parse().ok())
+    else {
+        return;
+    };
+    match devices::returning(returning_setup(seed), seed, true) {
+        Ok(o) => println!("seed {seed}: {o:?}"),
+        Err(e) => panic!("{e}"),
+    }
+}
+
 /// Replays the seed in `HOARD_SIM_SEED` with a trace.
 #[test]
 fn replay() {

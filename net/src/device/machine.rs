@@ -30,8 +30,8 @@ use crate::table_types::{
 };
 use crate::transport::{PROTOCOL_VERSION, TableId, TableInfo, ticket};
 use crate::watch::{FEED_CHUNK, Feed, FeedAudit, FeedSeat, MAX_SCREENS, Took, Watcher, feed_seats};
-use iroh::{EndpointAddr, EndpointId};
 use crate::wire::SignatureMemo;
+use iroh::{EndpointAddr, EndpointId};
 use std::collections::BTreeMap;
 
 /// How long a peer whose messages keep being refused is kept away (ms).

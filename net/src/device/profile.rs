@@ -6,8 +6,8 @@ use super::lobby::fit_name;
 use crate::error::{NetError, Result};
 use crate::identity::{PublicKey, Random, SecretKey, SessionId};
 use crate::storage::Folder;
-use serde::{Deserialize, Serialize};
 use iroh::EndpointAddr;
+use serde::{Deserialize, Serialize};
 use std::io::ErrorKind;
 
 pub(crate) const IDENTITY_FILE: &str = "identity.key";
@@ -249,7 +249,10 @@ pub(crate) fn at_lobby(data: &Folder) -> Option<EndpointAddr> {
 /// began).
 pub(crate) fn set_at_lobby(data: &Folder, host: Option<&EndpointAddr>) {
     let done = match host {
-        Some(addr) => data.write(AT_LOBBY_FILE, &postcard::to_stdvec(addr).unwrap_or_default()),
+        Some(addr) => data.write(
+            AT_LOBBY_FILE,
+            &postcard::to_stdvec(addr).unwrap_or_default(),
+        ),
         None if data.exists(AT_LOBBY_FILE) => data.remove(AT_LOBBY_FILE),
         None => Ok(()),
     };

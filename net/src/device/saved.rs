@@ -7,9 +7,9 @@ use crate::error::{NetError, Result};
 use crate::games::{ForGame, TableGame, with_game};
 use crate::identity::{Random, SecretKey, SessionId};
 use crate::session::{DONE_FILE, Session, SessionMeta, Table, session_dir};
-use crate::wire::SignatureMemo;
 use crate::storage::Folder;
 use crate::table_types::SessionSummary;
+use crate::wire::SignatureMemo;
 
 pub(crate) const META_FILE: &str = "table.bin";
 const PROGRESS_FILE: &str = "progress";
@@ -102,7 +102,17 @@ fn saved_result(
         Some(table) if table.session() == meta.session() => table.ending(),
         _ => {
             let read_back = load_bots(dir).and_then(|bots| {
-                open_table(data, meta.clone(), key, &bots, false, now, true, random, None)
+                open_table(
+                    data,
+                    meta.clone(),
+                    key,
+                    &bots,
+                    false,
+                    now,
+                    true,
+                    random,
+                    None,
+                )
             });
             match read_back {
                 Ok(table) => {

@@ -14,7 +14,9 @@ use crate::device::{Device, Happening, Links};
 use crate::games::GameSetup;
 use crate::identity::{SecretKey, SeededRandom, SessionId};
 use crate::storage::{Folder, MemStorage};
-use crate::table_types::{AuditVerdict, Command, Event, GameView, LobbyView, SessionSummary};
+use crate::table_types::{
+    AuditVerdict, AwayVote, Command, Event, GameView, LobbyView, SessionSummary,
+};
 use crate::transport::{TableId, TableInfo, ticket};
 use crate::watch::ScreenView;
 use crate::wire::SignatureMemo;
@@ -53,6 +55,10 @@ pub struct Plan {
     pub end_after: u32,
     /// Crashes: device index, when (ms), for how long (ms).
     pub crashes: Vec<(usize, u64, u64)>,
+    /// A device that goes quiet for longer than the table waits (a phone in a pocket, its
+    /// app killed): which, when, for how long. The others skip its seats once they are
+    /// away, and it comes back behind a table that played on.
+    pub away: Option<(usize, u64, u64)>,
     /// Every device crashes at once, and for how long each is down.
     pub blackout: Option<(u64, u64)>,
     /// The table split in two: when, for how long, and which devices are on one side.
@@ -91,6 +97,7 @@ impl Plan {
             }),
             end_after,
             crashes: Vec::new(),
+            away: None,
             blackout: None,
             partitions: Vec::new(),
             min_delay: 1,
@@ -104,6 +111,13 @@ impl Plan {
                     rng.next_u32() as usize % devices,
                     u64::from(rng.next_u32() % 20_000),
                     500 + u64::from(rng.next_u32() % 6_000),
+                ));
+            }
+            if people > 1 && rng.next_u32() % 4 == 0 {
+                plan.away = Some((
+                    rng.next_u32() as usize % usize::from(people),
+                    3_000 + u64::from(rng.next_u32() % 10_000),
+                    32_000 + u64::from(rng.next_u32() % 30_000),
                 ));
             }
             if rng.next_u32() % 5 == 0 {
@@ -284,6 +298,8 @@ struct Done {
     autoplay_off: bool,
     /// The device's life in which autoplay was last set.
     autoplay_life: u32,
+    /// The host's lobby: seats whose device went away, by name, and since when.
+    gone_since: BTreeMap<String, u64>,
     agreed_at: Option<u32>,
     watching: bool,
 }
@@ -474,6 +490,9 @@ impl World {
         for (dev, at, down) in world.plan.crashes.clone() {
             world.push(at, Ev::Crash { dev, down });
         }
+        if let Some((dev, at, down)) = world.plan.away {
+            world.push(at, Ev::Crash { dev, down });
+        }
         if let Some((at, down)) = world.plan.blackout {
             world.push(at, Ev::Blackout { down });
         }
@@ -614,7 +633,14 @@ impl World {
                     if let Some(conn) = self.conns.get(&pair(dev, to)) {
                         let at = conn.last[usize::from(dev > to)].max(self.now) + 1;
                         let conn = conn.id;
-                        self.push(at, Ev::Close { a: dev, b: to, conn });
+                        self.push(
+                            at,
+                            Ev::Close {
+                                a: dev,
+                                b: to,
+                                conn,
+                            },
+                        );
                     }
                 }
                 Op::CutOff(peer, ms) => {
@@ -824,6 +850,16 @@ impl World {
                 bytes,
             } => {
                 if self.current(dev, peer, conn) {
+                    if self.trace {
+                        let kind = match crate::device::Frame::decode(&bytes) {
+                            Ok(crate::device::Frame::Core { messages, .. }) => {
+                                format!("core ×{}", messages.len())
+                            }
+                            Ok(f) => format!("{f:?}").chars().take(40).collect(),
+                            Err(e) => format!("unreadable: {e}"),
+                        };
+                        self.note(|| format!("frame {peer}→{dev}: {kind}"));
+                    }
                     let id = self.slots[peer].key.public();
                     self.handle(dev, Happening::Frame(id, bytes));
                 }
@@ -1005,9 +1041,28 @@ impl World {
             self.slots[dev].done.hosted = true;
             return;
         }
-        let Some(lobby) = &self.slots[dev].seen.lobby else {
+        let Some(lobby) = self.slots[dev].seen.lobby.clone() else {
             return;
         };
+        // A seat whose device is gone (its goodbye lost with its link) is given away after a
+        // while, as a host would: its player can sit down again.
+        let now = self.now;
+        let gone = &mut self.slots[dev].done.gone_since;
+        gone.retain(|name, _| lobby.seats.iter().any(|s| &s.name == name && !s.connected));
+        let mut give_away = None;
+        for (i, seat) in lobby.seats.iter().enumerate() {
+            if !seat.connected && !seat.me {
+                let since = *gone.entry(seat.name.clone()).or_insert(now);
+                if now > since + 10_000 {
+                    give_away = Some(i as u8);
+                }
+            }
+        }
+        if let Some(seat) = give_away {
+            self.slots[dev].done.gone_since.clear();
+            self.command(dev, Command::RemoveSeat { seat });
+            return;
+        }
         let full = lobby.seats.len() == usize::from(self.plan.seats);
         if full && lobby.can_start {
             self.command(dev, Command::Start);
@@ -1084,7 +1139,14 @@ impl World {
         let Some(at) = self.plan.screen_at else {
             return;
         };
-        let step = self.slots[0].seen.game.as_ref().map(|g| g.step);
+        // At its step, or later if the game ended before it: a screen shows the end too.
+        let step = self.slots[0].seen.game.as_ref().map(|g| {
+            if g.outcome.is_some() {
+                u32::MAX
+            } else {
+                g.step
+            }
+        });
         let watching = self.slots[dev].seen.screen.is_some()
             || self.slots[dev].done.watching
                 && self.slots[dev]
@@ -1142,6 +1204,19 @@ impl World {
         }
         if !playing || view.outcome.is_some() || view.halted.is_some() {
             return;
+        }
+        // A seat away longer than the table waits is skipped, where the step allows.
+        for vote in &view.votes {
+            if vote.my_vote.is_none() && vote.skip_cannot.is_none() {
+                let seat = vote.seat;
+                self.command(
+                    dev,
+                    Command::Vote {
+                        seat,
+                        vote: AwayVote::Skip,
+                    },
+                );
+            }
         }
         if view.step >= self.plan.end_after {
             if !self.slots[dev].done.autoplay_off {
@@ -1228,8 +1303,9 @@ impl World {
         for (i, s) in self.slots.iter().enumerate() {
             let game = s.seen.game.as_ref().map(|g| {
                 format!(
-                    "step {} my_turn {} outcome {:?} audit {:?} halted {:?} end {:?} seats {:?}",
+                    "step {} pending {:?} my_turn {} outcome {:?} audit {:?} halted {:?} end {:?} seats {:?}",
                     g.step,
+                    g.pending,
                     g.my_turn,
                     g.outcome.is_some(),
                     g.audit,
@@ -1309,6 +1385,30 @@ impl World {
             took: self.now,
         })
     }
+}
+
+/// One seeded table of the game `setup` where a device with a person goes quiet for longer
+/// than the table waits, early in a game long enough to play on without it: the others
+/// skip its seats, and it comes back behind them, on links of uneven speed.
+pub fn returning(setup: GameSetup, seed: u64, trace: bool) -> Result<Outcome, String> {
+    let mut rng = ChaCha8Rng::from_seed(derive(seed, "plan", 1));
+    let mut plan = Plan::draw(setup, &mut rng, false);
+    if plan.people < 2 {
+        plan.people = 2.min(plan.seats);
+        plan.by_code = vec![false];
+    }
+    plan.leaver = None;
+    plan.end_after = 40 + rng.next_u32() % 30;
+    plan.away = Some((
+        rng.next_u32() as usize % usize::from(plan.people),
+        2_000 + u64::from(rng.next_u32() % 4_000),
+        32_000 + u64::from(rng.next_u32() % 20_000),
+    ));
+    plan.max_delay = 5 + u64::from(rng.next_u32() % 120);
+    plan.breaks = rng.next_u32() % 5;
+    let mut world = World::new(plan, seed);
+    world.trace(trace);
+    world.run()
 }
 
 /// One seeded table of the game `setup`.
