@@ -177,6 +177,9 @@ pub trait Table: Send {
     /// The completed steps from `from` on (at most `most`), postcard-encoded, as every
     /// engine took them: what a shared screen rebuilds the public table from.
     fn public_steps(&self, from: u32, most: usize) -> Vec<ByteBuf>;
+    /// Where each seat this device holds stands, in a line each: for a simulator's report
+    /// of a table that stuck.
+    fn diagnosis(&self) -> String;
 }
 
 /// One seat this device holds.
@@ -1006,6 +1009,36 @@ impl<G: TableGame> Table for Session<G> {
     }
     fn ending(&self) -> Option<String> {
         self.finished().then(|| self.result_words())
+    }
+
+    fn diagnosis(&self) -> String {
+        let mut out = String::new();
+        for local in &self.locals {
+            let c = &local.core;
+            let seats: Vec<String> = (0..self.meta.start.seat_count() as Seat)
+                .map(|s| {
+                    let st = c.seat_status(s);
+                    format!(
+                        "{s}:{}{}{}{}",
+                        if st.owed { "owed " } else { "" },
+                        if st.away { "away " } else { "" },
+                        if st.committed { "in " } else { "" },
+                        if st.removed { "removed" } else { "" }
+                    )
+                })
+                .collect();
+            out += &format!(
+                "seat {}: step {} pending {:?} my move {} sat out {:?} verdict {:?} seats [{}]\n",
+                local.seat,
+                c.step(),
+                c.pending(),
+                c.my_move(),
+                c.sat_out(),
+                c.verdict().is_some(),
+                seats.join(", ")
+            );
+        }
+        out
     }
 
     fn public_steps(&self, from: u32, most: usize) -> Vec<ByteBuf> {

@@ -1326,6 +1326,13 @@ impl World {
                 s.seen.errors.iter().rev().take(3).collect::<Vec<_>>()
             );
         }
+        for (i, s) in self.slots.iter().enumerate() {
+            if let Some(table) = s.machine.as_ref().and_then(|m| m.table()) {
+                for line in table.diagnosis().lines() {
+                    out += &format!("  dev {i} {line}\n");
+                }
+            }
+        }
         for line in self.log.iter().rev().take(30).rev() {
             out += &format!("  | {line}\n");
         }
