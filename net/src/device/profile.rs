@@ -129,6 +129,31 @@ pub(crate) fn set_at_table(data: &Folder, session: Option<SessionId>) {
     }
 }
 
+/// The host of the open table this device was sitting at when it last stopped, if it did
+/// not stand up: a device killed in a lobby, or just as the game started, sits down again.
+pub(crate) fn at_lobby(data: &Folder) -> Option<EndpointAddr> {
+    let bytes = data.read(AT_LOBBY_FILE).ok()?;
+    let addr: EndpointAddr = postcard::from_bytes(&bytes).ok()?;
+    Some(super::lobby::address_of(addr.id, &addr))
+}
+
+/// Notes the host of the open table this device sits at (`None`: it stood up, or the game
+/// began).
+pub(crate) fn set_at_lobby(data: &Folder, host: Option<&EndpointAddr>) {
+    let done = match host {
+        Some(addr) => data.write(
+            AT_LOBBY_FILE,
+            &postcard::to_stdvec(addr).unwrap_or_default(),
+        ),
+        None if data.exists(AT_LOBBY_FILE) => data.remove(AT_LOBBY_FILE),
+        None => Ok(()),
+    };
+    // At worst the player taps the table again.
+    if let Err(e) = done {
+        tracing::warn!("could not note the table sat at: {e}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -234,30 +259,5 @@ mod tests {
         let err = load_identity(&folder(&dir), &mut SystemRandom).expect_err("damaged key");
         assert!(err.to_string().contains("damaged"), "{err}");
         let _ = std::fs::remove_dir_all(&dir);
-    }
-}
-
-/// The host of the open table this device was sitting at when it last stopped, if it did
-/// not stand up: a device killed in a lobby, or just as the game started, sits down again.
-pub(crate) fn at_lobby(data: &Folder) -> Option<EndpointAddr> {
-    let bytes = data.read(AT_LOBBY_FILE).ok()?;
-    let addr: EndpointAddr = postcard::from_bytes(&bytes).ok()?;
-    Some(super::lobby::address_of(addr.id, &addr))
-}
-
-/// Notes the host of the open table this device sits at (`None`: it stood up, or the game
-/// began).
-pub(crate) fn set_at_lobby(data: &Folder, host: Option<&EndpointAddr>) {
-    let done = match host {
-        Some(addr) => data.write(
-            AT_LOBBY_FILE,
-            &postcard::to_stdvec(addr).unwrap_or_default(),
-        ),
-        None if data.exists(AT_LOBBY_FILE) => data.remove(AT_LOBBY_FILE),
-        None => Ok(()),
-    };
-    // At worst the player taps the table again.
-    if let Err(e) = done {
-        tracing::warn!("could not note the table sat at: {e}");
     }
 }

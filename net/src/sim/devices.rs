@@ -79,16 +79,18 @@ impl Plan {
         let seats = lo + (rng.next_u32() % u32::from(hi - lo + 1)) as u8;
         let people = 1 + (rng.next_u32() % u32::from(seats.min(4))) as u8;
         let guests = usize::from(people - 1);
-        let by_code = (0..guests).map(|_| rng.next_u32() % 2 == 0).collect();
+        let by_code = (0..guests)
+            .map(|_| rng.next_u32().is_multiple_of(2))
+            .collect();
         let end_after = 4 + rng.next_u32() % 20;
         let mut plan = Plan {
             setup: setup.with_seats(seats),
             seats,
             people,
             by_code,
-            passer_by: rng.next_u32() % 4 == 0,
-            screen_at: (rng.next_u32() % 3 == 0).then(|| rng.next_u32() % end_after),
-            leaver: (guests > 0 && rng.next_u32() % 3 == 0).then(|| {
+            passer_by: rng.next_u32().is_multiple_of(4),
+            screen_at: (rng.next_u32().is_multiple_of(3)).then(|| rng.next_u32() % end_after),
+            leaver: (guests > 0 && rng.next_u32().is_multiple_of(3)).then(|| {
                 (
                     1 + (rng.next_u32() as usize % guests),
                     rng.next_u32() % end_after,
@@ -113,22 +115,22 @@ impl Plan {
                     500 + u64::from(rng.next_u32() % 6_000),
                 ));
             }
-            if people > 1 && rng.next_u32() % 4 == 0 {
+            if people > 1 && rng.next_u32().is_multiple_of(4) {
                 plan.away = Some((
                     rng.next_u32() as usize % usize::from(people),
                     3_000 + u64::from(rng.next_u32() % 10_000),
                     32_000 + u64::from(rng.next_u32() % 30_000),
                 ));
             }
-            if rng.next_u32() % 5 == 0 {
+            if rng.next_u32().is_multiple_of(5) {
                 plan.blackout = Some((
                     u64::from(rng.next_u32() % 20_000),
                     1_000 + u64::from(rng.next_u32() % 4_000),
                 ));
             }
-            if people > 1 && rng.next_u32() % 3 == 0 {
+            if people > 1 && rng.next_u32().is_multiple_of(3) {
                 let side: BTreeSet<usize> = (0..usize::from(people))
-                    .filter(|_| rng.next_u32() % 2 == 0)
+                    .filter(|_| rng.next_u32().is_multiple_of(2))
                     .collect();
                 plan.partitions.push((
                     u64::from(rng.next_u32() % 20_000),
@@ -165,7 +167,7 @@ pub struct Outcome {
 /// How a device saw the game end.
 #[derive(Debug)]
 enum Ended {
-    AtTable(GameView),
+    AtTable(Box<GameView>),
     Listed(String),
 }
 
@@ -796,7 +798,7 @@ impl World {
         self.restarts += 1;
         self.note(|| format!("dev {dev} crashes for {down} ms"));
         // What the system had not written back is lost, or not.
-        let keep = self.rng.next_u32() % 2 == 0;
+        let keep = self.rng.next_u32().is_multiple_of(2);
         self.slots[dev].storage.crash(|_| keep);
         let peers: Vec<usize> = (0..self.slots.len()).filter(|p| *p != dev).collect();
         for p in peers {
@@ -1158,7 +1160,7 @@ impl World {
             self.slots[dev].done.joined_at = Some(self.now);
             // By code as often as by the list: the seated device's ticket is its address.
             let table = TableId(self.host_id());
-            let cmd = if self.rng.next_u32() % 2 == 0 {
+            let cmd = if self.rng.next_u32().is_multiple_of(2) {
                 Command::WatchTable { table }
             } else {
                 Command::WatchTicket {
@@ -1244,7 +1246,8 @@ impl World {
         match machine.table() {
             Some(table) => {
                 let view = slot.seen.game.as_ref()?;
-                (table.finished() && view.audit.is_some()).then(|| Ended::AtTable(view.clone()))
+                (table.finished() && view.audit.is_some())
+                    .then(|| Ended::AtTable(Box::new(view.clone())))
             }
             None => {
                 let session = self.session?;
@@ -1265,7 +1268,7 @@ impl World {
         // The end as a seat at the table shows it; with none there (each came back after
         // the end to its list of games), there is no table left to show.
         let Some(end) = self.seated().into_iter().find_map(|d| match self.ended(d) {
-            Some(Ended::AtTable(v)) => Some(v),
+            Some(Ended::AtTable(v)) => Some(*v),
             _ => None,
         }) else {
             return true;
@@ -1369,7 +1372,7 @@ impl World {
                             &f.state_hash[..4]
                         )));
                     }
-                    first.get_or_insert(v);
+                    first.get_or_insert(*v);
                 }
                 Some(Ended::Listed(words)) => {
                     if host_words.as_ref().is_some_and(|h| *h != words) {
