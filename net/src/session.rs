@@ -1012,33 +1012,10 @@ impl<G: TableGame> Table for Session<G> {
     }
 
     fn diagnosis(&self) -> String {
-        let mut out = String::new();
-        for local in &self.locals {
-            let c = &local.core;
-            let seats: Vec<String> = (0..self.meta.start.seat_count() as Seat)
-                .map(|s| {
-                    let st = c.seat_status(s);
-                    format!(
-                        "{s}:{}{}{}{}",
-                        if st.owed { "owed " } else { "" },
-                        if st.away { "away " } else { "" },
-                        if st.committed { "in " } else { "" },
-                        if st.removed { "removed" } else { "" }
-                    )
-                })
-                .collect();
-            out += &format!(
-                "seat {}: step {} pending {:?} my move {} sat out {:?} verdict {:?} seats [{}]\n",
-                local.seat,
-                c.step(),
-                c.pending(),
-                c.my_move(),
-                c.sat_out(),
-                c.verdict().is_some(),
-                seats.join(", ")
-            );
-        }
-        out
+        self.locals
+            .iter()
+            .map(|l| format!("seat {}: {}\n", l.seat, l.core.describe()))
+            .collect()
     }
 
     fn public_steps(&self, from: u32, most: usize) -> Vec<ByteBuf> {

@@ -992,26 +992,7 @@ impl<G: Game> Sim<G> {
                 println!("seat {i}: down (dead: {})", n.dead);
                 continue;
             };
-            let seats: Vec<String> = (0..self.nodes.len() as Seat)
-                .map(|s| {
-                    let st = c.seat_status(s);
-                    format!(
-                        "{s}:{}{}{}{}",
-                        if st.owed { "owed " } else { "" },
-                        if st.away { "away " } else { "" },
-                        if st.committed { "in " } else { "" },
-                        if st.removed { "removed" } else { "" }
-                    )
-                })
-                .collect();
-            println!(
-                "seat {i}: step {} pending {:?} my move {} verdict {:?} seats [{}]",
-                c.step(),
-                c.pending(),
-                c.my_move(),
-                c.verdict(),
-                seats.join(", ")
-            );
+            println!("seat {i}: {}", c.describe());
         }
     }
 

@@ -179,6 +179,40 @@ impl<G: Game> Core<G> {
         self.peer_have.iter().flatten().any(|(at, _)| *at > n)
     }
 
+    /// Whether this seat signed anything at a step after `n`: it was past `n` itself.
+    pub(super) fn was_past(&self, n: u32) -> bool {
+        self.by_step
+            .range(n.saturating_add(1)..)
+            .flat_map(|(_, ids)| ids)
+            .any(|(_, author)| *author == self.me)
+    }
+
+    /// Where this seat stands, in one line: its step, what the game waits for, and what it
+    /// knows of every seat (for a simulator's report of a table that stuck).
+    pub fn describe(&self) -> String {
+        let seats: Vec<String> = (0..self.keys.len() as Seat)
+            .map(|s| {
+                let st = self.seat_status(s);
+                format!(
+                    "{s}:{}{}{}{}",
+                    if st.owed { "owed " } else { "" },
+                    if st.away { "away " } else { "" },
+                    if st.committed { "in " } else { "" },
+                    if st.removed { "removed" } else { "" }
+                )
+            })
+            .collect();
+        format!(
+            "step {} pending {:?} my move {} sat out {:?} verdict {:?} seats [{}]",
+            self.step(),
+            self.pending(),
+            self.my_move(),
+            self.sat_out(),
+            self.verdict(),
+            seats.join(", ")
+        )
+    }
+
     /// What the screen shows about a seat.
     pub fn seat_status(&self, seat: Seat) -> SeatStatus {
         let i = seat as usize;

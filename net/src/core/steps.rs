@@ -303,11 +303,17 @@ impl<G: Game> Core<G> {
 
         // This seat's duties first.
         match &pending {
-            // Made again where the table is past the step too: a link is the same bytes
-            // every time (the chain's next), and a device whose unsynced writes a power cut
-            // took (its own links are among them) gets it from no peer, each of which sends
-            // a returning device only what that device did not make itself.
-            Pending::Chance if i_am_in && active.contains(&me) && !view.links.contains_key(&me) => {
+            // Not at a step the table has left (a link not yet spent stays secret until its
+            // draw), unless this seat was past the step itself: it spent the link there, and
+            // a device whose unsynced writes a power cut took (its own links among them)
+            // gets it from no peer, each of which sends a returning device only what that
+            // device did not make itself. The link is the same bytes every time.
+            Pending::Chance
+                if i_am_in
+                    && active.contains(&me)
+                    && !view.links.contains_key(&me)
+                    && (!self.table_is_past(n) || self.was_past(n)) =>
+            {
                 if let Some(x) = self.chain.link(gs.draws + 1) {
                     self.send_link(n, x);
                     return Ok(Progress::Again);
