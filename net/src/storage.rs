@@ -453,7 +453,8 @@ impl Storage for MemStorage {
 
     fn list(&self, path: &str) -> Vec<String> {
         let mem = self.mem();
-        let mut names: Vec<String> = mem
+        // A set: the paths under one name need not sit side by side in the map's order.
+        let names: std::collections::BTreeSet<String> = mem
             .files
             .keys()
             .filter(|p| under(p, path))
@@ -466,8 +467,7 @@ impl Storage for MemStorage {
                 rest.split('/').next().map(str::to_string)
             })
             .collect();
-        names.dedup();
-        names
+        names.into_iter().collect()
     }
 
     fn changed(&self, path: &str) -> Option<u64> {

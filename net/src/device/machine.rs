@@ -1225,14 +1225,19 @@ impl Device {
 
     // ----- views --------------------------------------------------------------------------
 
-    fn lobby_changed(&mut self) {
-        let Role::Hosting(h) = &self.role else { return };
-        let state = LobbyState {
+    /// The lobby of the table this device hosts, as its guests are sent it.
+    fn hosted_lobby(&self, h: &Host) -> LobbyState {
+        LobbyState {
             name: h.name.clone(),
             setup: h.setup.clone(),
             seats: h.seats.clone(),
             screens: self.screens.values().map(|s| s.name.clone()).collect(),
-        };
+        }
+    }
+
+    fn lobby_changed(&mut self) {
+        let Role::Hosting(h) = &self.role else { return };
+        let state = self.hosted_lobby(h);
         let card = TableInfo {
             id: TableId(self.me),
             name: h.name.clone(),
@@ -1260,15 +1265,7 @@ impl Device {
 
     fn show_lobby(&mut self) {
         let (state, host) = match &self.role {
-            Role::Hosting(h) => (
-                LobbyState {
-                    name: h.name.clone(),
-                    setup: h.setup.clone(),
-                    seats: h.seats.clone(),
-                    screens: self.screens.values().map(|s| s.name.clone()).collect(),
-                },
-                true,
-            ),
+            Role::Hosting(h) => (self.hosted_lobby(h), true),
             Role::Guest(Guest { lobby: Some(l), .. }) => (l.clone(), false),
             _ => return,
         };

@@ -37,7 +37,7 @@ pub(crate) fn saved_games(
     at_table: Option<SessionId>,
     playing: Option<&dyn Table>,
     now: Time,
-    random: &mut dyn crate::identity::Random,
+    random: &mut dyn Random,
 ) -> Vec<SessionSummary> {
     let sessions = data.join("sessions");
     let mut found = Vec::new();

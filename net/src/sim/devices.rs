@@ -156,8 +156,9 @@ pub struct Outcome {
     pub restarts: u32,
     pub breaks: u32,
     pub frames: u64,
-    /// The shared screen showed the end as the seats did.
-    pub screen_saw_end: bool,
+    /// A shared screen was at the table (a table ends only once it shows the end with its
+    /// audit, as the seats do).
+    pub screen: bool,
     /// Sim time it took, ms.
     pub took: u64,
 }
@@ -293,7 +294,6 @@ struct Done {
     set_up: bool,
     joined_at: Option<u64>,
     left_lobby: bool,
-    hosted: bool,
     started: bool,
     left_game: Option<u64>,
     resumed: bool,
@@ -1040,7 +1040,6 @@ impl World {
             for _ in people..usize::from(self.plan.seats) {
                 self.command(dev, Command::AddBot);
             }
-            self.slots[dev].done.hosted = true;
             return;
         }
         let Some(lobby) = self.slots[dev].seen.lobby.clone() else {
@@ -1391,7 +1390,7 @@ impl World {
             restarts: self.restarts,
             breaks: self.breaks,
             frames: self.frames,
-            screen_saw_end: self.plan.screen_at.is_some(),
+            screen: self.plan.screen_at.is_some(),
             took: self.now,
         })
     }
