@@ -201,16 +201,20 @@ pub fn owner_only(file: &std::fs::File) -> io::Result<()> {
     Ok(())
 }
 
+#[cfg(unix)]
 fn open_options(private: bool) -> std::fs::OpenOptions {
+    use std::os::unix::fs::OpenOptionsExt;
     let mut opts = std::fs::OpenOptions::new();
-    #[cfg(unix)]
     if private {
-        use std::os::unix::fs::OpenOptionsExt;
         opts.mode(0o600);
     }
-    #[cfg(not(unix))]
-    let _ = private;
     opts
+}
+
+/// On Windows a file in the user's profile folder is the user's own already.
+#[cfg(not(unix))]
+fn open_options(_private: bool) -> std::fs::OpenOptions {
+    std::fs::OpenOptions::new()
 }
 
 /// Makes a new file's name durable; not every platform can open a folder.
