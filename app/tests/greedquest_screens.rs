@@ -270,6 +270,7 @@ fn bot_one_away(secs: u32, my_vote: Option<AwayVote>) -> GameView {
         my_vote,
         skip_cannot: None,
         remove_cannot: None,
+        too_few: None,
     }];
     v
 }

@@ -58,6 +58,7 @@ fn view_with(state: AnyState, away: usize) -> GameView {
             my_vote: None,
             skip_cannot: None,
             remove_cannot: None,
+            too_few: None,
         });
     }
     view

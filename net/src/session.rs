@@ -1120,6 +1120,7 @@ impl<G: TableGame> Table for Session<G> {
                     remove_cannot: status
                         .owed_since
                         .and_then(|_| core.cannot_go_on_without(seat, VoteAction::Remove)),
+                    too_few: core.too_few_to_decide(),
                 });
             }
         }

@@ -194,6 +194,9 @@ pub struct AwayVoteView {
     /// Why it cannot go on by removing the seat either (a deck not yet made needs every
     /// seat that has not shuffled it), if it cannot.
     pub remove_cannot: Option<String>,
+    /// Why no choice can pass now: too few seats are here to decide for the table (more
+    /// than half must be, or exactly half with the first seat), if so.
+    pub too_few: Option<String>,
 }
 
 /// The table's agreement to end the game at the step it is at.

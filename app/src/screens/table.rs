@@ -256,7 +256,7 @@ fn away_notice(ui: &mut egui::Ui, view: &GameView, intents: &mut Vec<GameIntent>
             // A step that cannot skip a seat (a deal needs its key) says what it needs,
             // to a player who chose to skip it or has not chosen.
             let blocked = votes.iter().find_map(|v| {
-                v.remove_cannot.as_deref().or(v
+                v.too_few.as_deref().or(v.remove_cannot.as_deref()).or(v
                     .skip_cannot
                     .as_deref()
                     .filter(|_| v.my_vote != Some(AwayVote::Remove)))

@@ -190,15 +190,29 @@ impl<G: Game> Core<G> {
     /// Where this seat stands, in one line: its step, what the game waits for, and what it
     /// knows of every seat (for a simulator's report of a table that stuck).
     pub fn describe(&self) -> String {
+        let n = self.step();
+        let log = self.game.as_ref().map(|g| g.bases[n as usize].log);
         let seats: Vec<String> = (0..self.keys.len() as Seat)
             .map(|s| {
                 let st = self.seat_status(s);
+                // What the seat signed at this step: on our log, and on any other.
+                let (ours, other): (Vec<&Signed>, Vec<&Signed>) = self
+                    .signed_at(n)
+                    .filter(|m| m.seat == s)
+                    .partition(|m| Some(m.basis.log) == log);
+                let kinds: Vec<String> = ours.iter().map(|m| format!("{:?}", m.kind())).collect();
                 format!(
-                    "{s}:{}{}{}{}",
+                    "{s}:{}{}{}{}{}{}",
                     if st.owed { "owed " } else { "" },
                     if st.away { "away " } else { "" },
                     if st.committed { "in " } else { "" },
-                    if st.removed { "removed" } else { "" }
+                    if st.removed { "removed " } else { "" },
+                    kinds.join("+"),
+                    if other.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({} elsewhere)", other.len())
+                    },
                 )
             })
             .collect();

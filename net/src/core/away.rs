@@ -61,77 +61,116 @@ pub(super) fn removed_before(removed: &BTreeMap<Seat, u32>, n: u32) -> BTreeSet<
 
 /// Which seats the table's votes skip at a step, and which of them it removes.
 ///
-/// The seats gone are decided together: the largest set of seats such that every seat
-/// still at the table outside it voted to go on without each of them. Two seats gone at
-/// once so need no vote from each other (each is inside the set), while a seat that is
-/// there and did not vote against one keeps it out. (Every seat outside: one that keeps
-/// the move of a seat others voted against, or has gone on past the step, has so made
-/// sure the vote cannot pass, and the voters may go on with that move.) The largest such
-/// set is well defined, since the union of two sets that qualify qualifies too, and it
-/// only grows as votes arrive, so devices holding more votes never decide less.
+/// The seats gone are decided together, by the seats outside them: a set of seats `E`
+/// decides to go on without the rest when each seat in `E` voted to go on without each
+/// seat outside it (so two seats gone at once need no vote from each other, while a seat
+/// that is there and did not vote against one keeps it in: every seat of `E` must have
+/// voted, and one that keeps the move of a seat others voted against, or has gone on past
+/// the step, has so made sure the vote cannot pass, and the voters may go on with that
+/// move). `E` must also be a quorum of the seats still in (see [`is_quorum`]): a device cut
+/// off from the others sees every other seat away, just as the others see it away, and two
+/// halves of a table that could each go on without the other would play two different
+/// games. So seats gone one at a time can each be removed, down to a player alone, but
+/// seats gone at once need more than half the table (or exactly half, with the first seat
+/// still in) to go on without them.
 ///
-/// Where every seat still in is voted against by every other (each thinks the others
-/// gone), no one is left outside to decide the set: each seat is then skipped on its own
-/// when every other seat voted against it.
+/// Of the sets that may decide, the smallest decides (the fewest seats, then the lowest):
+/// the sets that qualify but for their size are the unions of each seat's closure (the
+/// seat and, over and over, every seat it did not vote against), so there are few to try.
+/// With no vote against a seat of a set, the set decides nothing.
 pub(super) fn quorum(
     votes: &BTreeMap<Seat, BTreeMap<Seat, VoteAction>>,
     removed: &BTreeSet<Seat>,
     seats: usize,
 ) -> (BTreeSet<Seat>, BTreeSet<Seat>) {
-    let voted = |t: &Seat, v: &Seat| votes.get(t).and_then(|vs| vs.get(v)).copied();
-    let outside = |gone: &BTreeSet<Seat>| -> Vec<Seat> {
-        (0..seats as Seat)
-            .filter(|s| !removed.contains(s) && !gone.contains(s))
-            .collect()
-    };
-    let mut gone: BTreeSet<Seat> = votes
-        .iter()
-        .filter(|(t, voters)| {
-            (**t as usize) < seats && !removed.contains(t) && voters.values().any(|a| a.skips())
-        })
-        .map(|(t, _)| *t)
+    let voted = |t: Seat, v: Seat| votes.get(&t).and_then(|vs| vs.get(&v)).copied();
+    let against = |v: Seat, t: Seat| voted(t, v).is_some_and(|a| a.skips());
+    let in_play: Vec<Seat> = (0..seats as Seat)
+        .filter(|s| !removed.contains(s))
         .collect();
-    loop {
-        let electorate = outside(&gone);
-        let before = gone.len();
-        gone.retain(|t| {
-            electorate
-                .iter()
-                .all(|v| voted(t, v).is_some_and(|a| a.skips()))
-        });
-        if gone.len() == before {
-            break;
-        }
+    let nothing = (BTreeSet::new(), BTreeSet::new());
+    if !in_play
+        .iter()
+        .any(|t| in_play.iter().any(|v| against(*v, *t)))
+    {
+        return nothing;
     }
-    // Who decides about each seat gone: the seats outside the set, or, where none is, every
-    // other seat still in.
-    let electorate = outside(&gone);
-    if electorate.is_empty() {
-        let all = outside(&BTreeSet::new());
-        gone.retain(|t| {
-            all.iter()
-                .all(|v| v == t || voted(t, v).is_some_and(|a| a.skips()))
-        });
-        let removals = gone
+    // Each seat's closure, as a set of bits.
+    let closure = |s: Seat| -> u32 {
+        let mut set = 1u32 << s;
+        let mut grown = true;
+        while grown {
+            grown = false;
+            let now_in = set;
+            for v in in_play.iter().filter(|v| now_in & (1 << **v) != 0) {
+                for t in &in_play {
+                    if set & (1 << *t) == 0 && *t != *v && !against(*v, *t) {
+                        set |= 1 << *t;
+                        grown = true;
+                    }
+                }
+            }
+        }
+        set
+    };
+    let mut closures: Vec<u32> = in_play.iter().map(|s| closure(*s)).collect();
+    closures.sort_unstable();
+    closures.dedup();
+    let bits = |set: u32| -> Vec<Seat> {
+        in_play
             .iter()
             .copied()
-            .filter(|t| {
-                all.iter()
-                    .all(|v| v == t || voted(t, v) == Some(VoteAction::Remove))
-            })
-            .collect();
-        return (gone, removals);
+            .filter(|s| set & (1 << s) != 0)
+            .collect()
+    };
+    let mut best: Option<Vec<Seat>> = None;
+    // A table of at most 16 seats has at most 16 closures; past 10 distinct ones (a table
+    // where nearly everyone voted against nearly everyone) the votes decide nothing.
+    if closures.len() <= 10 {
+        for pick in 1u32..(1 << closures.len()) {
+            let union = closures
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| pick & (1 << i) != 0)
+                .fold(0u32, |u, (_, c)| u | c);
+            let electorate = bits(union);
+            if electorate.len() == in_play.len() || !is_quorum(&electorate, &in_play) {
+                continue;
+            }
+            let better = best
+                .as_ref()
+                .is_none_or(|b| (electorate.len(), &electorate) < (b.len(), b));
+            if better {
+                best = Some(electorate);
+            }
+        }
     }
+    let Some(electorate) = best else {
+        return nothing;
+    };
+    let gone: BTreeSet<Seat> = in_play
+        .iter()
+        .copied()
+        .filter(|t| !electorate.contains(t))
+        .collect();
     let removals = gone
         .iter()
         .copied()
         .filter(|t| {
             electorate
                 .iter()
-                .all(|v| voted(t, v) == Some(VoteAction::Remove))
+                .all(|v| voted(*t, *v) == Some(VoteAction::Remove))
         })
         .collect();
     (gone, removals)
+}
+
+/// Whether `deciders` may decide for the seats still in (`in_play`): more than half of
+/// them, or exactly half holding the first seat still in. Any two quorums share a seat, so
+/// two groups of devices that cannot hear each other never both go on without the other.
+pub(super) fn is_quorum(deciders: &[Seat], in_play: &[Seat]) -> bool {
+    let (d, n) = (deciders.len(), in_play.len());
+    2 * d > n || (2 * d == n && in_play.first().is_some_and(|f| deciders.contains(f)))
 }
 
 impl<G: Game> Core<G> {
@@ -217,6 +256,35 @@ impl<G: Game> Core<G> {
             }
             _ => None,
         }
+    }
+
+    /// Why the table cannot go on without the seats away now, whatever the players here
+    /// choose, in words for the screen, or `None` if it can: the seats here are too few
+    /// to decide for the table (see [`quorum`]). Seats that went one at a time can each be
+    /// removed as they go; seats gone at once are waited for until enough are back.
+    pub fn too_few_to_decide(&self) -> Option<String> {
+        let gs = self.game.as_ref()?;
+        if matches!(gs.pending, Pending::Over(_)) {
+            return None;
+        }
+        let n = gs.records.len() as u32;
+        let removed = removed_before(&gs.removed, n);
+        let in_play: Vec<Seat> = (0..self.keys.len() as Seat)
+            .filter(|s| !removed.contains(s))
+            .collect();
+        let here: Vec<Seat> = in_play
+            .iter()
+            .copied()
+            .filter(|s| *s == self.me || !self.away.get(*s as usize).copied().unwrap_or(false))
+            .collect();
+        if here.len() == in_play.len() || is_quorum(&here, &in_play) {
+            return None;
+        }
+        Some(format!(
+            "only {} of the {} seats in the game are here: more must be back before the table can go on without the rest (a table split in two must not play two games). Wait, or leave: the game is kept",
+            here.len(),
+            in_play.len()
+        ))
     }
 
     /// Why the game cannot play the step without `target`'s input, if it cannot.
@@ -488,5 +556,100 @@ impl<G: Game> Core<G> {
     pub(super) fn vote_failed(&self, n: u32, skips: &BTreeSet<Seat>) -> bool {
         self.signed_at(n)
             .any(|s| matches!(s.body, Body::Vote { target, .. } if !skips.contains(&target)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Votes as (voter, target, action).
+    fn decide(
+        seats: usize,
+        removed: &[Seat],
+        votes: &[(Seat, Seat, VoteAction)],
+    ) -> (Vec<Seat>, Vec<Seat>) {
+        let mut map: BTreeMap<Seat, BTreeMap<Seat, VoteAction>> = BTreeMap::new();
+        for (v, t, a) in votes {
+            map.entry(*t).or_default().insert(*v, *a);
+        }
+        let removed: BTreeSet<Seat> = removed.iter().copied().collect();
+        let (gone, removals) = quorum(&map, &removed, seats);
+        (gone.into_iter().collect(), removals.into_iter().collect())
+    }
+
+    fn skips(pairs: &[(Seat, Seat)]) -> Vec<(Seat, Seat, VoteAction)> {
+        pairs
+            .iter()
+            .map(|(v, t)| (*v, *t, VoteAction::Skip))
+            .collect()
+    }
+
+    #[test]
+    fn more_than_half_decide_and_fewer_never_do() {
+        assert_eq!(decide(4, &[], &[]).0, Vec::<Seat>::new());
+        // Two of four holding the first seat go on without the other two.
+        assert_eq!(
+            decide(4, &[], &skips(&[(0, 2), (0, 3), (1, 2), (1, 3)])).0,
+            vec![2, 3]
+        );
+        // The other two cannot.
+        assert_eq!(
+            decide(4, &[], &skips(&[(2, 0), (2, 1), (3, 0), (3, 1)])).0,
+            Vec::<Seat>::new()
+        );
+        // One of four cannot go on without three, nor one of six without five.
+        assert_eq!(
+            decide(4, &[], &skips(&[(0, 1), (0, 2), (0, 3)])).0,
+            Vec::<Seat>::new()
+        );
+        let lone: Vec<(Seat, Seat)> = (0..5).map(|t| (5, t)).collect();
+        assert_eq!(decide(6, &[], &skips(&lone)).0, Vec::<Seat>::new());
+        // Five of six go on without the sixth.
+        let five: Vec<(Seat, Seat)> = (0..5).map(|v| (v, 5)).collect();
+        assert_eq!(decide(6, &[], &skips(&five)).0, vec![5]);
+    }
+
+    /// The table the device simulator cut in two: each half voted against the other, and
+    /// a device holding every vote decides as one holding only the quorum's.
+    #[test]
+    fn two_halves_voting_against_each_other_leave_the_half_with_the_first_seat() {
+        let both = skips(&[
+            (0, 2),
+            (0, 3),
+            (1, 2),
+            (1, 3),
+            (2, 0),
+            (2, 1),
+            (3, 0),
+            (3, 1),
+        ]);
+        assert_eq!(decide(4, &[], &both).0, vec![2, 3]);
+        // Two seats each thinking the other gone: the first seat stays.
+        assert_eq!(decide(2, &[], &skips(&[(0, 1), (1, 0)])).0, vec![1]);
+        assert_eq!(decide(2, &[], &skips(&[(1, 0)])).0, Vec::<Seat>::new());
+    }
+
+    #[test]
+    fn removed_seats_do_not_count_and_removals_need_every_decider() {
+        // Seat 3 removed: two of the three left decide about the third.
+        assert_eq!(decide(4, &[3], &skips(&[(0, 2), (1, 2)])).0, vec![2]);
+        // Down to two, the first seat alone decides; the second alone does not.
+        assert_eq!(decide(4, &[2, 3], &skips(&[(0, 1)])).0, vec![1]);
+        assert_eq!(decide(4, &[2, 3], &skips(&[(1, 0)])).0, Vec::<Seat>::new());
+        let votes = [
+            (0, 2, VoteAction::Remove),
+            (1, 2, VoteAction::Remove),
+            (0, 3, VoteAction::Remove),
+            (1, 3, VoteAction::Skip),
+        ];
+        assert_eq!(decide(4, &[], &votes), (vec![2, 3], vec![2]));
+        // A seat that kept a move keeps its seat at the table.
+        let kept = [
+            (0, 3, VoteAction::Skip),
+            (1, 3, VoteAction::Skip),
+            (2, 3, VoteAction::Keep),
+        ];
+        assert_eq!(decide(4, &[], &kept).0, Vec::<Seat>::new());
     }
 }

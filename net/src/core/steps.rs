@@ -1,7 +1,7 @@
 //! The step machine: completing every step that can be completed (this seat's duties
 //! first), the game's beginning, and a completed step applied to the game and the log.
 
-use super::away::{quorum, removed_before, sitting_out};
+use super::away::{is_quorum, quorum, removed_before, sitting_out};
 use super::{Core, Event, GameState, Progress, Time, View};
 use crate::audit::{Absence, Fault};
 use crate::beacon;
@@ -599,12 +599,17 @@ impl<G: Game> Core<G> {
         }
 
         // A seat I voted to skip delivered: go on with its move only once the vote can no
-        // longer pass: another voter kept the move, or shows it completed the step that way.
+        // longer pass: another voter kept the move, or shows it completed the step that way,
+        // or so many seats completed it that way that those left could never be a quorum
+        // (a device that voted, cut off, against seats that then came back and played on).
         // (A seat the table goes on without at this step needs no vote: the vote may still
-        // pass with the votes of the rest.)
+        // pass with the votes of the rest. Nor one the table's votes go on without: it has
+        // no say at this step, and its votes can pass only with a quorum that just voted
+        // it out, as on a device cut off from a table that played on without it.)
         let held: Vec<Seat> = my_votes
             .iter()
             .copied()
+            .filter(|_| !skips.contains(&me))
             .filter(|t| active.contains(t))
             .filter(|t| {
                 !view.votes[t]
@@ -613,9 +618,23 @@ impl<G: Game> Core<G> {
             })
             .collect();
         if !held.is_empty() {
-            let shown = self
+            let went_on: BTreeSet<Seat> = self
                 .signed_at(n + 1)
-                .any(|s| s.basis.log == next_log && !my_votes.contains(&s.seat));
+                .filter(|s| s.basis.log == next_log && s.seat != me)
+                .map(|s| s.seat)
+                .collect();
+            let in_play: Vec<Seat> = all
+                .iter()
+                .copied()
+                .filter(|s| !removed.contains(s))
+                .collect();
+            let could_decide: Vec<Seat> = in_play
+                .iter()
+                .copied()
+                .filter(|s| !went_on.contains(s))
+                .collect();
+            let shown = went_on.iter().any(|s| !my_votes.contains(s))
+                || !is_quorum(&could_decide, &in_play);
             if !shown {
                 // Waiting on the seats that have yet to vote on it (or keep its move): shown
                 // as owed, so a seat that went silent meanwhile can be voted on in turn.

@@ -34,6 +34,8 @@ const DIAL_EVERY: u64 = 300;
 const LOOK_EVERY: u64 = 200;
 /// How often the simulated mDNS lists the tables around (ms).
 const MDNS_EVERY: u64 = 1_000;
+/// How often a traced table prints where each core stands (a multiple of `MDNS_EVERY`).
+const TRACE_CORES_EVERY: u64 = 5_000;
 
 /// A table's life, drawn from its seed.
 #[derive(Clone, Debug)]
@@ -920,6 +922,16 @@ impl World {
                         .collect();
                     if list != self.slots[dev].seen.tables {
                         self.handle(dev, Happening::Tables(list));
+                    }
+                }
+                // A replayed seed shows where every core stands now and then.
+                if self.trace && self.now.is_multiple_of(TRACE_CORES_EVERY) {
+                    for (i, s) in self.slots.iter().enumerate() {
+                        if let Some(table) = s.machine.as_ref().and_then(|m| m.table()) {
+                            for line in table.diagnosis().lines() {
+                                println!("{:>8} dev {i} {line}", self.now);
+                            }
+                        }
                     }
                 }
                 self.push(self.now + MDNS_EVERY, Ev::Mdns);

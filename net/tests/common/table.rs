@@ -67,6 +67,10 @@ pub trait Device {
     /// The step the table last went on without this seat at, if it has not moved since.
     fn sat_out(&self) -> Option<u32>;
     fn is_away(&self, seat: Seat) -> bool;
+    /// Why the seats here cannot decide for the table now, if they cannot.
+    fn too_few_to_decide(&self) -> Option<String>;
+    /// Where the device stands, in one line (for a failing test's report).
+    fn describe(&self) -> String;
     fn pending(&self) -> Option<hoard_rules::Pending>;
     fn set_plays(&mut self, plays: bool);
     fn records(&self) -> Vec<hoard_net::log::StepRecord>;
@@ -220,6 +224,12 @@ impl<G: Game> Device for Bot<G> {
     }
     fn is_away(&self, seat: Seat) -> bool {
         self.core.seat_status(seat).away
+    }
+    fn too_few_to_decide(&self) -> Option<String> {
+        self.core.too_few_to_decide()
+    }
+    fn describe(&self) -> String {
+        self.core.describe()
     }
     fn pending(&self) -> Option<hoard_rules::Pending> {
         self.core.pending()
