@@ -62,11 +62,15 @@ pub struct Faults {
     pub agree: u32,
 }
 
-/// Two different seats of `seats`, drawn from `rng`.
+/// Two different seats of `seats` (at least four), drawn from `rng`, whose devices may die
+/// at once and leave a quorum to decide without them: at a table of four, the first seat
+/// stays (two of four decide only holding it), so the table must be able to go on.
 pub fn two_seats(rng: &mut ChaCha8Rng, seats: u8) -> (Seat, Seat) {
-    let first = (rng.next_u32() % u32::from(seats)) as Seat;
-    let second = (first as u32 + 1 + rng.next_u32() % (u32::from(seats) - 1)) % u32::from(seats);
-    (first, second as Seat)
+    let low = u32::from(seats <= 4);
+    let n = u32::from(seats) - low;
+    let first = rng.next_u32() % n;
+    let second = (first + 1 + rng.next_u32() % (n - 1)) % n;
+    ((first + low) as Seat, (second + low) as Seat)
 }
 
 impl Faults {

@@ -34,8 +34,11 @@ fn table(seed: u64, trace: bool) -> Result<Outcome, String> {
 
 /// Tables that stick today, each a story still open (issue 27), left out of the default run
 /// and played by `known_open_tables`: a device whose unsynced writes a power cut took comes
-/// back to a deck game (Counter) and stays at a beacon step it holds every link of.
-const KNOWN_OPEN: &[u64] = &[218, 374, 566, 878, 1130, 1886];
+/// back to a deck game (Counter) and stays at a beacon step it holds every link of (566,
+/// 878); a bot's seat on a host that lost power stays at the first draw, holding its vote
+/// against a slow seat, with no word from the table after it (553). (218, 374, 1130 and 1886
+/// went on once a voter whose vote can no longer find a quorum stopped holding its step.)
+const KNOWN_OPEN: &[u64] = &[553, 566, 878];
 
 fn run(seeds: std::ops::Range<u64>) -> (u64, u64, u32) {
     let (mut tables, mut steps, mut restarts) = (0, 0, 0);
@@ -109,7 +112,11 @@ fn ten_thousand_more_tables() {
 /// say it was back; a device behind the table whose link to one peer was slow caught up only
 /// once the game had ended; and (found here) a device whose unsynced writes a power cut took
 /// stayed at a beacon step the table had left, as no peer sends a device its own link and it
-/// made it again only at a step the table was still at (seed 37).
+/// made it again only at a step the table was still at (seed 37); and (found here too) a
+/// person's phone holding one seat skipped, alone, the five seats of a device that had gone
+/// quiet and finished the game, while that device, back, skipped the one seat and played on
+/// to another end: two games on two honest devices (seed 64). Seats gone at once are now
+/// decided only by a quorum of the seats still in.
 #[test]
 fn a_device_gone_longer_than_the_table_waits_comes_back_to_a_table_that_played_on() {
     let t = Instant::now();
@@ -137,11 +144,8 @@ fn a_device_gone_longer_than_the_table_waits_comes_back_to_a_table_that_played_o
 /// Tables with a returning device per default run.
 const RETURNING: u64 = 100;
 
-/// Returning-device tables that stick today (issue 27), played by `known_open_tables`: a
-/// person's phone holding one seat skips, alone, the five seats of a device that went quiet
-/// and finishes the game; that device, back, cannot catch up, skips the one seat, and plays
-/// on to another end.
-const KNOWN_OPEN_RETURNING: &[u64] = &[64];
+/// Returning-device tables that stick today, played by `known_open_tables`.
+const KNOWN_OPEN_RETURNING: &[u64] = &[];
 
 /// GreedQuest and Counter in turn: a game of open moves and sealed ones, and one on the deck.
 fn returning_setup(seed: u64) -> GameSetup {

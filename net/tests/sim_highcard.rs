@@ -209,11 +209,12 @@ fn two_seats_that_die_at_once_or_in_a_row_are_both_removed_and_the_game_ends_ver
             r.next_u64() % 4_000
         };
         faults.more_dead = vec![(second, after)];
-        // Now and then a third, at once with the second: three seats gone together.
-        if seats >= 5 && seed % 4 == 1 {
-            let third = (0..seats)
+        // Now and then a third, at once with the second: three seats gone together, which
+        // six seats go on without if the first seat is among the three left.
+        if seats == 6 && seed % 4 == 1 && first != 0 && second != 0 {
+            let third = (1..seats)
                 .find(|s| *s != first && *s != second)
-                .unwrap_or(0);
+                .unwrap_or(1);
             faults.more_dead.push((third, after));
         }
         if seed.is_multiple_of(5) {

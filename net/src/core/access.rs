@@ -200,7 +200,14 @@ impl<G: Game> Core<G> {
                     .signed_at(n)
                     .filter(|m| m.seat == s)
                     .partition(|m| Some(m.basis.log) == log);
-                let kinds: Vec<String> = ours.iter().map(|m| format!("{:?}", m.kind())).collect();
+                let mut kinds: Vec<String> =
+                    ours.iter().map(|m| format!("{:?}", m.kind())).collect();
+                let linked = self.by_step.get(&n).into_iter().flatten().any(|(id, a)| {
+                    *a == s && matches!(self.msgs.get(id).map(|h| &h.wire), Some(Wire::Link(_)))
+                });
+                if linked {
+                    kinds.push("Link".into());
+                }
                 format!(
                     "{s}:{}{}{}{}{}{}",
                     if st.owed { "owed " } else { "" },
@@ -216,14 +223,19 @@ impl<G: Game> Core<G> {
                 )
             })
             .collect();
+        let next: Vec<String> = self
+            .signed_at(n + 1)
+            .map(|m| format!("{}:{:?}", m.seat, m.kind()))
+            .collect();
         format!(
-            "step {} pending {:?} my move {} sat out {:?} verdict {:?} seats [{}]",
+            "step {} pending {:?} my move {} sat out {:?} verdict {:?} seats [{}] next [{}]",
             self.step(),
             self.pending(),
             self.my_move(),
             self.sat_out(),
             self.verdict(),
-            seats.join(", ")
+            seats.join(", "),
+            next.join(" ")
         )
     }
 

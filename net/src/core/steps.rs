@@ -623,18 +623,35 @@ impl<G: Game> Core<G> {
                 .filter(|s| s.basis.log == next_log && s.seat != me)
                 .map(|s| s.seat)
                 .collect();
+            // A seat with any word from a later step (on any log, a beacon link too) has
+            // left this step and signs nothing more at it: it votes against a seat here
+            // only if it already has. A held seat can be skipped only by a quorum of seats
+            // that voted against it or still may.
+            let past: BTreeSet<Seat> = self
+                .by_step
+                .range(n + 1..)
+                .flat_map(|(_, ids)| ids)
+                .map(|(_, author)| *author)
+                .filter(|a| *a != me)
+                .collect();
             let in_play: Vec<Seat> = all
                 .iter()
                 .copied()
                 .filter(|s| !removed.contains(s))
                 .collect();
-            let could_decide: Vec<Seat> = in_play
-                .iter()
-                .copied()
-                .filter(|s| !went_on.contains(s))
-                .collect();
+            let cannot_pass = |t: Seat| {
+                let may_vote: Vec<Seat> = in_play
+                    .iter()
+                    .copied()
+                    .filter(|s| *s != t && !went_on.contains(s))
+                    .filter(|s| {
+                        !past.contains(s) || view.votes[&t].get(s).is_some_and(|a| a.skips())
+                    })
+                    .collect();
+                !is_quorum(&may_vote, &in_play)
+            };
             let shown = went_on.iter().any(|s| !my_votes.contains(s))
-                || !is_quorum(&could_decide, &in_play);
+                || held.iter().all(|t| cannot_pass(*t));
             if !shown {
                 // Waiting on the seats that have yet to vote on it (or keep its move): shown
                 // as owed, so a seat that went silent meanwhile can be voted on in turn.
