@@ -639,16 +639,36 @@ impl<G: Game> Core<G> {
                 .copied()
                 .filter(|s| !removed.contains(s))
                 .collect();
+            // Whether `v` voted against `t` here, or still may.
+            let against = |v: Seat, t: Seat| {
+                !past.contains(&v)
+                    || view
+                        .votes
+                        .get(&t)
+                        .and_then(|vs| vs.get(&v))
+                        .is_some_and(|a| a.skips())
+            };
+            // The largest set that could decide without `t`: seats that voted, or may
+            // still vote, against every seat outside it (see `quorum`).
             let cannot_pass = |t: Seat| {
-                let may_vote: Vec<Seat> = in_play
+                let mut deciders: Vec<Seat> = in_play
                     .iter()
                     .copied()
                     .filter(|s| *s != t && !went_on.contains(s))
-                    .filter(|s| {
-                        !past.contains(s) || view.votes[&t].get(s).is_some_and(|a| a.skips())
-                    })
                     .collect();
-                !is_quorum(&may_vote, &in_play)
+                loop {
+                    let outside: Vec<Seat> = in_play
+                        .iter()
+                        .copied()
+                        .filter(|s| !deciders.contains(s))
+                        .collect();
+                    let before = deciders.len();
+                    deciders.retain(|v| outside.iter().all(|o| against(*v, *o)));
+                    if deciders.len() == before {
+                        break;
+                    }
+                }
+                !is_quorum(&deciders, &in_play)
             };
             let shown = went_on.iter().any(|s| !my_votes.contains(s))
                 || held.iter().all(|t| cannot_pass(*t));

@@ -176,6 +176,14 @@ impl<G: Game> Core<G> {
                 ..Answered::default()
             };
         }
+        // A peer a step or two behind may be holding its step for an agreement to end (or a
+        // vote) that did not pass, waiting for word that the step went on: if we signed
+        // nothing at the step after it (the table waits on a move of its own there), a head
+        // says how its step ended. Once per step and log, so a catching-up device costs
+        // one signature per step at most.
+        if hello.step < at && at - hello.step <= 2 && !self.signed_after(hello.step) {
+            self.send_head(hello.step + 1);
+        }
         // What the peer lacks of the step it waits on, from every seat. Then, once per
         // connection (or when the peer went back), the history after that step; later
         // hellos need no history, as everything new went to the peer as it came.
@@ -273,6 +281,16 @@ impl<G: Game> Core<G> {
                     .any(|s| s.seat == peer && s.basis.log == log)
             })
             .unwrap_or(0)
+    }
+
+    /// Whether this seat signed a message at step `n + 1` of our log.
+    fn signed_after(&self, n: u32) -> bool {
+        let Some(gs) = &self.game else { return true };
+        let Some(basis) = gs.bases.get(n as usize + 1) else {
+            return true;
+        };
+        self.signed_at(n + 1)
+            .any(|s| s.seat == self.me && s.basis.log == basis.log)
     }
 
     pub(super) fn send_head(&mut self, step: u32) {
