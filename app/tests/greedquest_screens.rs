@@ -317,6 +317,31 @@ fn a_deal_that_cannot_skip_an_away_seat_asks_to_remove_it() {
     assert!(voted(&h, AwayVote::Remove));
 }
 
+/// A table with too few seats here to decide without the rest says so over its choices,
+/// before a deal's need for a removal: no choice made here can pass until more are back.
+#[test]
+fn a_table_with_too_few_seats_here_says_it_waits_for_more() {
+    let mut v = bot_one_away(70, None);
+    v.votes[0].skip_cannot = Some(
+        "the cards cannot be dealt or shown without Bot 1's key: remove them to go on, or wait"
+            .into(),
+    );
+    v.votes[0].too_few = Some(
+        "only 1 of the 3 seats in the game are here: more must be back before the table can go on without the rest (a table split in two must not play two games). Wait, or leave: the game is kept"
+            .into(),
+    );
+    let mut h = screen(v);
+    h.run();
+    assert!(
+        h.query_by_label_contains("Only 1 of the 3 seats in the game are here")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label_contains("The cards cannot be dealt")
+            .is_none()
+    );
+}
+
 #[test]
 fn a_seat_whose_turns_are_skipped_says_so_until_it_is_back_and_can_be_waited_for() {
     let mut h = screen(bot_one_away(0, Some(AwayVote::Skip)));

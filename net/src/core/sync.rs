@@ -3,7 +3,7 @@
 
 use super::{Core, IdMap, Time, Transmit};
 use crate::identity::PublicKey;
-use crate::wire::{Body, Hash, Hello, Wire};
+use crate::wire::{Body, Hash, Hello, Kind, Wire};
 use hoard_rules::{Game, Seat};
 use std::collections::BTreeSet;
 
@@ -64,7 +64,42 @@ impl<G: Game> Core<G> {
         if self.unfinished() && now >= self.quiet_since.plus(self.cfg.resync_after) {
             // Heard nothing for a while: if we are behind, every peer sends all it has.
             self.hello_all(true, true);
+            self.resend_held_choices();
             self.quiet_since = now;
+        }
+    }
+
+    /// Sends again this seat's agreement to end the game and its votes at the step it is
+    /// at. A seat holding its step for one of them waits for word of how the step ended
+    /// from a peer that completed it otherwise, which that peer gives when the message
+    /// reaches it; if it was lost on the way, no other message brings it (a peer a step
+    /// ahead, waiting on this seat's move, signs nothing more). Each peer keeps it once.
+    fn resend_held_choices(&mut self) {
+        let Some(gs) = &self.game else { return };
+        let n = gs.records.len() as u32;
+        let log = gs.bases[n as usize].log;
+        let mine: Vec<Vec<u8>> = self
+            .by_step
+            .get(&n)
+            .into_iter()
+            .flatten()
+            .filter(|(_, author)| *author == self.me)
+            .filter_map(|(id, _)| self.msgs.get(id))
+            .filter(|h| {
+                matches!(&h.wire, Wire::Signed(s)
+                    if s.basis.log == log && matches!(s.kind(), Kind::End | Kind::Vote(_)))
+            })
+            .map(|h| h.bytes.clone())
+            .collect();
+        for bytes in mine {
+            for (i, k) in self.keys.iter().enumerate() {
+                if i != self.me as usize {
+                    self.transmits.push_back(Transmit {
+                        to: *k,
+                        bytes: bytes.clone(),
+                    });
+                }
+            }
         }
     }
 
@@ -176,14 +211,6 @@ impl<G: Game> Core<G> {
                 ..Answered::default()
             };
         }
-        // A peer a step or two behind may be holding its step for an agreement to end (or a
-        // vote) that did not pass, waiting for word that the step went on: if we signed
-        // nothing at the step after it (the table waits on a move of its own there), a head
-        // says how its step ended. Once per step and log, so a catching-up device costs
-        // one signature per step at most.
-        if hello.step < at && at - hello.step <= 2 && !self.signed_after(hello.step) {
-            self.send_head(hello.step + 1);
-        }
         // What the peer lacks of the step it waits on, from every seat. Then, once per
         // connection (or when the peer went back), the history after that step; later
         // hellos need no history, as everything new went to the peer as it came.
@@ -281,16 +308,6 @@ impl<G: Game> Core<G> {
                     .any(|s| s.seat == peer && s.basis.log == log)
             })
             .unwrap_or(0)
-    }
-
-    /// Whether this seat signed a message at step `n + 1` of our log.
-    fn signed_after(&self, n: u32) -> bool {
-        let Some(gs) = &self.game else { return true };
-        let Some(basis) = gs.bases.get(n as usize + 1) else {
-            return true;
-        };
-        self.signed_at(n + 1)
-            .any(|s| s.seat == self.me && s.basis.log == basis.log)
     }
 
     pub(super) fn send_head(&mut self, step: u32) {

@@ -106,10 +106,35 @@ pub mod point {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RistrettoPoint, D::Error> {
         let bytes = crate::wire::bytes32::deserialize(d)?;
-        CompressedRistretto(bytes)
-            .decompress()
-            .ok_or_else(|| serde::de::Error::custom("not a point of the group"))
+        decompress(bytes).ok_or_else(|| serde::de::Error::custom("not a point of the group"))
     }
+}
+
+/// How many decompressed points [`decompress`] keeps before it forgets them all (about
+/// 12 MB): a whole deck's worth of messages many times over.
+const POINT_MEMO: usize = 1 << 16;
+
+/// The point 32 bytes encode, if they encode one. Decompressing (an inverse square root)
+/// is the costliest part of reading a deck message, and every core on a device (a host
+/// holding bots' seats, a simulated table) reads the same messages: the points read are
+/// kept, for the whole process, by their bytes. Decompression is a pure function, so the
+/// memo changes no result.
+pub fn decompress(bytes: [u8; 32]) -> Option<RistrettoPoint> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static MEMO: OnceLock<Mutex<HashMap<[u8; 32], RistrettoPoint>>> = OnceLock::new();
+    let memo = MEMO.get_or_init(Default::default);
+    if let Some(p) = memo.lock().ok().and_then(|m| m.get(&bytes).copied()) {
+        return Some(p);
+    }
+    let p = CompressedRistretto(bytes).decompress()?;
+    if let Ok(mut m) = memo.lock() {
+        if m.len() >= POINT_MEMO {
+            m.clear();
+        }
+        m.insert(bytes, p);
+    }
+    Some(p)
 }
 
 /// Serde for a scalar as its 32 canonical bytes; a non-canonical encoding fails.
@@ -133,6 +158,23 @@ mod tests {
 
     fn secret(i: u8) -> Scalar {
         scalar_from_hash("hoard test secret", &[&[i]])
+    }
+
+    /// The memo gives what decompressing gives, the second time too, and keeps no
+    /// answer for bytes that are no point.
+    #[test]
+    fn points_read_through_the_memo_are_the_points_the_bytes_encode() {
+        for i in 0..50u8 {
+            let p = card_point("hoard test", "memo", u32::from(i));
+            let bytes = p.compress().to_bytes();
+            assert_eq!(decompress(bytes), Some(p));
+            assert_eq!(decompress(bytes), Some(p));
+        }
+        let mut not_a_point = [0xffu8; 32];
+        not_a_point[31] = 0x7f;
+        assert_eq!(CompressedRistretto(not_a_point).decompress(), None);
+        assert_eq!(decompress(not_a_point), None);
+        assert_eq!(decompress(not_a_point), None);
     }
 
     #[test]
