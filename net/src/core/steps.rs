@@ -600,8 +600,8 @@ impl<G: Game> Core<G> {
 
         // A seat I voted to skip delivered: go on with its move only once the vote can no
         // longer pass: another voter kept the move, or shows it completed the step that way,
-        // or so many seats completed it that way that those left could never be a quorum
-        // (a device that voted, cut off, against seats that then came back and played on).
+        // or no quorum is left of seats that voted, or may still vote, against it (a device
+        // that voted, cut off, against seats that then came back and played on).
         // (A seat the table goes on without at this step needs no vote: the vote may still
         // pass with the votes of the rest. Nor one the table's votes go on without: it has
         // no say at this step, and its votes can pass only with a quorum that just voted
