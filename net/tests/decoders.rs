@@ -7,24 +7,22 @@
 
 mod common;
 
+use common::decode;
 use common::highcard::{self, Config, HighCard};
 use common::table::{Table, bot, keys, start_for};
-use hoard_net::device::{
-    Frame, LobbyEntry, LobbyState, Profile, address_of, fit_name, read_bots, read_profile,
-};
+use hoard_net::device::{Frame, LobbyEntry, LobbyState, Profile};
 use hoard_net::handle::GameSetup;
 use hoard_net::session::{SeatMeta, SessionMeta};
 use hoard_net::storage::{Folder, MemStorage};
 use hoard_net::store::{self, SeatStore};
 use hoard_net::transport::table::TableInfo;
 use hoard_net::transport::{PROTOCOL_VERSION, TableId, ticket};
-use hoard_net::watch::{Feed, FeedAudit, FeedSeat, Watcher};
+use hoard_net::watch::{Feed, FeedAudit, FeedSeat};
 use hoard_net::wire::Wire;
 use hoard_net::{CoreConfig, Persist, SecretKey, SecretRecord};
 use hoard_rules::greedquest::{self, GreedQuest};
 use hoard_rules::sprawl::{self, Sprawl};
 use hoard_rules::{Game, Play, Step};
-use iroh::address_lookup::UserData;
 use iroh::{EndpointAddr, TransportAddr};
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
@@ -200,87 +198,6 @@ fn input(d: &Decoder, rng: &mut ChaCha8Rng) -> Vec<u8> {
     let cut = (pick(2) == 0).then(|| pick(usize::MAX));
     let extra: Vec<u8> = (0..pick(4)).map(|_| pick(256) as u8).collect();
     mutate(seed, &edits, lie, cut, &extra)
-}
-
-/// What a device does with a session's metadata, from a peer's start or from disk.
-fn check_meta(meta: &SessionMeta) {
-    let _ = meta.check();
-    // As a device opens it: by the game it names.
-    let _ = if meta.start.game == Sprawl::NAME {
-        meta.start.check::<Sprawl>().map(drop)
-    } else {
-        meta.start.check::<GreedQuest>().map(drop)
-    };
-    let _ = meta.session();
-    let _ = meta.host();
-    for seat in &meta.seats {
-        let _ = address_of(seat.device, &seat.addr);
-    }
-}
-
-fn decode_frame(bytes: &[u8]) {
-    match Frame::decode(bytes) {
-        Ok(Frame::Join { name, addr, .. }) => {
-            let _ = fit_name(&name);
-            let _ = address_of(addr.id, &addr);
-        }
-        Ok(Frame::Lobby(lobby)) => {
-            for seat in &lobby.seats {
-                let _ = fit_name(&seat.name);
-            }
-            let _ = lobby.setup.seat_range();
-        }
-        Ok(Frame::Begin(meta)) => check_meta(&meta),
-        // As a screen takes it: rebuilt by the rules, or refused.
-        Ok(Frame::Screen(feed)) => {
-            let _ = Watcher::default().take(feed);
-        }
-        Ok(Frame::Core { messages, .. }) => {
-            for m in &messages {
-                let _ = Wire::decode(m);
-            }
-        }
-        _ => {}
-    }
-}
-
-fn decode_meta(bytes: &[u8]) {
-    if let Ok(meta) = postcard::from_bytes::<SessionMeta>(bytes) {
-        check_meta(&meta);
-    }
-}
-
-/// Table cards come as mDNS user data: text of at most 245 bytes.
-fn decode_card(bytes: &[u8]) {
-    let text = String::from_utf8_lossy(bytes).into_owned();
-    static HOST: OnceLock<iroh::EndpointId> = OnceLock::new();
-    let host = *HOST.get_or_init(|| SecretKey::from_bytes(&[5; 32]).public());
-    if let Ok(data) = UserData::try_from(text) {
-        let _ = TableInfo::from_user_data(host, &data);
-    }
-}
-
-fn decode_ticket(bytes: &[u8]) {
-    let _ = ticket::decode(&String::from_utf8_lossy(bytes));
-}
-
-fn decode_bots(bytes: &[u8]) {
-    let _ = read_bots(bytes);
-}
-
-fn decode_profile(bytes: &[u8]) {
-    if let Some(p) = read_profile(bytes) {
-        assert!(p.name.len() <= hoard_net::identity::MAX_NAME && !p.name.is_empty());
-    }
-}
-
-/// A game input inside a signed message: decoded, then checked against the table.
-fn decode_input<G: Game>(bytes: &[u8], public: &G::Public) {
-    if let Ok(input) = postcard::from_bytes::<G::Input>(bytes) {
-        for seat in 0..4 {
-            let _ = G::check_input(public, seat, &input);
-        }
-    }
 }
 
 fn greedquest_public() -> &'static (<GreedQuest as Game>::Public, Vec<Vec<u8>>) {
@@ -470,49 +387,49 @@ fn decoders() -> &'static [Decoder] {
                 name: "device frame",
                 seeds: frames(),
                 header: b"",
-                decode: decode_frame,
+                decode: decode::device_frame,
             },
             Decoder {
                 name: "session metadata",
                 seeds: metas,
                 header: b"",
-                decode: decode_meta,
+                decode: decode::session_meta,
             },
             Decoder {
                 name: "table card",
                 seeds: vec![card],
                 header: b"hoard1|",
-                decode: decode_card,
+                decode: decode::table_card,
             },
             Decoder {
                 name: "join ticket",
                 seeds: vec![code.into_bytes()],
                 header: b"endpoint",
-                decode: decode_ticket,
+                decode: decode::join_ticket,
             },
             Decoder {
                 name: "bots file",
                 seeds: bots,
                 header: b"",
-                decode: decode_bots,
+                decode: decode::bots_file,
             },
             Decoder {
                 name: "profile",
                 seeds: vec![postcard::to_stdvec(&profile).unwrap()],
                 header: b"",
-                decode: decode_profile,
+                decode: decode::profile,
             },
             Decoder {
                 name: "GreedQuest input",
                 seeds: greedquest_public().1.clone(),
                 header: b"",
-                decode: |b| decode_input::<GreedQuest>(b, &greedquest_public().0),
+                decode: |b| decode::game_input::<GreedQuest>(b, &greedquest_public().0),
             },
             Decoder {
                 name: "Sprawl input",
                 seeds: sprawl_public().1.clone(),
                 header: b"",
-                decode: |b| decode_input::<Sprawl>(b, &sprawl_public().0),
+                decode: |b| decode::game_input::<Sprawl>(b, &sprawl_public().0),
             },
             Decoder {
                 name: "protocol message",
