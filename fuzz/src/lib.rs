@@ -11,8 +11,7 @@
 #[path = "../../net/tests/common/mod.rs"]
 pub mod common;
 
-use common::highcard::{self, Config, HighCard};
-use common::table::{Table, bot, keys, start_for};
+use common::table::{Table, keys, start_for};
 use hoard_net::device::{Frame, LobbyEntry, LobbyState, Profile};
 use hoard_net::handle::GameSetup;
 use hoard_net::session::{SeatMeta, SessionMeta};
@@ -22,7 +21,7 @@ use hoard_net::transport::table::TableInfo;
 use hoard_net::transport::{PROTOCOL_VERSION, TableId, ticket};
 use hoard_net::watch::{Feed, FeedAudit, FeedSeat, Watcher};
 use hoard_net::wire::{Body, Wire};
-use hoard_net::{CoreConfig, Persist, SecretKey, SecretRecord, Start};
+use hoard_net::{Persist, SecretKey, SecretRecord, Start};
 use hoard_rules::greedquest::{self, GreedQuest};
 use hoard_rules::sprawl::{self, Sprawl};
 use hoard_rules::{Game, Play, Step};
@@ -108,24 +107,7 @@ thread_local! {
 
 /// A three-seat high-card table with bots, started as `decoders.rs` starts it.
 fn table_at_step_two() -> Table {
-    let keys = keys(3, 40);
-    let config = Config {
-        seats: 3,
-        rounds: 3,
-    };
-    let start = start_for::<HighCard>(&config, &keys, 40);
-    let cfg = CoreConfig {
-        sit_out: Some(highcard::sit_out),
-        chain_len: 64,
-        ..CoreConfig::default()
-    };
-    let devices: Vec<Box<dyn common::table::Device>> = (0..3)
-        .map(|i| {
-            bot::<HighCard>(&start, &keys[i], i as u8, cfg.clone())
-                as Box<dyn common::table::Device>
-        })
-        .collect();
-    let mut t = Table::new(devices, keys, start);
+    let mut t = common::decode::high_card_table();
     t.run_until(10_000, 10, |t| {
         t.devices[0].step() >= 2 && t.queue.is_empty()
     });
@@ -219,24 +201,8 @@ pub const MAX_SEEDS: usize = 50;
 pub fn messages() -> &'static (Vec<Vec<u8>>, Start) {
     static CORPUS: OnceLock<(Vec<Vec<u8>>, Start)> = OnceLock::new();
     CORPUS.get_or_init(|| {
-        let keys = keys(3, 40);
-        let config = Config {
-            seats: 3,
-            rounds: 3,
-        };
-        let start = start_for::<HighCard>(&config, &keys, 40);
-        let cfg = CoreConfig {
-            sit_out: Some(highcard::sit_out),
-            chain_len: 64,
-            ..CoreConfig::default()
-        };
-        let devices: Vec<Box<dyn common::table::Device>> = (0..3)
-            .map(|i| {
-                bot::<HighCard>(&start, &keys[i], i as u8, cfg.clone())
-                    as Box<dyn common::table::Device>
-            })
-            .collect();
-        let mut t = Table::new(devices, keys, start.clone());
+        let mut t = common::decode::high_card_table();
+        let start = t.start.clone();
         assert!(t.finish(), "the high-card game finishes");
         let mut seen = std::collections::BTreeSet::new();
         let msgs: Vec<Vec<u8>> = t

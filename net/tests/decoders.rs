@@ -8,8 +8,7 @@
 mod common;
 
 use common::decode;
-use common::highcard::{self, Config, HighCard};
-use common::table::{Table, bot, keys, start_for};
+use common::table::{Table, keys, start_for};
 use hoard_net::device::{Frame, LobbyEntry, LobbyState, Profile};
 use hoard_net::handle::GameSetup;
 use hoard_net::session::{SeatMeta, SessionMeta};
@@ -19,7 +18,7 @@ use hoard_net::transport::table::TableInfo;
 use hoard_net::transport::{PROTOCOL_VERSION, TableId, ticket};
 use hoard_net::watch::{Feed, FeedAudit, FeedSeat};
 use hoard_net::wire::Wire;
-use hoard_net::{CoreConfig, Persist, SecretKey, SecretRecord};
+use hoard_net::{Persist, SecretKey, SecretRecord};
 use hoard_rules::greedquest::{self, GreedQuest};
 use hoard_rules::sprawl::{self, Sprawl};
 use hoard_rules::{Game, Play, Step};
@@ -39,24 +38,8 @@ const CASES: u32 = 100_000;
 fn corpus() -> &'static (Vec<Vec<u8>>, hoard_net::Start) {
     static CORPUS: OnceLock<(Vec<Vec<u8>>, hoard_net::Start)> = OnceLock::new();
     CORPUS.get_or_init(|| {
-        let keys = keys(3, 40);
-        let config = Config {
-            seats: 3,
-            rounds: 3,
-        };
-        let start = start_for::<HighCard>(&config, &keys, 40);
-        let cfg = CoreConfig {
-            sit_out: Some(highcard::sit_out),
-            chain_len: 64,
-            ..CoreConfig::default()
-        };
-        let devices: Vec<Box<dyn common::table::Device>> = (0..3)
-            .map(|i| {
-                bot::<HighCard>(&start, &keys[i], i as u8, cfg.clone())
-                    as Box<dyn common::table::Device>
-            })
-            .collect();
-        let mut t = Table::new(devices, keys, start.clone());
+        let mut t = decode::high_card_table();
+        let start = t.start.clone();
         assert!(t.finish());
         let mut seen = std::collections::BTreeSet::new();
         let msgs: Vec<Vec<u8>> = t
@@ -661,20 +644,7 @@ fn with_live_core(f: impl FnOnce(&mut Table)) {
     LIVE.with(|live| {
         let mut live = live.borrow_mut();
         let t = live.get_or_insert_with(|| {
-            let (_, start) = corpus();
-            let keys = keys(3, 40);
-            let cfg = CoreConfig {
-                sit_out: Some(highcard::sit_out),
-                chain_len: 64,
-                ..CoreConfig::default()
-            };
-            let devices: Vec<Box<dyn common::table::Device>> = (0..3)
-                .map(|i| {
-                    bot::<HighCard>(start, &keys[i], i as u8, cfg.clone())
-                        as Box<dyn common::table::Device>
-                })
-                .collect();
-            let mut t = Table::new(devices, keys, start.clone());
+            let mut t = decode::high_card_table();
             t.run_until(10_000, 10, |t| {
                 t.devices[0].step() >= 2 && t.queue.is_empty()
             });

@@ -114,10 +114,9 @@ pub mod point {
 /// 12 MB): a whole deck's worth of messages many times over.
 const POINT_MEMO: usize = 1 << 16;
 
-/// The point 32 bytes encode, if they encode one. Decompressing (an inverse square root)
-/// is the costliest part of reading a deck message, and every core on a device (a host
-/// holding bots' seats, a simulated table) reads the same messages: the points read are
-/// kept, for the whole process, by their bytes. Decompression is a pure function, so the
+/// The point 32 bytes encode, if they encode one. Decompressing costs an inverse square
+/// root, and every core on a device (a host holding bots' seats, a simulated table) reads
+/// the same messages: the points read are kept, for the whole process, by their bytes. Decompression is a pure function, so the
 /// memo changes no result.
 pub fn decompress(bytes: [u8; 32]) -> Option<RistrettoPoint> {
     use std::collections::HashMap;

@@ -2,13 +2,15 @@
 //! them, it must never panic. Shared by `decoders.rs` (random and mutated inputs, in every
 //! test run) and the coverage-guided fuzz targets in `fuzz/`.
 
-use hoard_net::SecretKey;
+use super::highcard::{self, Config, HighCard};
+use super::table::{Device, Table, bot, keys, start_for};
 use hoard_net::device::{Frame, address_of, fit_name, read_bots, read_profile};
 use hoard_net::session::SessionMeta;
 use hoard_net::transport::table::TableInfo;
 use hoard_net::transport::ticket;
 use hoard_net::watch::Watcher;
 use hoard_net::wire::Wire;
+use hoard_net::{CoreConfig, SecretKey};
 use hoard_rules::Game;
 use hoard_rules::greedquest::GreedQuest;
 use hoard_rules::sprawl::Sprawl;
@@ -100,4 +102,24 @@ pub fn game_input<G: Game>(bytes: &[u8], public: &G::Public) {
             let _ = G::check_input(public, seat, &input);
         }
     }
+}
+
+/// The three-seat high-card table of bots that the decoder test and the fuzz targets take
+/// real messages from, and feed bytes to: fixed keys and start, so the same bytes every run.
+pub fn high_card_table() -> Table {
+    let keys = keys(3, 40);
+    let config = Config {
+        seats: 3,
+        rounds: 3,
+    };
+    let start = start_for::<HighCard>(&config, &keys, 40);
+    let cfg = CoreConfig {
+        sit_out: Some(highcard::sit_out),
+        chain_len: 64,
+        ..CoreConfig::default()
+    };
+    let devices: Vec<Box<dyn Device>> = (0..3)
+        .map(|i| bot::<HighCard>(&start, &keys[i], i as u8, cfg.clone()) as Box<dyn Device>)
+        .collect();
+    Table::new(devices, keys, start)
 }
