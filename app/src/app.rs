@@ -236,24 +236,24 @@ impl HoardApp {
         let Some(net) = &self.net else { return };
         let mut reopen = None;
         while let Some(event) = net.try_recv() {
-            use crate::net::Event;
+            use crate::net::Update;
             match &event {
                 // The app was closed (or killed) at a game's table, not left: straight back
                 // to it, as if the player had tapped Resume.
-                Event::Games(list) if !self.listed => {
+                Update::Games(list) if !self.listed => {
                     self.listed = true;
                     if !self.seated && self.settings.profile.is_some() {
                         reopen = list.iter().find(|s| s.interrupted).map(|s| s.session);
                     }
                 }
-                Event::Error(_) if self.model.lobby.is_none() && self.model.game.is_none() => {
+                Update::Error(_) if self.model.lobby.is_none() && self.model.game.is_none() => {
                     // Hosting or joining failed: back to Home, with the error shown there.
                     self.seated = false;
                     self.watching = false;
                 }
-                Event::Screen(_) if !self.watching => continue,
-                Event::Lobby(_) if !self.seated => continue,
-                Event::Game(g) if !self.seated || self.left.as_ref() == Some(&g.session) => {
+                Update::Screen(_) if !self.watching => continue,
+                Update::Lobby(_) if !self.seated => continue,
+                Update::Game(g) if !self.seated || self.left.as_ref() == Some(&g.session) => {
                     continue;
                 }
                 _ => {}

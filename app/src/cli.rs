@@ -21,8 +21,8 @@
 
 use hoard_net::games;
 use hoard_net::handle::{
-    AuditVerdict, Command, Event, GameSetup, GameView, Handle, HandleConfig, LobbyView, Network,
-    Relays, unchecked_words,
+    AuditVerdict, Command, DeviceConfig, DeviceHandle, GameSetup, GameView, LobbyView, Network,
+    Relays, Update, unchecked_words,
 };
 use hoard_rules::Seat;
 use std::path::PathBuf;
@@ -259,9 +259,9 @@ fn execute(opts: Options) -> Result<ExitCode, String> {
     }
 }
 
-fn start(opts: &Options) -> Result<Handle, String> {
+fn start(opts: &Options) -> Result<DeviceHandle, String> {
     let dir = data_dir(opts)?;
-    Handle::start(HandleConfig::new(dir, opts.network.clone())).map_err(|e| e.to_string())
+    DeviceHandle::start(DeviceConfig::new(dir, opts.network.clone())).map_err(|e| e.to_string())
 }
 
 fn tables(opts: &Options, wait: Duration) -> Result<ExitCode, String> {
@@ -269,7 +269,7 @@ fn tables(opts: &Options, wait: Duration) -> Result<ExitCode, String> {
     let until = Instant::now() + wait;
     let mut last = Vec::new();
     while let Some(left) = until.checked_duration_since(Instant::now()) {
-        if let Some(Event::Tables(list)) = handle.recv_timeout(left) {
+        if let Some(Update::Tables(list)) = handle.recv_timeout(left) {
             last = list;
         }
     }
@@ -295,7 +295,7 @@ fn play(opts: &Options) -> Result<ExitCode, String> {
     // The first event tells whether an unfinished game waits on disk.
     let unfinished = loop {
         match next(&handle, deadline)? {
-            Event::Games(list) => break list.into_iter().filter(|g| g.result.is_none()),
+            Update::Games(list) => break list.into_iter().filter(|g| g.result.is_none()),
             other => report(&other),
         }
     };
@@ -351,8 +351,8 @@ fn play(opts: &Options) -> Result<ExitCode, String> {
     loop {
         let event = next(&handle, deadline)?;
         match event {
-            Event::Ticket { ticket } => println!("TICKET {ticket}"),
-            Event::Lobby(lobby) => {
+            Update::Ticket { ticket } => println!("TICKET {ticket}"),
+            Update::Lobby(lobby) => {
                 if lobby.host {
                     if !started && ready_to_start(&lobby, want_seats) {
                         started = true;
@@ -363,7 +363,7 @@ fn play(opts: &Options) -> Result<ExitCode, String> {
                     handle.send(Command::Ready { ready: true });
                 }
             }
-            Event::Game(view) => {
+            Update::Game(view) => {
                 if matches!(phase, Phase::Lobby) {
                     phase = Phase::Playing;
                 }
@@ -390,7 +390,7 @@ fn play(opts: &Options) -> Result<ExitCode, String> {
                     return Ok(code);
                 }
             }
-            Event::Error(e) if matches!(phase, Phase::Lobby) && !started => {
+            Update::Error(e) if matches!(phase, Phase::Lobby) && !started => {
                 // Errors before the game are fatal for a headless player (bad ticket,
                 // table full); the host retries Start when the lobby changes.
                 if matches!(opts.mode, Mode::Join { .. }) {
@@ -454,7 +454,7 @@ fn finished(view: &GameView) -> Option<ExitCode> {
 
 /// Keeps the device up a little after its own result, so peers still finishing their
 /// audit can take what they lack from it.
-fn linger(handle: &Handle, time: Duration) {
+fn linger(handle: &DeviceHandle, time: Duration) {
     let until = Instant::now() + time;
     while let Some(left) = until.checked_duration_since(Instant::now()) {
         if let Some(event) = handle.recv_timeout(left) {
@@ -463,7 +463,7 @@ fn linger(handle: &Handle, time: Duration) {
     }
 }
 
-fn next(handle: &Handle, deadline: Instant) -> Result<Event, String> {
+fn next(handle: &DeviceHandle, deadline: Instant) -> Result<Update, String> {
     loop {
         let left = deadline
             .checked_duration_since(Instant::now())
@@ -474,10 +474,10 @@ fn next(handle: &Handle, deadline: Instant) -> Result<Event, String> {
     }
 }
 
-fn report(event: &Event) {
+fn report(event: &Update) {
     match event {
-        Event::Notice(n) => eprintln!("notice: {n}"),
-        Event::Error(e) => eprintln!("error: {e}"),
+        Update::Notice(n) => eprintln!("notice: {n}"),
+        Update::Error(e) => eprintln!("error: {e}"),
         _ => {}
     }
 }

@@ -3,7 +3,7 @@
 //! for what changed. The GUI then never repaints for news that is not news.
 
 use crate::error::AppError;
-use crate::net::{Command, Event, Handle, HandleConfig, Network};
+use crate::net::{Command, DeviceConfig, DeviceHandle, Network, Update};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
@@ -11,8 +11,8 @@ use std::sync::{Arc, Mutex, mpsc};
 /// The handle, shared by the GUI (sending) and the forwarding thread (receiving).
 pub struct Link {
     /// Taken only by [`Link::shutdown`].
-    handle: Option<Arc<Mutex<Handle>>>,
-    events: mpsc::Receiver<Event>,
+    handle: Option<Arc<Mutex<DeviceHandle>>>,
+    events: mpsc::Receiver<Update>,
     stop: Arc<AtomicBool>,
     poke: mpsc::Sender<()>,
     thread: Option<std::thread::JoinHandle<()>>,
@@ -21,25 +21,25 @@ pub struct Link {
 /// The last snapshot of each kind passed on, to know a repeat when one comes.
 #[derive(Default)]
 struct Last {
-    tables: Option<Event>,
-    ticket: Option<Event>,
-    lobby: Option<Event>,
-    game: Option<Event>,
-    games: Option<Event>,
-    screen: Option<Event>,
+    tables: Option<Update>,
+    ticket: Option<Update>,
+    lobby: Option<Update>,
+    game: Option<Update>,
+    games: Option<Update>,
+    screen: Option<Update>,
 }
 
 impl Last {
     /// Whether `event` says something new (notices and errors always do).
-    fn is_new(&mut self, event: &Event) -> bool {
+    fn is_new(&mut self, event: &Update) -> bool {
         let slot = match event {
-            Event::Tables(_) => &mut self.tables,
-            Event::Ticket { .. } => &mut self.ticket,
-            Event::Lobby(_) => &mut self.lobby,
-            Event::Game(_) => &mut self.game,
-            Event::Games(_) => &mut self.games,
-            Event::Screen(_) => &mut self.screen,
-            Event::Notice(_) | Event::Error(_) | Event::Replay(_) => return true,
+            Update::Tables(_) => &mut self.tables,
+            Update::Ticket { .. } => &mut self.ticket,
+            Update::Lobby(_) => &mut self.lobby,
+            Update::Game(_) => &mut self.game,
+            Update::Games(_) => &mut self.games,
+            Update::Screen(_) => &mut self.screen,
+            Update::Notice(_) | Update::Error(_) | Update::Replay(_) => return true,
         };
         if slot.as_ref() == Some(event) {
             return false;
@@ -59,7 +59,7 @@ impl Link {
     ) -> Result<Link, AppError> {
         let (poke, poked) = mpsc::channel::<()>();
         let handle_poke = poke.clone();
-        let handle = Handle::start(HandleConfig {
+        let handle = DeviceHandle::start(DeviceConfig {
             data_dir,
             network,
             wake: Arc::new(move || {
@@ -111,7 +111,7 @@ impl Link {
         }
     }
 
-    pub fn try_recv(&self) -> Option<Event> {
+    pub fn try_recv(&self) -> Option<Update> {
         self.events.try_recv().ok()
     }
 }
@@ -155,13 +155,13 @@ mod tests {
     #[test]
     fn a_repeated_snapshot_is_not_news_but_a_changed_one_and_every_notice_are() {
         let mut last = Last::default();
-        let tables = Event::Tables(Vec::new());
+        let tables = Update::Tables(Vec::new());
         assert!(last.is_new(&tables));
         assert!(!last.is_new(&tables), "the same list again is not news");
-        assert!(last.is_new(&Event::Notice("Mia is away".into())));
-        assert!(last.is_new(&Event::Notice("Mia is away".into())));
-        assert!(last.is_new(&Event::Ticket { ticket: "a".into() }));
-        assert!(last.is_new(&Event::Ticket { ticket: "b".into() }));
-        assert!(!last.is_new(&Event::Ticket { ticket: "b".into() }));
+        assert!(last.is_new(&Update::Notice("Mia is away".into())));
+        assert!(last.is_new(&Update::Notice("Mia is away".into())));
+        assert!(last.is_new(&Update::Ticket { ticket: "a".into() }));
+        assert!(last.is_new(&Update::Ticket { ticket: "b".into() }));
+        assert!(!last.is_new(&Update::Ticket { ticket: "b".into() }));
     }
 }

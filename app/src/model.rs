@@ -1,7 +1,7 @@
 //! What the network has told the app, kept as the latest of each kind: the screens draw
 //! from this and nothing else.
 
-use crate::net::{Event, GameView, LobbyView, SessionSummary, TableInfo};
+use crate::net::{GameView, LobbyView, SessionSummary, TableInfo, Update};
 
 /// How long a notice stays on screen, in seconds.
 pub const NOTICE_SECS: f64 = 6.0;
@@ -33,20 +33,20 @@ pub struct Model {
 
 impl Model {
     /// Takes in one event; `now` stamps notices.
-    pub fn apply(&mut self, event: Event, now: f64) {
+    pub fn apply(&mut self, event: Update, now: f64) {
         match event {
-            Event::Tables(tables) => self.tables = tables,
-            Event::Ticket { ticket } => self.ticket = Some(ticket),
-            Event::Lobby(lobby) => self.lobby = Some(lobby),
-            Event::Game(game) => {
+            Update::Tables(tables) => self.tables = tables,
+            Update::Ticket { ticket } => self.ticket = Some(ticket),
+            Update::Lobby(lobby) => self.lobby = Some(lobby),
+            Update::Game(game) => {
                 self.reaction_ends = game.reaction_left_ms.map(|ms| now + ms as f64 / 1000.0);
                 self.game = Some(game);
             }
-            Event::Games(list) => self.games = list,
-            Event::Replay(replay) => self.replay = Some(replay),
-            Event::Screen(view) => self.screen = Some(view),
-            Event::Notice(text) => self.notice(text, false, now),
-            Event::Error(text) => self.notice(text, true, now),
+            Update::Games(list) => self.games = list,
+            Update::Replay(replay) => self.replay = Some(replay),
+            Update::Screen(view) => self.screen = Some(view),
+            Update::Notice(text) => self.notice(text, false, now),
+            Update::Error(text) => self.notice(text, true, now),
         }
     }
 

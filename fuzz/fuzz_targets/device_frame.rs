@@ -1,4 +1,4 @@
-//! A frame from another device (`hoard_net::device::Frame::decode`), then what the
+//! A frame from another device (`hoard_net::device::Envelope::decode`), then what the
 //! device does with it: names fitted, addresses checked, a start checked, a screen's feed
 //! rebuilt by the rules, a core frame's messages decoded.
 

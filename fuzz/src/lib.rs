@@ -12,7 +12,7 @@
 pub mod common;
 
 use common::table::{Table, keys, start_for};
-use hoard_net::device::{Frame, LobbyEntry, LobbyState, Profile};
+use hoard_net::device::{Envelope, LobbyEntry, Roster, Profile};
 use hoard_net::handle::GameSetup;
 use hoard_net::session::{SeatMeta, SessionMeta};
 use hoard_net::storage::{Folder, MemStorage};
@@ -411,7 +411,7 @@ fn frames() -> Vec<Vec<u8>> {
     let msgs = some_messages(3);
     let gq = meta_for::<GreedQuest>(&greedquest::Config::new(3), 3);
     let key = SecretKey::from_bytes(&[8; 32]);
-    let lobby = LobbyState {
+    let lobby = Roster {
         name: "The cellar".into(),
         setup: GameSetup::Sprawl(sprawl::Config::new(3)),
         seats: gq
@@ -432,32 +432,32 @@ fn frames() -> Vec<Vec<u8>> {
         screens: vec!["The big TV".into()],
     };
     let mut frames = vec![
-        Frame::Join {
+        Envelope::Join {
             version: PROTOCOL_VERSION,
             name: "Mia \u{1F409}".into(),
             colour: [1, 2, 3],
             addr: addr_of(&key, 1),
         },
-        Frame::Ready { ready: true },
-        Frame::Leave,
-        Frame::Lobby(lobby),
-        Frame::Refused {
+        Envelope::Ready { ready: true },
+        Envelope::Leave,
+        Envelope::Lobby(lobby),
+        Envelope::Refused {
             why: "The table is full".into(),
         },
-        Frame::Closed,
-        Frame::Begin(gq.clone()),
-        Frame::Watch {
+        Envelope::Closed,
+        Envelope::Begin(gq.clone()),
+        Envelope::Watch {
             version: PROTOCOL_VERSION,
             name: "The big TV".into(),
         },
-        Frame::Core {
+        Envelope::Core {
             session: gq.session(),
             from: 1,
             to: 2,
             messages: msgs.into_iter().map(Into::into).collect(),
         },
     ];
-    frames.extend(feeds().into_iter().flatten().map(Frame::Screen));
+    frames.extend(feeds().into_iter().flatten().map(Envelope::Screen));
     frames
         .iter()
         .map(|f| postcard::to_stdvec(f).expect("encode"))

@@ -11,7 +11,7 @@
 //! - Forgeries: one frame of 3,000 forged messages against one of 3,000 valid ones: time
 //!   spent checking it on the network thread.
 
-use hoard_net::core::Event;
+use hoard_net::core::CoreEvent;
 use hoard_net::wire::{Body, Hello, Link, Signed, Wire};
 use hoard_net::{Basis, Core, CoreConfig, Persist, SeatSpec, SecretKey, Start, Time, Transmit};
 use hoard_rules::Game;
@@ -41,7 +41,7 @@ impl Dev {
             }
         }
         while let Some(e) = self.core.poll_event() {
-            if matches!(e, Event::DropLink { .. }) {
+            if matches!(e, CoreEvent::DropLink { .. }) {
                 self.dropped += 1;
             }
         }

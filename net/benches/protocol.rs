@@ -6,8 +6,9 @@
 //! six devices hand to the network. Last, the cost of one signature check, alone and in
 //! batches of the sizes a catching-up device sees.
 
+use hoard_net::identity::SeatKey;
 use hoard_net::sim::{self, Faults, Report};
-use hoard_net::wire::{Body, SeatKey, Signed, verify_many};
+use hoard_net::wire::{Body, Signed, verify_many};
 use hoard_net::{Basis, CoreConfig, SecretKey, SessionId};
 use hoard_rules::greedquest::{Config, GreedQuest};
 use std::time::Instant;

@@ -16,7 +16,7 @@ pub mod profile;
 pub mod saved;
 
 pub use links::Links;
-pub use lobby::{Frame, LobbyEntry, LobbyState, MAX_ADDRS, address_of, dials, fit_name};
+pub use lobby::{Envelope, LobbyEntry, MAX_ADDRS, Roster, address_of, dials, fit_name};
 pub use machine::{Device, Happening};
-pub use native::{Input, Out};
+pub use native::{Out, ToDevice};
 pub use profile::{Profile, load_identity, read_bots, read_profile};

@@ -1,7 +1,7 @@
 //! The one boundary between the network and the screens: commands go in, events come out,
 //! nothing blocks the caller. The GUI and the headless CLI both drive a table through it.
 //!
-//! [`Handle::start`] spawns a thread with its own tokio runtime running the device (see
+//! [`DeviceHandle::start`] spawns a thread with its own tokio runtime running the device (see
 //! [`crate::device`]): the iroh endpoint, table discovery, the lobby, and the protocol
 //! cores of every seat this device holds (its own, and on the host its bots'). With
 //! [`Network::Offline`] there is no endpoint at all: one device and its bots, the same
@@ -20,13 +20,13 @@ pub use crate::audit::{Unchecked, UncheckedSeat, unchecked_words};
 pub use crate::games::{AnyInput, AnyState, GameSetup, TableGame};
 pub use crate::identity::SessionId;
 pub use crate::table_types::{
-    AuditVerdict, AwayVote, AwayVoteView, Command, EndView, Event, GameView, LobbySeat, LobbyView,
-    Network, Replay, ReplayFrame, ScreenView, SeatView, SessionSummary,
+    AuditVerdict, AwayVote, AwayVoteView, Command, EndView, GameView, LobbySeat, LobbyView,
+    Network, Replay, ReplayFrame, ScreenView, SeatView, SessionSummary, Update,
 };
 pub use crate::transport::{Relays, TableId, TableInfo};
 
-/// How to start a [`Handle`].
-pub struct HandleConfig {
+/// How to start a [`DeviceHandle`].
+pub struct DeviceConfig {
     /// Identity key, profile and saved games live here.
     pub data_dir: PathBuf,
     pub network: Network,
@@ -34,10 +34,10 @@ pub struct HandleConfig {
     pub wake: Arc<dyn Fn() + Send + Sync>,
 }
 
-impl HandleConfig {
+impl DeviceConfig {
     /// A config with no wake-up callback (for callers that poll).
-    pub fn new(data_dir: impl Into<PathBuf>, network: Network) -> HandleConfig {
-        HandleConfig {
+    pub fn new(data_dir: impl Into<PathBuf>, network: Network) -> DeviceConfig {
+        DeviceConfig {
             data_dir: data_dir.into(),
             network,
             wake: Arc::new(|| {}),
@@ -46,18 +46,18 @@ impl HandleConfig {
 }
 
 /// The device's network: send commands, drain events. Dropping it shuts the network down.
-pub struct Handle {
-    commands: tokio_mpsc::UnboundedSender<device::Input>,
-    events: mpsc::Receiver<Event>,
+pub struct DeviceHandle {
+    commands: tokio_mpsc::UnboundedSender<device::ToDevice>,
+    events: mpsc::Receiver<Update>,
     me: PublicKey,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
-impl Handle {
+impl DeviceHandle {
     /// Loads (or makes) this device's identity in `data_dir` and starts the network on a
     /// thread of its own. Returns at once; binding the endpoint happens in the background
-    /// and a failure there arrives as an [`Event::Error`].
-    pub fn start(config: HandleConfig) -> Result<Handle> {
+    /// and a failure there arrives as an [`Update::Error`].
+    pub fn start(config: DeviceConfig) -> Result<DeviceHandle> {
         std::fs::create_dir_all(&config.data_dir)?;
         let data = Folder::root(Arc::new(DiskStorage::new(&config.data_dir)));
         let key = device::load_identity(&data, &mut SystemRandom)?;
@@ -80,7 +80,7 @@ impl Handle {
                 // Connections still closing are cut here; peers notice within the idle timeout.
                 runtime.shutdown_timeout(std::time::Duration::from_millis(200));
             })?;
-        Ok(Handle {
+        Ok(DeviceHandle {
             commands,
             events,
             me,
@@ -91,16 +91,16 @@ impl Handle {
     /// Queues a command. Never blocks.
     pub fn send(&self, cmd: Command) {
         // If the network thread is gone, there is nobody left to tell.
-        let _ = self.commands.send(device::Input::Command(cmd));
+        let _ = self.commands.send(device::ToDevice::Command(cmd));
     }
 
     /// The next event, if any. Never blocks.
-    pub fn try_recv(&self) -> Option<Event> {
+    pub fn try_recv(&self) -> Option<Update> {
         self.events.try_recv().ok()
     }
 
     /// Waits up to `timeout` for the next event (for headless callers).
-    pub fn recv_timeout(&self, timeout: std::time::Duration) -> Option<Event> {
+    pub fn recv_timeout(&self, timeout: std::time::Duration) -> Option<Update> {
         self.events.recv_timeout(timeout).ok()
     }
 
@@ -116,7 +116,7 @@ impl Handle {
     }
 
     fn stop(&mut self, wait: bool) {
-        let _ = self.commands.send(device::Input::Shutdown);
+        let _ = self.commands.send(device::ToDevice::Shutdown);
         if let Some(thread) = self.thread.take()
             && wait
         {
@@ -125,7 +125,7 @@ impl Handle {
     }
 }
 
-impl Drop for Handle {
+impl Drop for DeviceHandle {
     fn drop(&mut self) {
         // Never block a GUI frame: the thread finishes on its own.
         self.stop(false);

@@ -15,7 +15,7 @@ pub use iroh_base::{PublicKey, SecretKey, Signature};
 
 /// The hash of a [`Start`]: every signed message of the session carries and signs it.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub struct SessionId(#[serde(with = "crate::wire::bytes32")] pub [u8; 32]);
+pub struct SessionId(#[serde(with = "crate::bytes::bytes32")] pub [u8; 32]);
 
 impl fmt::Debug for SessionId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -123,7 +123,7 @@ impl Start {
             if seat.name.len() > MAX_NAME {
                 return Err(NetError::BadStart(format!("seat {i}'s name is too long")));
             }
-            if crate::wire::SeatKey::new(&seat.key).is_none() {
+            if SeatKey::new(&seat.key).is_none() {
                 return Err(NetError::BadStart(format!(
                     "{}'s device key cannot sign (a point of small order)",
                     seat.name
@@ -212,5 +212,29 @@ impl Random for SeededRandom {
         let mut bytes = [0u8; 32];
         self.0.fill_bytes(&mut bytes);
         Ok(bytes)
+    }
+}
+
+/// A seat's key, decoded once, ready to check the seat's signatures.
+///
+/// Signatures are checked by the rule of ZIP 215 (`[8][s]B = [8]R + [8][k]A`, `s` canonical):
+/// under it a signature is valid or not the same way whether it is checked alone or in a
+/// batch, so a device that checks thousands at once when it catches up can never decide
+/// differently from one that checked them one by one as they came. A third party cannot
+/// re-spell a valid signature (`k` hashes `R`'s bytes, `s` must be canonical), so a message
+/// still has one id; only the key's owner could sign one message two ways, and two
+/// versions in one slot are proof against it.
+#[derive(Clone, Copy, Debug)]
+pub struct SeatKey {
+    pub(crate) key: ed25519_zebra::VerificationKey,
+}
+
+impl SeatKey {
+    /// The key, or `None` for bytes that are not a point or are of small order (a key of
+    /// small order would let anyone sign for its seat).
+    pub fn new(key: &PublicKey) -> Option<SeatKey> {
+        let weak = key.as_verifying_key().is_weak();
+        let key = ed25519_zebra::VerificationKey::try_from(*key.as_bytes()).ok()?;
+        (!weak).then_some(SeatKey { key })
     }
 }

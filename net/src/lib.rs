@@ -5,6 +5,7 @@
 //! transport and the simulator are thin loops around it. See DESIGN.md, "net".
 pub mod audit;
 pub mod beacon;
+pub mod bytes;
 pub mod colours;
 pub mod core;
 pub mod device;
@@ -26,7 +27,7 @@ pub mod wire;
 
 pub use crate::audit::{Absence, Fault, SitOut, Verdict};
 pub use crate::core::{
-    Core, CoreConfig, Event, Persist, Saved, SeatStatus, SecretRecord, Time, Transmit,
+    Core, CoreConfig, CoreEvent, Persist, Saved, SeatStatus, SecretRecord, Time, Transmit,
 };
 pub use crate::error::{NetError, Result};
 pub use crate::identity::{PublicKey, SeatSpec, SecretKey, SessionId, Start};

@@ -1,8 +1,8 @@
 //! Commit–reveal: how a sealed input and a seat's game secret are committed to before
 //! anyone else's choice is known, and checked when they are opened.
 
+use crate::bytes::Hash;
 use crate::identity::SessionId;
-use crate::wire::Hash;
 use hoard_rules::Seat;
 
 /// The commitment to a sealed input: `derive_key("hoard v1 seal", session ‖ step ‖ seat ‖

@@ -8,7 +8,7 @@
 //! flight, through the same `submit` a person's move takes.
 
 use crate::audit::{self, UncheckedSeat, Verdict};
-use crate::core::{Core, CoreConfig, Event as CoreEvent, Time};
+use crate::core::{Core, CoreConfig, CoreEvent, Time};
 use crate::error::{NetError, Result};
 use crate::games::AnyInput;
 use crate::identity::{PublicKey, Random, SecretKey, SessionId, Start};

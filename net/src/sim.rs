@@ -9,7 +9,7 @@
 pub mod devices;
 
 use crate::Verdict;
-use crate::core::{Core, CoreConfig, Event, Persist, Saved, Time};
+use crate::core::{Core, CoreConfig, CoreEvent, Persist, Saved, Time};
 use crate::identity::{PublicKey, SeatSpec, SecretKey, Start};
 use crate::log::{PlayRecord, StepRecord};
 use crate::store;
@@ -689,19 +689,19 @@ impl<G: Game> Sim<G> {
                 println!("{:>8} seat {i}: {e:?}", now.0);
             }
             match e {
-                Event::Diverged(d) => {
+                CoreEvent::Diverged(d) => {
                     self.divergences += 1;
                     self.fail(format!(
                         "seat {i} saw seat {} diverge at step {}",
                         d.seat, d.step
                     ));
                 }
-                Event::Halted(f) => self.fail(format!("seat {i} halted: {}", f.what)),
-                Event::Away { seat } if self.faults.dies(seat) => {
+                CoreEvent::Halted(f) => self.fail(format!("seat {i} halted: {}", f.what)),
+                CoreEvent::Away { seat } if self.faults.dies(seat) => {
                     self.vote_remove(i, seat);
                     voted = true;
                 }
-                Event::Away { seat } if Some(seat) == self.faults.away_seat => {
+                CoreEvent::Away { seat } if Some(seat) == self.faults.away_seat => {
                     if let Some(core) = self.nodes[idx].core.as_mut() {
                         // Refused only where the table has already moved on.
                         let _ = core.go_on_without(now, seat, VoteAction::Skip);

@@ -6,7 +6,6 @@ use crate::audit::UncheckedSeat;
 use crate::games::{AnyInput, AnyState, GameSetup};
 use crate::identity::SessionId;
 use crate::transport::{Relays, TableId, TableInfo};
-pub use crate::watch::ScreenView;
 use hoard_rules::{Outcome, Pending, Seat};
 use serde::{Deserialize, Serialize};
 
@@ -38,7 +37,7 @@ pub enum AwayVote {
 }
 
 /// What the screens (or the CLI) ask of the network. Host-only commands from a guest are
-/// answered with an [`Event::Error`].
+/// answered with an [`Update::Error`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     SetProfile {
@@ -104,7 +103,7 @@ pub enum Command {
     Resume {
         session: SessionId,
     },
-    /// Read a game on disk back step by step, to watch it again ([`Event::Replay`]).
+    /// Read a game on disk back step by step, to watch it again ([`Update::Replay`]).
     Replay {
         session: SessionId,
     },
@@ -123,7 +122,7 @@ pub enum Command {
 /// What happened, for the screens. Snapshots, not deltas: the latest one is the truth.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // a snapshot per change; boxing would only move the copy
-pub enum Event {
+pub enum Update {
     /// Every open table seen on the LAN, each time the list changes.
     Tables(Vec<TableInfo>),
     /// My hosted table's join code (text; the app draws the QR code).
@@ -340,4 +339,17 @@ impl Replay {
     pub fn steps(&self) -> usize {
         self.frames.len().saturating_sub(1)
     }
+}
+
+/// What a shared screen shows (from its table's feed, [`crate::watch`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ScreenView {
+    /// Waiting for the game at a table.
+    Lobby {
+        table: String,
+        game: String,
+        seats: Vec<SeatView>,
+    },
+    /// The game, as everyone at the table sees it: `me` is `None`, nobody's hand is in it.
+    Game(Box<GameView>),
 }

@@ -11,7 +11,7 @@
 use crate::audit::UncheckedSeat;
 use crate::games::{ForGame, TableGame, with_game};
 use crate::identity::{SessionId, Start};
-use crate::table_types::{AuditVerdict, EndView, GameView, SeatView};
+use crate::table_types::{AuditVerdict, EndView, GameView, ScreenView, SeatView};
 use hoard_rules::{Game, Pending, Seat, Step, public_hash};
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
@@ -69,19 +69,6 @@ pub enum Feed {
         steps: Vec<ByteBuf>,
         audit: Option<FeedAudit>,
     },
-}
-
-/// What the screen shows.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ScreenView {
-    /// Waiting for the game at a table.
-    Lobby {
-        table: String,
-        game: String,
-        seats: Vec<SeatView>,
-    },
-    /// The game, as everyone at the table sees it: `me` is `None`, nobody's hand is in it.
-    Game(Box<GameView>),
 }
 
 fn seat_views(seats: &[FeedSeat]) -> Vec<SeatView> {

@@ -3,13 +3,12 @@
 //! hello. Everything is postcard, and every decoder here refuses bad input with an error,
 //! never a panic.
 
+pub use crate::bytes::Hash;
+use crate::bytes::{bytes32, fixed_bytes};
 use crate::error::{NetError, Result};
-use crate::identity::{PublicKey, SecretKey, SessionId, Signature};
-use hoard_rules::Seat;
+use crate::identity::{PublicKey, SeatKey, SecretKey, SessionId, Signature};
+use hoard_rules::{Absence, Seat};
 use serde::{Deserialize, Serialize};
-
-/// A BLAKE3 hash.
-pub type Hash = [u8; 32];
 
 /// The largest message a device accepts, in bytes.
 pub const MAX_WIRE: usize = 256 * 1024;
@@ -72,10 +71,10 @@ impl VoteAction {
     }
 
     /// How the seat is away if the vote passes.
-    pub fn absence(self) -> crate::audit::Absence {
+    pub fn absence(self) -> Absence {
         match self {
-            VoteAction::Remove => crate::audit::Absence::Removed,
-            VoteAction::Skip | VoteAction::Keep => crate::audit::Absence::Skipped,
+            VoteAction::Remove => Absence::Removed,
+            VoteAction::Skip | VoteAction::Keep => Absence::Skipped,
         }
     }
 }
@@ -227,30 +226,6 @@ impl SignatureMemo {
         if let Ok(mut set) = self.0.lock() {
             set.insert(id);
         }
-    }
-}
-
-/// A seat's key, decoded once, ready to check the seat's signatures.
-///
-/// Signatures are checked by the rule of ZIP 215 (`[8][s]B = [8]R + [8][k]A`, `s` canonical):
-/// under it a signature is valid or not the same way whether it is checked alone or in a
-/// batch, so a device that checks thousands at once when it catches up can never decide
-/// differently from one that checked them one by one as they came. A third party cannot
-/// re-spell a valid signature (`k` hashes `R`'s bytes, `s` must be canonical), so a message
-/// still has one id; only the key's owner could sign one message two ways, and two
-/// versions in one slot are proof against it.
-#[derive(Clone, Copy, Debug)]
-pub struct SeatKey {
-    key: ed25519_zebra::VerificationKey,
-}
-
-impl SeatKey {
-    /// The key, or `None` for bytes that are not a point or are of small order (a key of
-    /// small order would let anyone sign for its seat).
-    pub fn new(key: &PublicKey) -> Option<SeatKey> {
-        let weak = key.as_verifying_key().is_weak();
-        let key = ed25519_zebra::VerificationKey::try_from(*key.as_bytes()).ok()?;
-        (!weak).then_some(SeatKey { key })
     }
 }
 
@@ -616,37 +591,6 @@ impl Wire {
             Wire::Link(l) => &l.session,
             Wire::Hello(h) => &h.session,
         }
-    }
-}
-
-/// Fixed-size byte arrays as one length-prefixed byte string on the wire (one read, not one
-/// per byte); anything but the exact length is refused.
-mod fixed_bytes {
-    use serde::de::{Error, Visitor};
-    use std::fmt;
-
-    pub struct Exact<const N: usize>;
-
-    impl<'de, const N: usize> Visitor<'de> for Exact<N> {
-        type Value = [u8; N];
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            write!(f, "{N} bytes")
-        }
-        fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<[u8; N], E> {
-            v.try_into().map_err(|_| E::invalid_length(v.len(), &self))
-        }
-    }
-}
-
-pub(crate) mod bytes32 {
-    use super::fixed_bytes::Exact;
-    use serde::{Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &[u8; 32], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(v)
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 32], D::Error> {
-        d.deserialize_bytes(Exact::<32>)
     }
 }
 

@@ -9,7 +9,7 @@ mod common;
 
 use common::decode;
 use common::table::{Table, keys, start_for};
-use hoard_net::device::{Frame, LobbyEntry, LobbyState, Profile};
+use hoard_net::device::{Envelope, LobbyEntry, Profile, Roster};
 use hoard_net::handle::GameSetup;
 use hoard_net::session::{SeatMeta, SessionMeta};
 use hoard_net::storage::{Folder, MemStorage};
@@ -250,7 +250,7 @@ fn frames() -> Vec<Vec<u8>> {
     let (msgs, _) = corpus();
     let gq = meta_for::<GreedQuest>(&greedquest::Config::new(3), 3);
     let key = SecretKey::from_bytes(&[8; 32]);
-    let lobby = LobbyState {
+    let lobby = Roster {
         name: "The cellar".into(),
         setup: GameSetup::Sprawl(sprawl::Config::new(3)),
         seats: gq
@@ -288,30 +288,30 @@ fn frames() -> Vec<Vec<u8>> {
         away: false,
     };
     let frames = [
-        Frame::Join {
+        Envelope::Join {
             version: PROTOCOL_VERSION,
             name: "Mia \u{1F409}".into(),
             colour: [1, 2, 3],
             addr: addr_of(&key, 1),
         },
-        Frame::Ready { ready: true },
-        Frame::Leave,
-        Frame::Lobby(lobby),
-        Frame::Refused {
+        Envelope::Ready { ready: true },
+        Envelope::Leave,
+        Envelope::Lobby(lobby),
+        Envelope::Refused {
             why: "The table is full".into(),
         },
-        Frame::Closed,
-        Frame::Begin(gq.clone()),
-        Frame::Watch {
+        Envelope::Closed,
+        Envelope::Begin(gq.clone()),
+        Envelope::Watch {
             version: PROTOCOL_VERSION,
             name: "The big TV".into(),
         },
-        Frame::Screen(Feed::Lobby {
+        Envelope::Screen(Feed::Lobby {
             table: "The cellar".into(),
             game: "GreedQuest".into(),
             seats: vec![seat.clone()],
         }),
-        Frame::Screen(Feed::Game {
+        Envelope::Screen(Feed::Game {
             start: gq.start.clone(),
             seats: vec![seat; 3],
             from: 0,
@@ -320,7 +320,7 @@ fn frames() -> Vec<Vec<u8>> {
                 what: "a step".into(),
             }),
         }),
-        Frame::Core {
+        Envelope::Core {
             session: gq.session(),
             from: 1,
             to: 2,

@@ -7,7 +7,7 @@ pub mod procs;
 pub mod rounds;
 pub mod table;
 
-use hoard_net::handle::{Event, GameView, Handle, HandleConfig, Network};
+use hoard_net::handle::{DeviceConfig, DeviceHandle, GameView, Network, Update};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -275,14 +275,14 @@ pub fn with_timeout(limit: Duration, test: impl FnOnce() + Send + 'static) {
 /// An in-process device on loopback, driven through the handle, for tests that need to
 /// look inside (views, timing).
 pub struct Device {
-    pub handle: Handle,
+    pub handle: DeviceHandle,
     pub last: Option<GameView>,
-    pub events: Vec<Event>,
+    pub events: Vec<Update>,
 }
 
 impl Device {
     pub fn start(data_dir: &Path) -> Device {
-        let handle = Handle::start(HandleConfig::new(data_dir, Network::Loopback))
+        let handle = DeviceHandle::start(DeviceConfig::new(data_dir, Network::Loopback))
             .unwrap_or_else(|e| panic!("device did not start: {e}"));
         Device {
             handle,
@@ -294,7 +294,7 @@ impl Device {
     /// Takes every queued event; remembers the latest game view.
     pub fn drain(&mut self) {
         while let Some(e) = self.handle.try_recv() {
-            if let Event::Game(v) = &e {
+            if let Update::Game(v) = &e {
                 self.last = Some(v.clone());
             }
             self.events.push(e);
@@ -309,7 +309,7 @@ impl Device {
             seats,
         });
         self.wait_for(Duration::from_secs(30), |e| match e {
-            Event::Ticket { ticket } => Some(ticket.clone()),
+            Update::Ticket { ticket } => Some(ticket.clone()),
             _ => None,
         })
         .expect("a ticket")
@@ -319,13 +319,13 @@ impl Device {
     pub fn wait_for<T>(
         &mut self,
         limit: Duration,
-        mut pick: impl FnMut(&Event) -> Option<T>,
+        mut pick: impl FnMut(&Update) -> Option<T>,
     ) -> Option<T> {
         let deadline = Instant::now() + limit;
         loop {
             let left = deadline.checked_duration_since(Instant::now())?;
             let e = self.handle.recv_timeout(left)?;
-            if let Event::Game(v) = &e {
+            if let Update::Game(v) = &e {
                 self.last = Some(v.clone());
             }
             let found = pick(&e);

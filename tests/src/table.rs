@@ -6,7 +6,7 @@
 
 use crate::rounds::{self, Input, Rounds};
 use hoard_net::core::{CoreConfig, Time};
-use hoard_net::device::{Frame, address_of, dials};
+use hoard_net::device::{Envelope, address_of, dials};
 use hoard_net::handle::AwayVote;
 use hoard_net::identity::SystemRandom;
 use hoard_net::session::TableGame;
@@ -637,7 +637,7 @@ fn send_all<G: Game>(
     let pumped = session.pump(now);
     for out in pumped.sends {
         let device = out.device;
-        let frame = Frame::core(session_id, out);
+        let frame = Envelope::core(session_id, out);
         mesh.send_synced(&device, postcard::to_stdvec(&frame).unwrap_or_default());
     }
 }
@@ -660,9 +660,9 @@ fn handle<G: Game>(
         MeshEvent::Up { peer } => session.peer_up(now, peer),
         MeshEvent::Down { peer, .. } => session.set_connected(peer, false),
         MeshEvent::Frame { peer, bytes } => {
-            if let Ok(Frame::Core {
+            if let Ok(Envelope::Core {
                 from, to, messages, ..
-            }) = postcard::from_bytes::<Frame>(&bytes)
+            }) = postcard::from_bytes::<Envelope>(&bytes)
             {
                 let _ = session.deliver(now, peer, from, to, &messages);
             }

@@ -9,7 +9,7 @@
 //! forbids namespaces the test says so and is skipped, unless `HOARD_REQUIRE_NETNS=1`
 //! makes that a failure.
 
-use hoard_net::handle::{Command, Event, Handle, HandleConfig, Network};
+use hoard_net::handle::{Command, DeviceConfig, DeviceHandle, Network, Update};
 use hoard_tests::{Scratch, with_timeout};
 use std::process::Command as Process;
 use std::time::{Duration, Instant};
@@ -71,9 +71,9 @@ fn ip(args: &str) {
 
 /// Waits for the first event `pick` likes.
 fn wait<T>(
-    handle: &Handle,
+    handle: &DeviceHandle,
     limit: Duration,
-    mut pick: impl FnMut(&Event) -> Option<T>,
+    mut pick: impl FnMut(&Update) -> Option<T>,
 ) -> Option<T> {
     let deadline = Instant::now() + limit;
     loop {
@@ -95,10 +95,10 @@ fn inside_a_loopback_only_namespace() {
     ip("route add 224.0.0.0/4 dev lo");
     with_timeout(Duration::from_secs(60), || {
         let scratch = Scratch::new("discovery");
-        let host =
-            Handle::start(HandleConfig::new(scratch.dir("host"), Network::Lan)).expect("host");
-        let guest =
-            Handle::start(HandleConfig::new(scratch.dir("guest"), Network::Lan)).expect("guest");
+        let host = DeviceHandle::start(DeviceConfig::new(scratch.dir("host"), Network::Lan))
+            .expect("host");
+        let guest = DeviceHandle::start(DeviceConfig::new(scratch.dir("guest"), Network::Lan))
+            .expect("guest");
         host.send(Command::SetProfile {
             name: "Mia".into(),
             colour: [200, 40, 40],
@@ -110,7 +110,7 @@ fn inside_a_loopback_only_namespace() {
         });
         host.send(Command::AddBot);
         let table = wait(&guest, Duration::from_secs(15), |e| match e {
-            Event::Tables(list) => list.iter().find(|t| t.name == "Friday night").cloned(),
+            Update::Tables(list) => list.iter().find(|t| t.name == "Friday night").cloned(),
             _ => None,
         })
         .expect("the open table appears in the other device's list");
@@ -127,7 +127,7 @@ fn inside_a_loopback_only_namespace() {
         // Picking it from the list seats the guest: the address comes from mDNS.
         guest.send(Command::JoinTable { table: table.id });
         let lobby = wait(&guest, Duration::from_secs(15), |e| match e {
-            Event::Lobby(l) if l.seats.iter().any(|s| s.me) => Some(l.clone()),
+            Update::Lobby(l) if l.seats.iter().any(|s| s.me) => Some(l.clone()),
             _ => None,
         })
         .expect("joined by picking the table");
@@ -137,7 +137,7 @@ fn inside_a_loopback_only_namespace() {
         // Closing the table takes it off the list.
         host.send(Command::LeaveTable);
         wait(&guest, Duration::from_secs(15), |e| match e {
-            Event::Tables(list) => list.iter().all(|t| t.id != table.id).then_some(()),
+            Update::Tables(list) => list.iter().all(|t| t.id != table.id).then_some(()),
             _ => None,
         })
         .expect("a closed table leaves the list");

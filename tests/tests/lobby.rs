@@ -3,8 +3,8 @@
 //! what a game's start accepts. A rogue guest here is a bare endpoint that speaks frames
 //! itself; the others are real devices over iroh on loopback.
 
-use hoard_net::device::{Frame, LobbyState, MAX_ADDRS, address_of, dials};
-use hoard_net::handle::{Command, Event};
+use hoard_net::device::{Envelope, MAX_ADDRS, Roster, address_of, dials};
+use hoard_net::handle::{Command, Update};
 use hoard_net::identity::SystemRandom;
 use hoard_net::session::{Session, SessionMeta, session_dir};
 use hoard_net::storage::{DiskStorage, Folder};
@@ -80,7 +80,7 @@ impl Rogue {
             .collect()
     }
 
-    fn send(&self, to: &EndpointId, frame: &Frame) {
+    fn send(&self, to: &EndpointId, frame: &Envelope) {
         let bytes = postcard::to_stdvec(frame).expect("encode");
         assert!(self.mesh.send(to, bytes), "the rogue has a link to {to}");
     }
@@ -95,14 +95,14 @@ impl Rogue {
         )
         .await
         .expect("the rogue reaches the host");
-        let join = Frame::Join {
+        let join = Envelope::Join {
             version: PROTOCOL_VERSION,
             name: name.into(),
             colour: [1, 2, 3],
             addr,
         };
         self.send(&host_id, &join);
-        self.send(&host_id, &Frame::Ready { ready: true });
+        self.send(&host_id, &Envelope::Ready { ready: true });
     }
 
     /// Takes link events until one satisfies `pick`, up to `limit`.
@@ -130,7 +130,7 @@ impl Rogue {
         &mut self,
         peer: EndpointId,
         limit: Duration,
-        mut pick: impl FnMut(Frame) -> Option<T>,
+        mut pick: impl FnMut(Envelope) -> Option<T>,
     ) -> Option<T> {
         let until = tokio::time::Instant::now() + limit;
         loop {
@@ -205,8 +205,8 @@ impl Rogue {
                         Some(MeshEvent::Up { peer }) => session.peer_up(now(), peer),
                         Some(MeshEvent::Down { peer, .. }) => session.set_connected(peer, false),
                         Some(MeshEvent::Frame { peer, bytes }) => {
-                            if let Ok(Frame::Core { from, to, messages, .. }) =
-                                postcard::from_bytes::<Frame>(&bytes)
+                            if let Ok(Envelope::Core { from, to, messages, .. }) =
+                                postcard::from_bytes::<Envelope>(&bytes)
                             {
                                 let _ = session.deliver(now(), peer, from, to, &messages);
                             }
@@ -222,7 +222,7 @@ impl Rogue {
                 }
                 for out in session.pump(now()).sends {
                     let device = out.device;
-                    let frame = Frame::core(session_id, out);
+                    let frame = Envelope::core(session_id, out);
                     mesh.send_synced(&device, postcard::to_stdvec(&frame).unwrap_or_default());
                 }
             }
@@ -243,7 +243,7 @@ fn sit_down(guest: &mut Device, host: &EndpointAddr) {
     });
     guest
         .wait_for(WAIT, |e| match e {
-            Event::Lobby(l) if l.seats.iter().any(|s| s.me) => Some(()),
+            Update::Lobby(l) if l.seats.iter().any(|s| s.me) => Some(()),
             _ => None,
         })
         .expect("the guest is seated");
@@ -285,7 +285,7 @@ fn a_guest_naming_another_guests_id_is_seated_under_its_own() {
         let lie = EndpointAddr::from_parts(ana.public(), rogue.sockets());
         rt.block_on(rogue.join(host_addr.clone(), "Mallory", lie));
         host.wait_for(WAIT, |e| match e {
-            Event::Lobby(l) if l.can_start && l.seats.len() == 4 => Some(()),
+            Update::Lobby(l) if l.can_start && l.seats.len() == 4 => Some(()),
             _ => None,
         })
         .expect("the table can start");
@@ -293,7 +293,7 @@ fn a_guest_naming_another_guests_id_is_seated_under_its_own() {
 
         let meta = rt
             .block_on(rogue.frame(host_addr.id, WAIT, |f| match f {
-                Frame::Begin(meta) => Some(meta),
+                Envelope::Begin(meta) => Some(meta),
                 _ => None,
             }))
             .expect("the rogue is sent the start");
@@ -311,7 +311,7 @@ fn a_guest_naming_another_guests_id_is_seated_under_its_own() {
         // Every seat reaches every other, and the table plays past its first sealed steps.
         for (name, d) in [("Ana", &mut a), ("Bea", &mut b)] {
             d.wait_for(Duration::from_secs(40), |e| match e {
-                Event::Game(v) if v.step >= 3 && v.seats.iter().all(|s| s.connected) => Some(()),
+                Update::Game(v) if v.step >= 3 && v.seats.iter().all(|s| s.connected) => Some(()),
                 _ => None,
             })
             .unwrap_or_else(|| panic!("{name}'s table stalled; last view: {:?}", d.last));
@@ -338,9 +338,9 @@ fn a_huge_join_address_is_cut_and_the_lobby_still_works() {
         rt.block_on(rogue.join(host_addr.clone(), "Mallory", huge));
 
         let me = rogue.id();
-        let lobby: LobbyState = rt
+        let lobby: Roster = rt
             .block_on(rogue.frame(host_addr.id, WAIT, |f| match f {
-                Frame::Lobby(l) if l.seats.iter().any(|s| s.key == me) => Some(l),
+                Envelope::Lobby(l) if l.seats.iter().any(|s| s.key == me) => Some(l),
                 _ => None,
             }))
             .expect("the rogue hears of the lobby");
@@ -354,12 +354,12 @@ fn a_huge_join_address_is_cut_and_the_lobby_still_works() {
 
         guest
             .wait_for(WAIT, |e| match e {
-                Event::Lobby(l) if l.seats.iter().any(|s| s.name == "Mallory") => Some(()),
+                Update::Lobby(l) if l.seats.iter().any(|s| s.name == "Mallory") => Some(()),
                 _ => None,
             })
             .expect("the honest guest still hears of the lobby");
         host.wait_for(WAIT, |e| match e {
-            Event::Lobby(l) if l.can_start && l.seats.len() == 3 => Some(()),
+            Update::Lobby(l) if l.can_start && l.seats.len() == 3 => Some(()),
             _ => None,
         })
         .expect("the table can start");
@@ -378,7 +378,7 @@ fn padded_addr(id: EndpointId, real: Vec<TransportAddr>, size: usize) -> Endpoin
         EndpointAddr::from_parts(id, real.iter().cloned().chain(fake))
     };
     let len = |addr: &EndpointAddr| {
-        let join = Frame::Join {
+        let join = Envelope::Join {
             version: PROTOCOL_VERSION,
             name: "Mallory".into(),
             colour: [1, 2, 3],
@@ -420,7 +420,7 @@ fn a_seventeen_emoji_name_can_start_a_table() {
         let host_addr = host_table(&mut host);
         sit_down(&mut guest, &host_addr);
         host.wait_for(WAIT, |e| match e {
-            Event::Lobby(l) if l.can_start && l.seats.len() == 2 => Some(()),
+            Update::Lobby(l) if l.can_start && l.seats.len() == 2 => Some(()),
             _ => None,
         })
         .expect("the table can start");
@@ -428,8 +428,8 @@ fn a_seventeen_emoji_name_can_start_a_table() {
         for d in [&mut host, &mut guest] {
             let view = d
                 .wait_for(WAIT, |e| match e {
-                    Event::Game(v) => Some(v.clone()),
-                    Event::Error(e) => panic!("the table did not start: {e}"),
+                    Update::Game(v) => Some(v.clone()),
+                    Update::Error(e) => panic!("the table did not start: {e}"),
                     _ => None,
                 })
                 .expect("the game starts");

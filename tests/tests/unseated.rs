@@ -3,8 +3,8 @@
 //! seated device is refused, and the input it forges for a seat goes nowhere. The game
 //! goes on untouched and ends verified on every seated device.
 
-use hoard_net::device::Frame;
-use hoard_net::handle::{AnyInput, AnyState, AuditVerdict, Command, Event, GameView};
+use hoard_net::device::Envelope;
+use hoard_net::handle::{AnyInput, AnyState, AuditVerdict, Command, GameView, Update};
 use hoard_net::transport::endpoint::{EndpointOptions, NetMode, bind_endpoint};
 use hoard_net::transport::mesh::{Mesh, MeshEvent};
 use hoard_net::transport::ticket;
@@ -102,13 +102,13 @@ fn an_unseated_device_cannot_get_an_input_accepted() {
         guest.handle.send(Command::JoinTicket { ticket: code });
         guest
             .wait_for(WAIT, |e| match e {
-                Event::Lobby(l) if l.seats.iter().any(|s| s.me) => Some(()),
+                Update::Lobby(l) if l.seats.iter().any(|s| s.me) => Some(()),
                 _ => None,
             })
             .expect("the guest is seated");
         guest.handle.send(Command::Ready { ready: true });
         host.wait_for(WAIT, |e| match e {
-            Event::Lobby(l) if l.can_start && l.seats.len() == 3 => Some(()),
+            Update::Lobby(l) if l.can_start && l.seats.len() == 3 => Some(()),
             _ => None,
         })
         .expect("the table can start");
@@ -117,7 +117,7 @@ fn an_unseated_device_cannot_get_an_input_accepted() {
         // The game waits for the guest's move.
         let view = guest
             .wait_for(WAIT, |e| match e {
-                Event::Game(v) if v.my_turn => Some(v.clone()),
+                Update::Game(v) if v.my_turn => Some(v.clone()),
                 _ => None,
             })
             .expect("the guest's turn");
@@ -149,7 +149,7 @@ fn an_unseated_device_cannot_get_an_input_accepted() {
             .connect(loopback_addr(guest_key, &scratch.dir("guest")), true);
         for from in 0..3 {
             for to in 0..3 {
-                let frame = Frame::Core {
+                let frame = Envelope::Core {
                     session: view.session,
                     from,
                     to,
@@ -187,7 +187,7 @@ fn an_unseated_device_cannot_get_an_input_accepted() {
             let left = deadline.saturating_duration_since(Instant::now());
             let done = device
                 .wait_for(left, |e| match e {
-                    Event::Game(v) if v.audit.is_some() => Some(v.clone()),
+                    Update::Game(v) if v.audit.is_some() => Some(v.clone()),
                     _ => None,
                 })
                 .expect("the game ends");

@@ -9,8 +9,8 @@
 //! replayed step by step from its log on any device that played it."
 
 use hoard_net::SecretKey;
-use hoard_net::device::Frame;
-use hoard_net::handle::{AnyState, AuditVerdict, Command, Event, GameSetup, GameView, ScreenView};
+use hoard_net::device::Envelope;
+use hoard_net::handle::{AnyState, AuditVerdict, Command, GameSetup, GameView, ScreenView, Update};
 use hoard_net::transport::endpoint::{EndpointOptions, NetMode, bind_endpoint};
 use hoard_net::transport::mesh::{Mesh, MeshEvent};
 use hoard_net::transport::{PROTOCOL_VERSION, ticket};
@@ -38,7 +38,7 @@ fn counter_with_two_bots(scratch: &Scratch) -> (Device, EndpointAddr) {
     host.handle.send(Command::AddBot);
     host.handle.send(Command::AddBot);
     host.wait_for(WAIT, |e| match e {
-        Event::Lobby(l) if l.seats.len() == 3 && l.can_start => Some(()),
+        Update::Lobby(l) if l.seats.len() == 3 && l.can_start => Some(()),
         _ => None,
     })
     .expect("two bots seated");
@@ -50,7 +50,7 @@ fn counter_with_two_bots(scratch: &Scratch) -> (Device, EndpointAddr) {
 /// Waits until the host's game is over and audited; returns its last view.
 fn played_out(host: &mut Device) -> GameView {
     host.wait_for(Duration::from_secs(120), |e| match e {
-        Event::Game(v) if v.audit.is_some() => Some(v.clone()),
+        Update::Game(v) if v.audit.is_some() => Some(v.clone()),
         _ => None,
     })
     .expect("the game ends and is audited")
@@ -66,7 +66,7 @@ fn a_screen_that_joins_mid_game_shows_the_public_table_live_and_receives_nothing
         let scratch = Scratch::new("watching-screen");
         let (mut host, addr) = counter_with_two_bots(&scratch);
         host.wait_for(WAIT, |e| match e {
-            Event::Game(v) if v.step >= 8 => Some(()),
+            Update::Game(v) if v.step >= 8 => Some(()),
             _ => None,
         })
         .expect("the game is under way");
@@ -91,7 +91,7 @@ fn a_screen_that_joins_mid_game_shows_the_public_table_live_and_receives_nothing
             while let Some(event) = events.recv().await {
                 match event {
                     MeshEvent::Up { peer } if peer == host => {
-                        let watch = Frame::Watch {
+                        let watch = Envelope::Watch {
                             version: PROTOCOL_VERSION,
                             name: "The big TV".into(),
                         };
@@ -112,7 +112,7 @@ fn a_screen_that_joins_mid_game_shows_the_public_table_live_and_receives_nothing
         });
         let first = screen
             .wait_for(WAIT, |e| match e {
-                Event::Screen(ScreenView::Game(v)) => Some((**v).clone()),
+                Update::Screen(ScreenView::Game(v)) => Some((**v).clone()),
                 _ => None,
             })
             .expect("the screen shows the game");
@@ -127,7 +127,7 @@ fn a_screen_that_joins_mid_game_shows_the_public_table_live_and_receives_nothing
         let end = played_out(&mut host);
         let shown = screen
             .wait_for(WAIT, |e| match e {
-                Event::Screen(ScreenView::Game(v)) if v.audit.is_some() => Some((**v).clone()),
+                Update::Screen(ScreenView::Game(v)) if v.audit.is_some() => Some((**v).clone()),
                 _ => None,
             })
             .expect("the screen follows the game to its audited end");
@@ -156,8 +156,8 @@ fn a_screen_that_joins_mid_game_shows_the_public_table_live_and_receives_nothing
                 .recv_timeout(left)
                 .expect("the bare screen is fed to the end");
             got += 1;
-            match Frame::decode(&bytes) {
-                Ok(Frame::Screen(feed)) => {
+            match Envelope::decode(&bytes) {
+                Ok(Envelope::Screen(feed)) => {
                     assert!(
                         matches!(feed, Feed::Game { .. }),
                         "mid-game, only the game is fed"
@@ -194,7 +194,7 @@ fn a_finished_game_replays_step_by_step_to_the_table_everyone_agreed_on() {
         });
         let replay = host
             .wait_for(WAIT, |e| match e {
-                Event::Replay(r) => Some(r.clone()),
+                Update::Replay(r) => Some(r.clone()),
                 _ => None,
             })
             .expect("the game is read back");
@@ -239,7 +239,7 @@ fn a_finished_game_replays_step_by_step_to_the_table_everyone_agreed_on() {
         host.handle.send(Command::LeaveTable);
         let games = host
             .wait_for(WAIT, |e| match e {
-                Event::Games(list) => Some(list.clone()),
+                Update::Games(list) => Some(list.clone()),
                 _ => None,
             })
             .expect("the list of games");
@@ -272,7 +272,7 @@ fn a_screen_in_the_lobby_is_listed_as_a_screen_takes_no_seat_and_may_leave() {
         screen.handle.send(Command::WatchTicket { ticket: code });
         let shown = screen
             .wait_for(WAIT, |e| match e {
-                Event::Screen(ScreenView::Lobby { table, seats, .. }) => {
+                Update::Screen(ScreenView::Lobby { table, seats, .. }) => {
                     Some((table.clone(), seats.len()))
                 }
                 _ => None,
@@ -281,7 +281,7 @@ fn a_screen_in_the_lobby_is_listed_as_a_screen_takes_no_seat_and_may_leave() {
         assert_eq!(shown, ("The kitchen".to_string(), 1));
         let lobby = host
             .wait_for(WAIT, |e| match e {
-                Event::Lobby(l) if !l.screens.is_empty() => Some(l.clone()),
+                Update::Lobby(l) if !l.screens.is_empty() => Some(l.clone()),
                 _ => None,
             })
             .expect("the host sees the screen");
@@ -290,7 +290,7 @@ fn a_screen_in_the_lobby_is_listed_as_a_screen_takes_no_seat_and_may_leave() {
 
         screen.handle.send(Command::LeaveTable);
         host.wait_for(WAIT, |e| match e {
-            Event::Lobby(l) if l.screens.is_empty() => Some(()),
+            Update::Lobby(l) if l.screens.is_empty() => Some(()),
             _ => None,
         })
         .expect("a screen that leaves leaves the lobby");

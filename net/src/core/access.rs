@@ -2,7 +2,7 @@
 //! and the rest), read access to the game and the table, and small queries the other files
 //! share.
 
-use super::{Core, Divergence, Event, Persist, Proof, SeatStatus, Time, Transmit};
+use super::{Core, CoreEvent, Divergence, Persist, Proof, SeatStatus, Time, Transmit};
 use crate::audit::{Fault, Verdict};
 use crate::identity::{SessionId, Start};
 use crate::log::StepRecord;
@@ -28,9 +28,9 @@ impl<G: Game> Core<G> {
         let mut consider = |t: Time| next = Some(next.map_or(t, |n: Time| n.min(t)));
         if self.unfinished() {
             consider(self.quiet_since.plus(self.cfg.resync_after));
-            for (seat, since) in self.owed_since.iter().enumerate() {
-                if let Some(since) = since
-                    && !self.away[seat]
+            for peer in &self.peers {
+                if let Some(since) = peer.owed_since
+                    && !peer.away
                 {
                     consider(since.plus(self.cfg.away_after));
                 }
@@ -43,7 +43,7 @@ impl<G: Game> Core<G> {
     }
 
     /// The next thing that happened.
-    pub fn poll_event(&mut self) -> Option<Event<G::Event>> {
+    pub fn poll_event(&mut self) -> Option<CoreEvent<G::Event>> {
         self.events.pop_front()
     }
 
@@ -176,7 +176,10 @@ impl<G: Game> Core<G> {
     /// without anything this seat has not sent yet: a device catching up must not move (or
     /// spend a beacon link) at a step the table has already left, only learn how it ended.
     pub(super) fn table_is_past(&self, n: u32) -> bool {
-        self.peer_have.iter().flatten().any(|(at, _)| *at > n)
+        self.peers
+            .iter()
+            .filter_map(|p| p.have.as_ref())
+            .any(|(at, _)| *at > n)
     }
 
     /// Whether this seat signed anything at a step after `n`: it was past `n` itself.
@@ -241,13 +244,15 @@ impl<G: Game> Core<G> {
 
     /// What the screen shows about a seat.
     pub fn seat_status(&self, seat: Seat) -> SeatStatus {
-        let i = seat as usize;
+        let peer = self.peers.get(seat as usize);
+        let owed_since = peer.and_then(|p| p.owed_since);
+        let away = peer.is_some_and(|p| p.away);
         let Some(gs) = &self.game else {
             return SeatStatus {
-                owed: self.owed_since.get(i).is_some_and(|o| o.is_some()),
-                owed_since: self.owed_since.get(i).copied().flatten(),
-                away: self.away.get(i).copied().unwrap_or(false),
-                committed: self.accepts.get(i).is_some_and(|a| a.is_some()),
+                owed: owed_since.is_some(),
+                owed_since,
+                away,
+                committed: peer.is_some_and(|p| p.accept.is_some()),
                 removed: false,
             };
         };
@@ -257,9 +262,9 @@ impl<G: Game> Core<G> {
             .iter()
             .any(|k| self.slots.contains_key(&(seat, n, *k, log)));
         SeatStatus {
-            owed: self.owed_since.get(i).is_some_and(|o| o.is_some()),
-            owed_since: self.owed_since.get(i).copied().flatten(),
-            away: self.away.get(i).copied().unwrap_or(false),
+            owed: owed_since.is_some(),
+            owed_since,
+            away,
             committed,
             removed: gs.removed.contains_key(&seat),
         }

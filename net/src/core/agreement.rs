@@ -1,7 +1,7 @@
 //! Ending the game by agreement: this seat's agreement, who has agreed, a step recorded as
 //! ended, and the word sent when an agreement cannot be whole.
 
-use super::{Core, Event, Time};
+use super::{Core, CoreEvent, Time};
 use crate::error::{NetError, Result};
 use crate::log::{self, StepRecord};
 use crate::wire::{Basis, Body, Kind};
@@ -93,7 +93,7 @@ impl<G: Game> Core<G> {
         let Some(gs) = &mut self.game else { return };
         for seat in removals {
             gs.removed.entry(*seat).or_insert(n);
-            self.events.push_back(Event::Removed {
+            self.events.push_back(CoreEvent::Removed {
                 step: n,
                 seat: *seat,
             });
@@ -103,7 +103,7 @@ impl<G: Game> Core<G> {
         gs.records.push(record);
         gs.bases.push(basis);
         gs.pending = Pending::Over(Outcome::default());
-        self.events.push_back(Event::Ended { step: n });
+        self.events.push_back(CoreEvent::Ended { step: n });
         self.quiet_since = self.quiet_since.max(now);
         self.recheck_divergence(n + 1);
     }

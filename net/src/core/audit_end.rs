@@ -1,6 +1,6 @@
 //! The game is over: this seat's reveal, every seat's reveal collected, and the audit.
 
-use super::{Core, Event, Progress, View};
+use super::{Core, CoreEvent, Progress, View};
 use crate::audit::{self, AuditInput, Fault};
 use crate::error::Result;
 use crate::log::{PlayRecord, StepRecord};
@@ -58,7 +58,7 @@ impl<G: Game> Core<G> {
         let Some(gs) = &self.game else {
             return Ok(Progress::Waiting(BTreeSet::new()));
         };
-        let accepts: Vec<Accept> = self.accepts.iter().flatten().cloned().collect();
+        let accepts: Vec<Accept> = self.peers.iter().filter_map(|p| p.accept.clone()).collect();
         let reveals: Vec<Option<Reveal>> = (0..self.keys.len() as Seat)
             .map(|s| view.reveals.get(&s).cloned())
             .collect();
@@ -77,14 +77,14 @@ impl<G: Game> Core<G> {
                 && !gs.removed.contains_key(seat)
             {
                 gs.removed.insert(*seat, n);
-                self.events.push_back(Event::Removed {
+                self.events.push_back(CoreEvent::Removed {
                     step: n,
                     seat: *seat,
                 });
             }
         }
         self.verdict = Some(verdict.clone());
-        self.events.push_back(Event::Audited(verdict));
+        self.events.push_back(CoreEvent::Audited(verdict));
         Ok(Progress::Waiting(BTreeSet::new()))
     }
 }

@@ -180,7 +180,7 @@ impl<G: Game> Core<G> {
         let name = self.start.name(target);
         // Away and not waited for now: a seat the table goes on without stays away between
         // the steps that wait on it.
-        if !self.away[target as usize] || self.owed_since[target as usize].is_none() {
+        if !self.peers[target as usize].away || self.peers[target as usize].owed_since.is_none() {
             return Err(NetError::BadVote(format!(
                 "the table is not waiting for {name}"
             )));
@@ -275,7 +275,7 @@ impl<G: Game> Core<G> {
         let here: Vec<Seat> = in_play
             .iter()
             .copied()
-            .filter(|s| *s == self.me || !self.away.get(*s as usize).copied().unwrap_or(false))
+            .filter(|s| *s == self.me || !self.peers.get(*s as usize).is_some_and(|p| p.away))
             .collect();
         if here.len() == in_play.len() || is_quorum(&here, &in_play) {
             return None;
@@ -312,17 +312,17 @@ impl<G: Game> Core<G> {
     /// [`Core::cannot_go_on_without`] words for the screen.
     pub fn go_on_without(&mut self, now: Time, target: Seat, action: VoteAction) -> Result<()> {
         self.may_choose_about(target, action)?;
-        if !self.away.get(target as usize).copied().unwrap_or(false) {
+        if !self.peers.get(target as usize).is_some_and(|p| p.away) {
             return Err(NetError::BadVote(format!(
                 "{} is not away",
                 self.start.name(target)
             )));
         }
-        let since = self.standing.get(target as usize).copied().flatten();
+        let since = self.peers.get(target as usize).and_then(|p| p.standing);
         let since = since.map_or(self.step(), |(since, _)| since);
         let choice = Some((since, action));
-        if self.standing[target as usize] != choice {
-            self.standing[target as usize] = choice;
+        if self.peers[target as usize].standing != choice {
+            self.peers[target as usize].standing = choice;
             self.persists
                 .push_back(Persist::Secret(SecretRecord::Standing { target, choice }));
         }
@@ -333,7 +333,7 @@ impl<G: Game> Core<G> {
     /// Ends a [`Core::go_on_without`]: from the next step on, the seat is waited for again
     /// (a vote already signed stands).
     pub fn wait_for(&mut self, target: Seat) {
-        if let Some(s) = self.standing.get_mut(target as usize)
+        if let Some(s) = self.peers.get_mut(target as usize).map(|p| &mut p.standing)
             && s.take().is_some()
         {
             self.persists
@@ -346,11 +346,8 @@ impl<G: Game> Core<G> {
 
     /// This seat's standing choice about `target`, if it made one.
     pub fn going_on_without(&self, target: Seat) -> Option<VoteAction> {
-        self.standing
-            .get(target as usize)
-            .copied()
-            .flatten()
-            .map(|(_, action)| action)
+        let standing = self.peers.get(target as usize)?.standing;
+        standing.map(|(_, action)| action)
     }
 
     /// This seat's player says it is back at the table: after the table went on without the
@@ -411,7 +408,7 @@ impl<G: Game> Core<G> {
         // the table last went on without this seat, so it ends every choice to go on
         // without it made up to then. (Waiting to catch up first would never end: a table
         // that skips a seat the moment a step waits on it is always a step ahead of it.)
-        let heard = !hear_first || self.peer_have.iter().any(Option::is_some);
+        let heard = !hear_first || self.peers.iter().any(|p| p.have.is_some());
         if matches!(gs.pending, Pending::Over(_)) || !heard {
             return false;
         }
@@ -449,7 +446,7 @@ impl<G: Game> Core<G> {
     /// signed any. A vote is owed about a seat the table waits on (or waits on for its vote
     /// about another), where the step can go on without it by the choice.
     pub(super) fn vote_standing(&mut self) -> bool {
-        if self.halted.is_some() || self.standing.iter().all(|s| s.is_none()) {
+        if self.halted.is_some() || self.peers.iter().all(|p| p.standing.is_none()) {
             return false;
         }
         let Some(gs) = &self.game else { return false };
@@ -464,10 +461,10 @@ impl<G: Game> Core<G> {
         let targets: Vec<(Seat, VoteAction)> = (0..self.keys.len() as Seat)
             .filter_map(|t| {
                 let i = t as usize;
-                let (_, action) = self.standing[i]?;
+                let (_, action) = self.peers[i].standing?;
                 let can = self.cannot_go_on_without(t, action).is_none()
                     || (ending && action == VoteAction::Remove);
-                let due = self.owed_since[i].is_some()
+                let due = self.peers[i].owed_since.is_some()
                     && !gs.removed.contains_key(&t)
                     && can
                     && !self

@@ -30,7 +30,7 @@ use hoard_rules::{Game, Pending, Seat, Step};
 use std::collections::BTreeSet;
 
 /// A completed step as the log keeps it and as the engine sees it.
-type RecordAndStep<G> = (StepRecord, Step<<G as Game>::Input>);
+pub(super) type RecordAndStep<G> = (StepRecord, Step<<G as Game>::Input>);
 
 impl<G: Game> Core<G> {
     /// Makes this device cheat with its own deck parts, as modified software would: `f`
@@ -159,7 +159,7 @@ impl<G: Game> Core<G> {
     /// device ends the game at this step (recorded as an end no seat signed) and the
     /// reveal and the audit that follow name the shuffler.
     pub(super) fn stop_dishonest(&mut self, now: super::Time, n: u32, why: &str) {
-        self.events.push_back(super::Event::DeckBroken {
+        self.events.push_back(super::CoreEvent::DeckBroken {
             step: n,
             what: why.to_string(),
         });
@@ -335,7 +335,7 @@ impl<G: Game> Core<G> {
         why: &str,
         staying: Vec<Seat>,
     ) {
-        self.events.push_back(super::Event::Stopped {
+        self.events.push_back(super::CoreEvent::Stopped {
             step: n,
             what: why.to_string(),
         });

@@ -30,7 +30,7 @@ impl<G: Game> Core<G> {
             name: self.start.name(l.seat),
             step: l.step,
         };
-        let Some(accept) = &self.accepts[i] else {
+        let Some(accept) = &self.peers[i].accept else {
             return Err(bad());
         };
         let (draws, (k0, x0)) = match &self.game {
@@ -42,7 +42,7 @@ impl<G: Game> Core<G> {
             .saturating_add(1)
             .saturating_add(ahead)
             .min(accept.chain_len);
-        let tip = self.link_tips[i].filter(|(at, _, _)| *at < l.step);
+        let tip = self.peers[i].link_tip.filter(|(at, _, _)| *at < l.step);
         let mut y = l.link;
         for hop in 1..=most.saturating_sub(k0) {
             y = beacon::link_hash(&y);
@@ -59,7 +59,7 @@ impl<G: Game> Core<G> {
                 break;
             }
             if tip.is_none_or(|(_, tk, _)| k > tk) {
-                self.link_tips[i] = Some((l.step, k, l.link));
+                self.peers[i].link_tip = Some((l.step, k, l.link));
             }
             return Ok(());
         }
@@ -87,7 +87,7 @@ impl<G: Game> Core<G> {
         let gs = self.game.as_ref()?;
         let k = self.step_draws(n) + 1;
         let (known_k, known) = gs.links[s as usize];
-        let len = self.accepts[s as usize].as_ref()?.chain_len;
+        let len = self.peers[s as usize].accept.as_ref()?.chain_len;
         self.by_step
             .get(&n)?
             .iter()

@@ -1,7 +1,7 @@
 //! Faults: proofs of cheating checked and kept, the game halted, and divergences (a peer's
 //! state differing from ours on the same log) noted.
 
-use super::{Core, Divergence, Event, Proof};
+use super::{Core, CoreEvent, Divergence, Proof};
 use crate::audit::{Fault, Verdict};
 use crate::wire::{Basis, Kind};
 use hoard_rules::{Game, Seat};
@@ -25,7 +25,7 @@ impl<G: Game> Core<G> {
                 theirs: basis.state,
             };
             self.divergences.push(d.clone());
-            self.events.push_back(Event::Diverged(d));
+            self.events.push_back(CoreEvent::Diverged(d));
         }
     }
 
@@ -51,10 +51,11 @@ impl<G: Game> Core<G> {
             return;
         }
         self.halted = Some(fault.clone());
-        self.events.push_back(Event::Halted(fault.clone()));
+        self.events.push_back(CoreEvent::Halted(fault.clone()));
         if self.verdict.is_none() {
             self.verdict = Some(Verdict::Fault(fault.clone()));
-            self.events.push_back(Event::Audited(Verdict::Fault(fault)));
+            self.events
+                .push_back(CoreEvent::Audited(Verdict::Fault(fault)));
         }
     }
 }

@@ -4,8 +4,8 @@
 //! their seat's accept wait here.
 
 use super::{
-    Arrival, Core, Event, Held, IdMap, Origin, Persist, Proof, REFUSALS_TO_DROP, Time, Transmit,
-    WINDOW,
+    Arrival, Core, CoreEvent, Held, IdMap, Origin, Persist, Proof, REFUSALS_TO_DROP, Time,
+    Transmit, WINDOW,
 };
 use crate::beacon;
 use crate::error::{NetError, Result};
@@ -56,7 +56,7 @@ impl<G: Game> Core<G> {
     /// steps this way, hundreds of messages to a frame. Every message is tried, up to the
     /// first forged signature: the rest of the frame is refused unread (an honest device
     /// never sends one). The first refusal is returned; every refusal counts against the
-    /// peer (see [`Event::DropLink`]).
+    /// peer (see [`CoreEvent::DropLink`]).
     pub fn handle_messages<B: AsRef<[u8]>>(
         &mut self,
         now: Time,
@@ -67,7 +67,7 @@ impl<G: Game> Core<G> {
         if peer == self.me {
             return Ok(());
         }
-        self.heard[peer as usize] = self.heard[peer as usize].max(now);
+        self.peers[peer as usize].heard = self.peers[peer as usize].heard.max(now);
         let mut refused = None;
         let mut fresh: Vec<Arrival> = Vec::new();
         let mut seen: IdMap<Hash, ()> = IdMap::default();
@@ -200,11 +200,11 @@ impl<G: Game> Core<G> {
     /// one from a peer counts toward cutting it off.
     fn refuse(&mut self, origin: Origin, e: NetError, refused: &mut Option<NetError>) {
         if let Origin::Peer(peer) = origin {
-            let count = &mut self.refusals[peer as usize];
+            let count = &mut self.peers[peer as usize].refusals;
             *count += 1;
             if *count >= REFUSALS_TO_DROP {
                 *count = 0;
-                self.events.push_back(Event::DropLink { seat: peer });
+                self.events.push_back(CoreEvent::DropLink { seat: peer });
             }
         }
         refused.get_or_insert(e);
@@ -281,7 +281,7 @@ impl<G: Game> Core<G> {
         }
 
         if let (Origin::Peer(from), Wire::Link(l)) = (origin, &wire)
-            && self.accepts[l.seat as usize].is_none()
+            && self.peers[l.seat as usize].accept.is_none()
         {
             let seat = l.seat;
             let held = self
@@ -310,7 +310,7 @@ impl<G: Game> Core<G> {
             Origin::Own => {
                 // Its player moves at the table's step: it is here, and says so by moving.
                 if matches!(&wire, Wire::Signed(s) if s.kind().is_move())
-                    && self.peer_have.iter().any(Option::is_some)
+                    && self.peers.iter().any(|p| p.have.is_some())
                     && !self.table_is_past(step)
                 {
                     self.back_due = false;
@@ -341,8 +341,12 @@ impl<G: Game> Core<G> {
                 // the step it was left at (a move from before might only now be passed
                 // on): its player is back.
                 let moved = matches!(&wire, Wire::Signed(s) if s.kind().shows_player());
-                if moved && self.standing[seat as usize].is_some_and(|(since, _)| step > since) {
-                    self.standing[seat as usize] = None;
+                if moved
+                    && self.peers[seat as usize]
+                        .standing
+                        .is_some_and(|(since, _)| step > since)
+                {
+                    self.peers[seat as usize].standing = None;
                 }
                 self.persists.push_back(Persist::Replayable(bytes.clone()));
                 // Echo what a seat could sign twice. An opening is bound by its commitment
@@ -357,10 +361,15 @@ impl<G: Game> Core<G> {
                 // Nor what was signed on another log for a step we are at or have left.
                 let echo = matches!(&wire, Wire::Signed(s) if s.kind() != Kind::Open
                     && (s.kind() == Kind::Accept || !self.off_our_log(s.step, &s.basis.log)));
-                let table_at = self.peer_have.iter().flatten().map(|(at, _)| *at).max();
+                let table_at = self
+                    .peers
+                    .iter()
+                    .filter_map(|p| p.have.as_ref())
+                    .map(|(at, _)| *at)
+                    .max();
                 let settled = table_at.is_some_and(|at| at > step.saturating_add(1));
                 for (i, k) in self.keys.iter().enumerate().filter(|_| echo) {
-                    let past = match &self.peer_have[i] {
+                    let past = match &self.peers[i].have {
                         Some((at, _)) => *at > step,
                         None => settled,
                     };
@@ -423,7 +432,7 @@ impl<G: Game> Core<G> {
 
         match &s.body {
             Body::Accept(a) => {
-                self.accepts[s.seat as usize] = Some(a.clone());
+                self.peers[s.seat as usize].accept = Some(a.clone());
             }
             // Sent before a restart: not signed again.
             Body::Head if s.seat == self.me => {
@@ -434,13 +443,13 @@ impl<G: Game> Core<G> {
                     g.records.len() as u32 == s.step && g.bases[s.step as usize] == s.basis
                 }) =>
             {
-                self.events.push_back(Event::Committed {
+                self.events.push_back(CoreEvent::Committed {
                     step: s.step,
                     seat: s.seat,
                 });
             }
             Body::Vote { target, action } => {
-                self.events.push_back(Event::Voted {
+                self.events.push_back(CoreEvent::Voted {
                     step: s.step,
                     voter: s.seat,
                     target: *target,
@@ -449,7 +458,7 @@ impl<G: Game> Core<G> {
                 self.vote_arrived(s.seat, *target, s.step, s.basis);
             }
             Body::End => {
-                self.events.push_back(Event::EndProposed {
+                self.events.push_back(CoreEvent::EndProposed {
                     step: s.step,
                     seat: s.seat,
                 });
@@ -491,7 +500,7 @@ impl<G: Game> Core<G> {
             Wire::Signed(s) => (s.seat, s.step, s.seat != from && s.kind() == Kind::Open),
             Wire::Hello(_) => return Ok(false),
         };
-        if relayed && self.asked[from as usize].is_none_or(|s| step < s) {
+        if relayed && self.peers[from as usize].asked.is_none_or(|s| step < s) {
             return Err(NetError::Unasked {
                 seat,
                 name: self.start.name(seat),
@@ -505,7 +514,7 @@ impl<G: Game> Core<G> {
         };
         match wire {
             Wire::Link(l) => {
-                if step < self.step() || self.accepts[seat as usize].is_none() {
+                if step < self.step() || self.peers[seat as usize].accept.is_none() {
                     return Ok(false);
                 }
                 if self
@@ -538,7 +547,7 @@ impl<G: Game> Core<G> {
         }
         // Not due yet: kept within the author's budget (see FUTURE_BUDGET).
         if step > self.step().saturating_add(1) {
-            let held = &mut self.future[seat as usize];
+            let held = &mut self.peers[seat as usize].future;
             if *held + len > super::FUTURE_BUDGET {
                 return Ok(false);
             }
@@ -550,12 +559,13 @@ impl<G: Game> Core<G> {
     /// Counts again, per author, the bytes held for steps after the next (the table went
     /// back to an earlier step).
     pub(super) fn recount_future(&mut self) {
-        self.future.iter_mut().for_each(|b| *b = 0);
+        self.peers.iter_mut().for_each(|p| p.future = 0);
         let from = self.step().saturating_add(2);
         for (id, author) in self.by_step.range(from..).flat_map(|(_, ids)| ids) {
-            if let (Some(held), Some(b)) =
-                (self.msgs.get(id), self.future.get_mut(*author as usize))
-            {
+            if let (Some(held), Some(b)) = (
+                self.msgs.get(id),
+                self.peers.get_mut(*author as usize).map(|p| &mut p.future),
+            ) {
                 *b += held.bytes.len();
             }
         }
@@ -566,9 +576,10 @@ impl<G: Game> Core<G> {
     pub(super) fn future_due(&mut self) {
         let due = self.step().saturating_add(1);
         for (id, author) in self.by_step.get(&due).into_iter().flatten() {
-            if let (Some(held), Some(b)) =
-                (self.msgs.get(id), self.future.get_mut(*author as usize))
-            {
+            if let (Some(held), Some(b)) = (
+                self.msgs.get(id),
+                self.peers.get_mut(*author as usize).map(|p| &mut p.future),
+            ) {
                 *b = b.saturating_sub(held.bytes.len());
             }
         }

@@ -1,15 +1,15 @@
 //! Making a core: a new seat at a session ([`Core::new`]: its keys and its signed accept),
 //! or one rebuilt from its store after a restart ([`Core::resume`]).
 
-use super::sync::Answered;
 use super::{
-    Arrival, Core, CoreConfig, IdMap, Origin, Persist, Saved, SecretRecord, Time, random_hash,
+    Arrival, Core, CoreConfig, IdMap, Origin, Peer, Persist, Saved, SecretRecord, Time, random_hash,
 };
 use crate::beacon::{self, Chain};
 use crate::error::{NetError, Result};
+use crate::identity::SeatKey;
 use crate::identity::{SecretKey, Start};
 use crate::seal;
-use crate::wire::{Accept, Basis, Body, Hash, SeatKey, Wire};
+use crate::wire::{Accept, Basis, Body, Hash, Wire};
 use hoard_rules::{Game, Seat};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
@@ -81,7 +81,7 @@ impl<G: Game> Core<G> {
                 }
                 SecretRecord::Standing { target, choice } => {
                     // A seat the game does not have is damage on disk: it is ignored.
-                    if let Some(s) = core.standing.get_mut(target as usize)
+                    if let Some(s) = core.peers.get_mut(target as usize).map(|p| &mut p.standing)
                         && target != core.me
                     {
                         *s = choice;
@@ -105,13 +105,13 @@ impl<G: Game> Core<G> {
         // A choice made about a seat whose player has moved since (as this device heard
         // before it stopped) had ended.
         for target in 0..core.keys.len() as Seat {
-            if let Some((since, _)) = core.standing[target as usize]
+            if let Some((since, _)) = core.peers[target as usize].standing
                 && core.moved_after(target, since)
             {
-                core.standing[target as usize] = None;
+                core.peers[target as usize].standing = None;
             }
         }
-        if core.accepts[core.me as usize].is_none() {
+        if core.peers[core.me as usize].accept.is_none() {
             core.sign_accept();
         }
         core.advance(now);
@@ -167,28 +167,14 @@ impl<G: Game> Core<G> {
             checked: IdMap::default(),
             by_step: BTreeMap::new(),
             slots: IdMap::default(),
-            accepts: vec![None; n],
             game: None,
             view: None,
-            owed_since: vec![None; n],
-            away: vec![false; n],
-            standing: vec![None; n],
             back_due: false,
             crooked_deck: None,
             reaction_at: None,
             complaint: None,
-            linked: vec![None; n],
-            heard: vec![now; n],
             quiet_since: now,
-            peer_have: vec![None; n],
-            streamed: vec![None; n],
-            sent_all: vec![None; n],
-            answered: (0..n).map(|_| Answered::default()).collect(),
-            below_floor: vec![None; n],
-            future: vec![0; n],
-            asked: vec![None; n],
-            refusals: vec![0; n],
-            link_tips: vec![None; n],
+            peers: (0..n).map(|_| Peer::new(now)).collect(),
             early_links: Vec::new(),
             extra: IdMap::default(),
             confirmed: (u32::MAX, [0; 32], 0),

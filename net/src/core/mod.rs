@@ -17,7 +17,7 @@
 //!   core.poll_persist()   -> Persist               write (durably if asked), BEFORE ...
 //!   core.poll_transmit()  -> Transmit              ... sending these
 //!   core.poll_timeout()   -> Option<Time>          when to call handle_timeout
-//!   core.poll_event()     -> Event<G>              what happened, for the screen
+//!   core.poll_event()     -> CoreEvent<G>              what happened, for the screen
 //! ```
 //!
 //! After any call, drain `poll_persist` and write every record, making secrets and
@@ -56,7 +56,7 @@
 //!
 //! ```text
 //!   mod.rs        the public types (Core, CoreConfig, Time, Transmit, SecretRecord, Persist,
-//!                 Saved, Proof, Divergence, Event, SeatStatus), the limits, and the state
+//!                 Saved, Proof, Divergence, CoreEvent, SeatStatus), the limits, and the state
 //!                 the seams share (GameState, View, Held, Origin, Arrival, Progress)
 //!   lifecycle.rs  Core::new and Core::resume: the seat's keys and accept, the store read back
 //!   ingest.rs     messages in: handle_message(s), signatures checked by the batch, ingest
@@ -103,12 +103,12 @@ mod view;
 
 use crate::audit::{Fault, SitOut, Verdict};
 use crate::beacon::{self, Chain};
-use crate::identity::{PublicKey, SecretKey, SessionId, Start};
+use crate::identity::{PublicKey, SeatKey, SecretKey, SessionId, Start};
 use crate::log::StepRecord;
 use crate::mental::table::{DeckPart, TableDeck};
 use crate::seal;
 use crate::wire::{
-    Accept, Basis, Body, Hash, Kind, Reveal, SeatKey, SignatureMemo, Signed, VoteAction, Wire,
+    Accept, Basis, Body, Hash, Kind, Reveal, SignatureMemo, Signed, VoteAction, Wire,
 };
 use hoard_rules::{Game, Pending, Seat};
 use ingest::{EarlyLink, Extra};
@@ -170,7 +170,7 @@ pub const HISTORY_BELOW_EVERY: u64 = 20;
 pub const FUTURE_BUDGET: usize = 1 << 20;
 
 /// A peer whose messages have been refused this many times (a forged frame counts once)
-/// is to be cut off for a while: the core asks for it with [`Event::DropLink`].
+/// is to be cut off for a while: the core asks for it with [`CoreEvent::DropLink`].
 pub const REFUSALS_TO_DROP: u32 = 32;
 
 /// A point in time, in milliseconds on the driver's monotonic clock.
@@ -387,7 +387,7 @@ pub struct Divergence {
 
 /// What happened, for the screen and the game log; `E` is the game's event type.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Event<E> {
+pub enum CoreEvent<E> {
     /// Every seat has accepted: the game is on.
     Began,
     /// A step completed; the engine's events for it.
@@ -562,6 +562,91 @@ enum Progress {
     Waiting(BTreeSet<Seat>),
 }
 
+/// What a device knows and keeps about one seat at the table and the device that holds it
+/// (the core keeps one per seat, its own seat's too, where only the seat's half is used).
+struct Peer {
+    // The seat at the table.
+    /// Its signed accept: its keys for the beacon and the deck.
+    accept: Option<Accept>,
+    /// Since when the table has waited on it, if it does.
+    owed_since: Option<Time>,
+    /// Waited on longer than `away_after`.
+    away: bool,
+    /// This seat's choice to go on without it until its player moves again: the step the
+    /// choice was made at and the vote (skip or remove) this seat signs at every step that
+    /// waits on it. A choice of this device, not of the table's log (each vote is still a
+    /// signed message of its step).
+    standing: Option<(u32, VoteAction)>,
+    /// Its latest beacon link checked on arrival: its step, its index in the chain, and the
+    /// link, so the next one is checked with a hash or two.
+    link_tip: Option<(u32, u32, Hash)>,
+    /// Bytes held of its messages for steps after the next: at most [`FUTURE_BUDGET`];
+    /// more wait until they are due (they come again with the sync).
+    future: usize,
+
+    // The link with its device.
+    /// Whether the device has a live connection to it, as the driver last said (`None`:
+    /// it never said, as in the simulator).
+    linked: Option<bool>,
+    /// When this device last heard anything from it (a hello counts: a device that is up
+    /// says hello whenever the table is quiet).
+    heard: Time,
+    /// Its latest hello: the step it waits on and the ids it holds for it.
+    have: Option<(u32, Vec<Hash>)>,
+    /// The step from which our history went to it since it last (re)connected: a later
+    /// hello from it then needs only the gaps of its own step, not the history again
+    /// (every new message since went to it as it came).
+    streamed: Option<u32>,
+    /// The step from which it last got every seat's messages on asking with a full hello:
+    /// asking again from the same step gets only the gaps of that step, so a device stuck
+    /// for another reason is not sent the whole game at every resync.
+    sent_all: Option<u32>,
+    /// What went to it in answer to its hellos since our step last changed.
+    answered: Answered,
+    /// When it was last sent history from before the last step it signed on our log (what
+    /// it has shown it holds): once per [`HISTORY_BELOW_EVERY`] resync periods, whatever it
+    /// asks and however often it connects.
+    below_floor: Option<Time>,
+    /// The lowest step we have asked it for history from, since it connected: a link or an
+    /// opening of another seat is taken from it only as such history.
+    asked: Option<u32>,
+    /// Its messages refused since it was last reported ([`CoreEvent::DropLink`]).
+    refusals: u32,
+}
+
+impl Peer {
+    fn new(now: Time) -> Peer {
+        Peer {
+            accept: None,
+            owed_since: None,
+            away: false,
+            standing: None,
+            link_tip: None,
+            future: 0,
+            linked: None,
+            heard: now,
+            have: None,
+            streamed: None,
+            sent_all: None,
+            answered: Answered::default(),
+            below_floor: None,
+            asked: None,
+            refusals: 0,
+        }
+    }
+
+    /// A new connection to its device: what went over the old one may be lost, so what
+    /// it was sent and what it said it holds start again.
+    fn connected(&mut self) {
+        self.linked = Some(true);
+        self.streamed = None;
+        self.sent_all = None;
+        self.answered = Answered::default();
+        self.asked = None;
+        self.have = None;
+    }
+}
+
 /// One device's seat at one session. See the module docs for how to drive it.
 pub struct Core<G: Game> {
     cfg: CoreConfig<G>,
@@ -596,59 +681,20 @@ pub struct Core<G: Game> {
     /// The ids of the messages held for each step, in arrival order, with each one's author
     /// (so a history for a peer is gathered without looking up the rest).
     by_step: BTreeMap<u32, Vec<(Hash, Seat)>>,
-    /// Per author, the bytes held of its messages for steps after the next: at most
-    /// [`FUTURE_BUDGET`]; more wait until they are due (they come again with the sync).
-    future: Vec<usize>,
     /// (seat, step, kind, log) -> message id: one message per slot and log.
     slots: IdMap<(Seat, u32, Kind, Hash), Hash>,
-    accepts: Vec<Option<Accept>>,
+    /// What this device knows of each seat and its device, by seat (this seat's own too).
+    peers: Vec<Peer>,
 
     game: Option<GameState<G>>,
     /// The current step's view, kept between messages.
     view: Option<View<G>>,
-    owed_since: Vec<Option<Time>>,
-    away: Vec<bool>,
-    /// Seats this seat has chosen to go on without until their players move again: the
-    /// step the choice was made at and the vote (skip or remove) it signs at every step
-    /// that waits on the seat. A choice of this device, not of the table's log (each vote
-    /// is still a signed message of its step).
-    standing: Vec<Option<(u32, VoteAction)>>,
     /// This seat's player is at the device (the app restarted, or the player said so): the
     /// seat says [`Body::Back`] once its log shows the table went on without it (a restarted
     /// device learns that as it catches up). Over once said, or once it moves at the
     /// table's step: a player who then walks away can be skipped again.
     back_due: bool,
-    /// Whether the device has a live connection to each seat's device, as the driver
-    /// last said (`None`: it never said, as in the simulator).
-    linked: Vec<Option<bool>>,
-    /// When this device last heard anything from each seat's device (a hello counts: a
-    /// device that is up says hello whenever the table is quiet).
-    heard: Vec<Time>,
     quiet_since: Time,
-    /// Each peer's latest hello: the step it waits on and the ids it holds for it.
-    peer_have: Vec<Option<(u32, Vec<Hash>)>>,
-    /// Per peer, the step from which our history went to it since it last (re)connected:
-    /// a later hello from it then needs only the gaps of its own step, not the history
-    /// again (every new message since went to it as it came).
-    streamed: Vec<Option<u32>>,
-    /// Per peer, the step from which it last got every seat's messages on asking with a
-    /// full hello: asking again from the same step gets only the gaps of that step, so a
-    /// device stuck for another reason is not sent the whole game at every resync.
-    sent_all: Vec<Option<u32>>,
-    /// Per peer, what went to it in answer to its hellos since our step last changed.
-    answered: Vec<Answered>,
-    /// Per peer, when it was last sent history from before the last step it signed on our
-    /// log (what it has shown it holds): once per [`HISTORY_BELOW_EVERY`] resync periods,
-    /// whatever it asks and however often it connects.
-    below_floor: Vec<Option<Time>>,
-    /// Per peer, the lowest step we have asked it for history from, since it connected: a
-    /// link or an opening of another seat is taken from it only as such history.
-    asked: Vec<Option<u32>>,
-    /// Per peer, messages refused since it was last reported ([`Event::DropLink`]).
-    refusals: Vec<u32>,
-    /// Per seat, the latest beacon link checked on arrival: its step, its index in the
-    /// chain, and the link, so the next one is checked with a hash or two.
-    link_tips: Vec<Option<(u32, u32, Hash)>>,
     /// Beacon links that came before their seat's accept (which holds the chain's head, so
     /// nothing could check them yet): a few per seat, taken in when the accept comes. Links
     /// are not echoed, so one dropped here would be missing until the next resync.
@@ -669,7 +715,7 @@ pub struct Core<G: Game> {
 
     persists: VecDeque<Persist>,
     transmits: VecDeque<Transmit>,
-    events: VecDeque<Event<G::Event>>,
+    events: VecDeque<CoreEvent<G::Event>>,
 }
 
 fn random_hash(rng: &mut ChaCha20Rng) -> Hash {

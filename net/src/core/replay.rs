@@ -1,7 +1,7 @@
 //! The log replayed: the engine's view of a recorded step, the public state before a past
 //! step, and going back to a step the table's votes completed otherwise.
 
-use super::{Core, Event};
+use super::{Core, CoreEvent};
 use crate::audit::{Absence, Fault};
 use crate::log::{self, PlayRecord, StepRecord};
 use hoard_rules::{Game, Outcome, Pending, Play, Seat, Step, public_hash};
@@ -149,7 +149,7 @@ impl<G: Game> Core<G> {
         gs.skipped = skipped_keep;
         gs.events = events_keep;
         // Drop the Began event begin() queued: the game did not begin again.
-        if matches!(self.events.back(), Some(Event::Began)) {
+        if matches!(self.events.back(), Some(CoreEvent::Began)) {
             self.events.pop_back();
         }
         for (i, record) in records.into_iter().enumerate() {
@@ -199,7 +199,7 @@ impl<G: Game> Core<G> {
             gs.bases.push(basis);
             gs.pending = G::pending(&gs.public);
         }
-        self.events.push_back(Event::Rewound { step: n });
+        self.events.push_back(CoreEvent::Rewound { step: n });
         self.recount_future();
     }
 }

@@ -113,7 +113,7 @@ impl<G: Game> Core<G> {
                         || author == p
                         || self.msgs.get(id).is_some_and(|h| h.heard_from & (1 << p) != 0)
                 });
-                let listed = matches!(&self.peer_have[*p as usize],
+                let listed = matches!(&self.peers[*p as usize].have,
                     Some((step, have)) if *step == n && ids.iter().all(|(_, id)| have.contains(id)));
                 !(echoed || listed)
             })

@@ -2,7 +2,8 @@
 //! first), the game's beginning, and a completed step applied to the game and the log.
 
 use super::away::{is_quorum, quorum, removed_before, sitting_out};
-use super::{Core, Event, GameState, Progress, Time, View};
+use super::deck::RecordAndStep;
+use super::{Core, CoreEvent, GameState, Progress, Time, View};
 use crate::audit::{Absence, Fault};
 use crate::beacon;
 use crate::error::Result;
@@ -11,6 +12,37 @@ use crate::mental::table::TableDeck;
 use crate::wire::{Basis, Body, Hash, Kind, VoteAction};
 use hoard_rules::{Game, Pending, Play, Seal, Seat, Step, public_hash};
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::ControlFlow;
+
+/// What the current step asks of whom, worked out at each try at it from the game's
+/// pending step and the step's votes ([`Core::plan`]).
+struct Plan {
+    n: u32,
+    basis: Basis,
+    pending: Pending,
+    /// Every seat at the table.
+    all: Vec<Seat>,
+    /// Seats removed before this step.
+    removed: BTreeSet<Seat>,
+    /// Seats the votes skip, and remove, at this step (not a seat yet to escrow its key,
+    /// at a shuffle).
+    skips: BTreeSet<Seat>,
+    removals: BTreeSet<Seat>,
+    /// Seats still in that the votes do not remove here: all must agree to end it here.
+    staying: Vec<Seat>,
+    /// Seats the step waits on, and of those the ones that play it (not removed, passed
+    /// over by the votes, or sitting out a draw).
+    awaited: Vec<Seat>,
+    active: Vec<Seat>,
+    /// Seats removed before or at this step.
+    gone: BTreeSet<Seat>,
+    /// Seats whose escrowed keys are opened at this step (a deal or reveal after a removal).
+    escrow_needed: Vec<Seat>,
+    /// Seats this seat voted to skip here that the votes do not skip (yet).
+    my_votes: BTreeSet<Seat>,
+    /// This seat is still in the game.
+    i_am_in: bool,
+}
 
 impl<G: Game> Core<G> {
     /// Completes every step that can be completed, does this seat's duties (beacon links,
@@ -33,12 +65,12 @@ impl<G: Game> Core<G> {
         let mut owed = BTreeSet::new();
         while self.halted.is_none() {
             if self.game.is_none() {
-                if self.accepts.iter().all(|a| a.is_some()) {
+                if self.peers.iter().all(|p| p.accept.is_some()) {
                     self.begin(now);
                     continue;
                 }
                 owed = (0..self.keys.len() as Seat)
-                    .filter(|s| self.accepts[*s as usize].is_none())
+                    .filter(|s| self.peers[*s as usize].accept.is_none())
                     .collect();
                 break;
             }
@@ -59,24 +91,26 @@ impl<G: Game> Core<G> {
         }
         for seat in 0..self.keys.len() {
             let is_owed = owed.contains(&(seat as Seat));
-            match (is_owed, self.owed_since[seat]) {
-                (true, None) => self.owed_since[seat] = Some(now),
+            match (is_owed, self.peers[seat].owed_since) {
+                (true, None) => self.peers[seat].owed_since = Some(now),
                 (false, Some(_)) => {
-                    self.owed_since[seat] = None;
+                    self.peers[seat].owed_since = None;
                     // A seat the table went on without is still away, not back.
-                    if self.away[seat] && self.standing[seat].is_none() {
-                        self.away[seat] = false;
-                        self.events.push_back(Event::Back { seat: seat as Seat });
+                    if self.peers[seat].away && self.peers[seat].standing.is_none() {
+                        self.peers[seat].away = false;
+                        self.events
+                            .push_back(CoreEvent::Back { seat: seat as Seat });
                     }
                 }
                 _ => {}
             }
-            if let Some(since) = self.owed_since[seat]
-                && !self.away[seat]
+            if let Some(since) = self.peers[seat].owed_since
+                && !self.peers[seat].away
                 && now >= since.plus(self.cfg.away_after)
             {
-                self.away[seat] = true;
-                self.events.push_back(Event::Away { seat: seat as Seat });
+                self.peers[seat].away = true;
+                self.events
+                    .push_back(CoreEvent::Away { seat: seat as Seat });
             }
         }
     }
@@ -97,9 +131,9 @@ impl<G: Game> Core<G> {
         let mut privates = vec![None; n];
         privates[self.me as usize] = Some(G::private(&self.config, self.me, self.secret));
         let links = self
-            .accepts
+            .peers
             .iter()
-            .map(|a| (0, a.as_ref().map_or([0; 32], |a| a.chain_head)))
+            .map(|p| (0, p.accept.as_ref().map_or([0; 32], |a| a.chain_head)))
             .collect();
         let basis = Basis {
             log: log::genesis(&self.session),
@@ -119,14 +153,14 @@ impl<G: Game> Core<G> {
             deck: TableDeck::new(
                 G::NAME,
                 self.session.0,
-                self.accepts
+                self.peers
                     .iter()
-                    .map(|a| a.as_ref().map(|a| a.deck.key).unwrap_or_default())
+                    .map(|p| p.accept.as_ref().map(|a| a.deck.key).unwrap_or_default())
                     .collect(),
             ),
         });
         self.quiet_since = self.quiet_since.max(now);
-        self.events.push_back(Event::Began);
+        self.events.push_back(CoreEvent::Began);
         self.recheck_divergence(0);
     }
 
@@ -182,22 +216,62 @@ impl<G: Game> Core<G> {
         Ok(Progress::Waiting(owed))
     }
 
-    /// One try at the current step: see [`Core::step_with`].
+    /// One try at the current step: see [`Core::step_with`]. In order: what the step asks
+    /// of whom ([`Core::plan`], which also ends the step when the table agreed to end the
+    /// game or a card showed a shuffle dishonest); this seat's own duties; what is still
+    /// owed; the step's record; whether this seat must hold the step for an agreement to
+    /// end or for its votes; and the step applied.
     fn step_once(
         &mut self,
         now: Time,
         pending: &Pending,
         view: &View<G>,
     ) -> Result<Progress, Fault> {
+        let plan = match self.plan(now, pending, view)? {
+            ControlFlow::Continue(plan) => plan,
+            ControlFlow::Break(progress) => return Ok(progress),
+        };
+        if let ControlFlow::Break(progress) = self.do_my_duties(&plan, view)? {
+            return Ok(progress);
+        }
+        let owed = self.owed(&plan, view);
+        if !owed.is_empty() {
+            return Ok(Progress::Waiting(owed));
+        }
+        let (record, step) = match self.record(now, &plan, view)? {
+            ControlFlow::Continue(done) => done,
+            ControlFlow::Break(progress) => return Ok(progress),
+        };
+        let next_log = log::extend(&plan.basis.log, &record);
+        if let ControlFlow::Break(progress) = self.hold(now, &plan, view, &next_log) {
+            return Ok(progress);
+        }
+        let Plan {
+            n,
+            awaited,
+            skips,
+            removals,
+            ..
+        } = plan;
+        self.apply(now, n, record, step, (&skips, &awaited), &removals)?;
+        Ok(Progress::Again)
+    }
+
+    /// What the current step asks of whom, from the game's pending step and the step's
+    /// votes. A step that ends here (the table agreed to end the game, a card showed a
+    /// shuffle dishonest, a deal no one can finish) is ended, and breaks.
+    fn plan(
+        &mut self,
+        now: Time,
+        pending: &Pending,
+        view: &View<G>,
+    ) -> Result<ControlFlow<Progress, Plan>, Fault> {
         let Some(gs) = &self.game else {
-            return Ok(Progress::Waiting(BTreeSet::new()));
+            return Ok(ControlFlow::Break(Progress::Waiting(BTreeSet::new())));
         };
         let n = gs.records.len() as u32;
         let basis = gs.bases[n as usize];
         let pending = pending.clone();
-        let Some(gs) = &self.game else {
-            return Ok(Progress::Waiting(BTreeSet::new()));
-        };
         let all: Vec<Seat> = (0..self.keys.len() as Seat).collect();
         let removed = removed_before(&gs.removed, n);
         let (mut skips, mut removals) = quorum(&view.votes, &removed, self.keys.len());
@@ -205,20 +279,17 @@ impl<G: Game> Core<G> {
         // without a seat that has yet to escrow its key: the deck would be made under a
         // key no one could ever open (see `Core::cannot_go_on_without`).
         let end_removals = removals.clone();
-        if matches!(pending, Pending::Shuffle { .. })
-            && let Some(gs) = &self.game
-        {
+        if matches!(pending, Pending::Shuffle { .. }) {
             skips.retain(|s| gs.deck.escrowed(*s));
             removals.retain(|s| gs.deck.escrowed(*s));
         }
-        let Some(gs) = &self.game else {
-            return Ok(Progress::Waiting(BTreeSet::new()));
-        };
         let me = self.me;
         let i_am_in = !removed.contains(&me);
 
         if let Pending::Over(_) = pending {
-            return self.over(n, basis, view, &removed, &removals);
+            return self
+                .over(n, basis, view, &removed, &removals)
+                .map(ControlFlow::Break);
         }
         // Every seat still in the game agreed to end it here: nothing else of this step
         // counts (no seat that agreed has completed it otherwise). A seat the table votes
@@ -230,11 +301,11 @@ impl<G: Game> Core<G> {
             .collect();
         if !staying.is_empty() && staying.iter().all(|s| view.ends.contains(s)) {
             self.end_here(now, n, staying, &end_removals);
-            return Ok(Progress::Again);
+            return Ok(ControlFlow::Break(Progress::Again));
         }
         if let Some(why) = &view.dishonest {
             self.stop_dishonest(now, n, why);
-            return Ok(Progress::Again);
+            return Ok(ControlFlow::Break(Progress::Again));
         }
 
         let awaited: Vec<Seat> = match &pending {
@@ -244,7 +315,8 @@ impl<G: Game> Core<G> {
                 .iter()
                 .copied()
                 .filter(|s| {
-                    self.accepts[*s as usize]
+                    self.peers[*s as usize]
+                        .accept
                         .as_ref()
                         .is_some_and(|a| a.chain_len > gs.draws)
                 })
@@ -267,7 +339,7 @@ impl<G: Game> Core<G> {
         if let Some(why) = self.undealable(&pending, &gone) {
             let staying = all.iter().copied().filter(|s| !gone.contains(s)).collect();
             self.stop_undealable(now, n, &why, staying);
-            return Ok(Progress::Again);
+            return Ok(ControlFlow::Break(Progress::Again));
         }
         let escrow_needed = self.escrow_needed(&pending, &gone);
         let active: Vec<Seat> = awaited
@@ -290,19 +362,56 @@ impl<G: Game> Core<G> {
             .filter(|(t, voters)| voters.get(&me).is_some_and(|a| a.skips()) && !skips.contains(t))
             .map(|(t, _)| *t)
             .collect();
+        Ok(ControlFlow::Continue(Plan {
+            n,
+            basis,
+            pending,
+            all,
+            removed,
+            skips,
+            removals,
+            staying,
+            awaited,
+            active,
+            gone,
+            escrow_needed,
+            my_votes,
+            i_am_in,
+        }))
+    }
 
+    /// This seat's duties at the step: a card it was given that is no card shown to the
+    /// table, its beacon link, its opening, its deck part or escrow, the proof of the cards
+    /// its input moves. Breaks once it has done one (look again).
+    fn do_my_duties(
+        &mut self,
+        plan: &Plan,
+        view: &View<G>,
+    ) -> Result<ControlFlow<Progress>, Fault> {
+        let Plan {
+            n,
+            basis,
+            pending,
+            active,
+            escrow_needed,
+            i_am_in,
+            ..
+        } = plan;
+        let (n, basis, i_am_in, me) = (*n, *basis, *i_am_in, self.me);
+        let again = Ok(ControlFlow::Break(Progress::Again));
         // A card given to this seat that is no card: show the table, which stops there.
         if self.complaint.is_some() && !self.table_is_past(n) {
             let body = self.my_complaint(n);
             self.complaint = None;
             if let Some(body) = body {
                 self.sign_and_send(n, basis, body);
-                return Ok(Progress::Again);
+                return again;
             }
         }
-
-        // This seat's duties first.
-        match &pending {
+        let Some(gs) = &self.game else {
+            return Ok(ControlFlow::Continue(()));
+        };
+        match pending {
             // Not at a step the table has left (a link not yet spent stays secret until its
             // draw), unless this seat was past the step itself: it spent the link there, and
             // a device whose unsynced writes a power cut took (its own links among them)
@@ -316,7 +425,7 @@ impl<G: Game> Core<G> {
             {
                 if let Some(x) = self.chain.link(gs.draws + 1) {
                     self.send_link(n, x);
-                    return Ok(Progress::Again);
+                    return again;
                 }
             }
             Pending::Together {
@@ -327,28 +436,30 @@ impl<G: Game> Core<G> {
                 && view.commits.contains_key(&me)
                 && !view.opens.contains_key(&me)
                 && active.iter().all(|s| view.commits.contains_key(s))
-                && self.my_turn_to_open(&pending, view, &active) =>
+                && self.my_turn_to_open(pending, view, active) =>
             {
-                return self.open_sealed_play(n, basis, &active, view);
+                return self
+                    .open_sealed_play(n, basis, active, view)
+                    .map(ControlFlow::Break);
             }
             Pending::Deal { .. } | Pending::Reveal { .. }
                 if i_am_in
                     && !self.table_is_past(n)
-                    && let Some(body) = self.my_escrow(view, &escrow_needed) =>
+                    && let Some(body) = self.my_escrow(view, escrow_needed) =>
             {
                 self.sign_and_send(n, basis, body);
-                return Ok(Progress::Again);
+                return again;
             }
             Pending::Shuffle { .. } | Pending::Deal { .. } | Pending::Reveal { .. }
                 if i_am_in && !self.table_is_past(n) =>
             {
-                match self.my_deck_part(&pending, view, &active) {
+                match self.my_deck_part(pending, view, active) {
                     Some(Ok(mut part)) => {
                         if let Some(crooked) = self.crooked_deck {
                             crooked(&mut part);
                         }
                         self.sign_and_send(n, basis, Body::Deck(Box::new(part)));
-                        return Ok(Progress::Again);
+                        return again;
                     }
                     Some(Err(fault)) => return Err(fault),
                     None => {}
@@ -366,65 +477,61 @@ impl<G: Game> Core<G> {
         {
             let input = input.clone();
             self.send_moves(n, basis, &input);
-            return Ok(Progress::Again);
+            return again;
         }
+        Ok(ControlFlow::Continue(()))
+    }
 
+    /// What is still missing at the step, and from whom.
+    fn owed(&self, plan: &Plan, view: &View<G>) -> BTreeSet<Seat> {
         let Some(gs) = &self.game else {
-            return Ok(Progress::Waiting(BTreeSet::new()));
+            return BTreeSet::new();
         };
-        // What is still missing, and from whom.
-        let owed: BTreeSet<Seat> = match &pending {
-            Pending::Chance => active
-                .iter()
-                .copied()
-                .filter(|s| !view.links.contains_key(s))
-                .collect(),
+        let Plan {
+            n,
+            basis,
+            pending,
+            all,
+            active,
+            gone,
+            escrow_needed,
+            ..
+        } = plan;
+        let missing = |of: &dyn Fn(&Seat) -> bool| -> BTreeSet<Seat> {
+            active.iter().copied().filter(|s| !of(s)).collect()
+        };
+        let owed: BTreeSet<Seat> = match pending {
+            Pending::Chance => missing(&|s| view.links.contains_key(s)),
             Pending::Turn { .. }
             | Pending::Together {
                 seal: Seal::Open, ..
-            } => active
-                .iter()
-                .copied()
-                .filter(|s| !view.inputs.contains_key(s))
-                .collect(),
+            } => missing(&|s| view.inputs.contains_key(s)),
             Pending::Together {
                 seal: Seal::UntilAudit,
                 ..
-            } => active
-                .iter()
-                .copied()
-                .filter(|s| !view.commits.contains_key(s))
-                .collect(),
+            } => missing(&|s| view.commits.contains_key(s)),
             Pending::Together {
                 seal: Seal::UntilAll | Seal::Reaction,
                 ..
             } => {
-                let uncommitted: BTreeSet<Seat> = active
-                    .iter()
-                    .copied()
-                    .filter(|s| !view.commits.contains_key(s))
-                    .collect();
+                let uncommitted = missing(&|s| view.commits.contains_key(s));
                 if !uncommitted.is_empty() {
                     uncommitted
-                } else if let Some(order) = Self::answer_order(&pending, &active) {
+                } else if let Some(order) = Self::answer_order(pending, active) {
                     // Answers open one by one, until the first that answers; each opens
                     // once every seat has shown it holds the same commitments, so a seat
                     // that has not (a device gone since it committed) holds them all up.
                     let mut owed = self.answers_owed(&gs.public, &order, view);
                     if !owed.is_empty() {
-                        owed.extend(self.unconfirmed(n, basis, &active, view));
+                        owed.extend(self.unconfirmed(*n, *basis, active, view));
                     }
                     owed
                 } else {
-                    active
-                        .iter()
-                        .copied()
-                        .filter(|s| !view.opens.contains_key(s))
-                        .collect()
+                    missing(&|s| view.opens.contains_key(s))
                 }
             }
             Pending::Shuffle { .. } | Pending::Deal { .. } | Pending::Reveal { .. } => {
-                let mut owed = Self::deck_owed(&pending, view, &active);
+                let mut owed = Self::deck_owed(pending, view, active);
                 if !escrow_needed.is_empty() {
                     // Every seat still in opens its part, the receiver of a deal too.
                     owed.extend(
@@ -437,14 +544,34 @@ impl<G: Game> Core<G> {
             Pending::Over(_) => BTreeSet::new(),
         };
         if !owed.is_empty() {
-            return Ok(Progress::Waiting(owed));
+            return owed;
         }
-        let owed = self.moves_owed(view, &active);
-        if !owed.is_empty() {
-            return Ok(Progress::Waiting(owed));
-        }
+        self.moves_owed(view, active)
+    }
 
-        // Everything is in: the step's record, and the step the engine sees.
+    /// Everything is in: the step's record, and the step the engine sees. Breaks where
+    /// the step cannot be made after all (a seat the game cannot sit out, a card that shows
+    /// a shuffle dishonest).
+    fn record(
+        &mut self,
+        now: Time,
+        plan: &Plan,
+        view: &View<G>,
+    ) -> Result<ControlFlow<Progress, RecordAndStep<G>>, Fault> {
+        let Some(gs) = &self.game else {
+            return Ok(ControlFlow::Break(Progress::Waiting(BTreeSet::new())));
+        };
+        let Plan {
+            n,
+            basis,
+            pending,
+            removed,
+            removals,
+            awaited,
+            active,
+            ..
+        } = plan;
+        let (n, me) = (*n, self.me);
         let absence = |seat: Seat| {
             if removed.contains(&seat) || removals.contains(&seat) {
                 Absence::Removed
@@ -457,7 +584,7 @@ impl<G: Game> Core<G> {
             let input = self.cfg.sit_out.and_then(|f| f(&gs.public, seat, absence));
             input.map(|i| (i, absence.record()))
         };
-        let (record, step) = match &pending {
+        let done = match pending {
             Pending::Chance => {
                 let links: Vec<(Seat, Hash)> = active.iter().map(|s| (*s, view.links[s])).collect();
                 let draw = beacon::draw(&self.session, gs.draws + 1, &links);
@@ -470,7 +597,7 @@ impl<G: Game> Core<G> {
                 )
             }
             Pending::Turn { .. } | Pending::Together { .. } => {
-                let seal = match &pending {
+                let seal = match pending {
                     Pending::Together { seal, .. } => *seal,
                     _ => Seal::Open,
                 };
@@ -483,7 +610,7 @@ impl<G: Game> Core<G> {
                     if !active.contains(&seat) {
                         let Some((input, record)) = sit_out(seat) else {
                             // The game cannot express it; the table waits for the seat.
-                            return Ok(Progress::Waiting([seat].into()));
+                            return Ok(ControlFlow::Break(Progress::Waiting([seat].into())));
                         };
                         plays.push((seat, Play::Open(input)));
                         rec.push((seat, record));
@@ -538,25 +665,49 @@ impl<G: Game> Core<G> {
                         }
                     }
                 }
-                let passed = Self::passed_in(view, &active);
+                let passed = Self::passed_in(view, active);
                 (
                     StepRecord::Inputs { plays: rec, passed },
                     Step::Inputs(plays),
                 )
             }
             Pending::Shuffle { .. } | Pending::Deal { .. } | Pending::Reveal { .. } => {
-                match self.deck_record(&pending, view, &active)? {
+                match self.deck_record(pending, view, active)? {
                     Ok(done) => done,
                     Err(why) => {
                         self.stop_dishonest(now, n, &why);
-                        return Ok(Progress::Again);
+                        return Ok(ControlFlow::Break(Progress::Again));
                     }
                 }
             }
-            Pending::Over(_) => return Ok(Progress::Waiting(BTreeSet::new())),
+            Pending::Over(_) => return Ok(ControlFlow::Break(Progress::Waiting(BTreeSet::new()))),
         };
+        Ok(ControlFlow::Continue(done))
+    }
 
-        let next_log = log::extend(&basis.log, &record);
+    /// Whether this seat holds the step, made as `next_log`, for a choice of its own: an
+    /// agreement to end the game here, or votes to skip seats whose moves are in. Keeps,
+    /// with a signed [`VoteAction::Keep`], the moves others vote to skip and it did not.
+    fn hold(
+        &mut self,
+        now: Time,
+        plan: &Plan,
+        view: &View<G>,
+        next_log: &Hash,
+    ) -> ControlFlow<Progress> {
+        let Plan {
+            n,
+            basis,
+            all,
+            removed,
+            skips,
+            staying,
+            active,
+            my_votes,
+            i_am_in,
+            ..
+        } = plan;
+        let (n, basis, me) = (*n, *basis, self.me);
         // I agreed to end the game here: this step ends that way if the others agree too,
         // so I go on with it only once a seat that did not agree shows it went on. (Not one
         // that agreed: it too may go on only so shown, so a seat that agreed and also went
@@ -566,14 +717,14 @@ impl<G: Game> Core<G> {
         if view.ends.contains(&me)
             && !self
                 .signed_at(n + 1)
-                .any(|s| s.basis.log == next_log && !view.ends.contains(&s.seat))
+                .any(|s| s.basis.log == *next_log && !view.ends.contains(&s.seat))
         {
             let undecided = staying
                 .iter()
                 .copied()
                 .filter(|s| !view.ends.contains(s))
                 .collect();
-            return Ok(Progress::Waiting(undecided));
+            return ControlFlow::Break(Progress::Waiting(undecided));
         }
         // Others voted to skip a seat whose move is in, and I did not: say that I keep its
         // move. My vote slot for that seat is then taken, so the skip can no longer pass,
@@ -584,7 +735,7 @@ impl<G: Game> Core<G> {
             .filter(|(t, voters)| {
                 active.contains(t)
                     && **t != me
-                    && i_am_in
+                    && *i_am_in
                     && !voters.contains_key(&me)
                     && voters.iter().any(|(v, a)| *v != me && a.skips())
             })
@@ -617,72 +768,71 @@ impl<G: Game> Core<G> {
                     .any(|(v, a)| *v != me && *a == VoteAction::Keep)
             })
             .collect();
-        if !held.is_empty() {
-            let went_on: BTreeSet<Seat> = self
-                .signed_at(n + 1)
-                .filter(|s| s.basis.log == next_log && s.seat != me)
-                .map(|s| s.seat)
-                .collect();
-            // A seat with any word from a later step (on any log, a beacon link too) has
-            // left this step and signs nothing more at it: it votes against a seat here
-            // only if it already has. A held seat can be skipped only by a quorum of seats
-            // that voted against it or still may.
-            let past: BTreeSet<Seat> = self
-                .by_step
-                .range(n + 1..)
-                .flat_map(|(_, ids)| ids)
-                .map(|(_, author)| *author)
-                .filter(|a| *a != me)
-                .collect();
-            let in_play: Vec<Seat> = all
+        if held.is_empty() {
+            return ControlFlow::Continue(());
+        }
+        let went_on: BTreeSet<Seat> = self
+            .signed_at(n + 1)
+            .filter(|s| s.basis.log == *next_log && s.seat != me)
+            .map(|s| s.seat)
+            .collect();
+        // A seat with any word from a later step (on any log, a beacon link too) has
+        // left this step and signs nothing more at it: it votes against a seat here
+        // only if it already has. A held seat can be skipped only by a quorum of seats
+        // that voted against it or still may.
+        let past: BTreeSet<Seat> = self
+            .by_step
+            .range(n + 1..)
+            .flat_map(|(_, ids)| ids)
+            .map(|(_, author)| *author)
+            .filter(|a| *a != me)
+            .collect();
+        let in_play: Vec<Seat> = all
+            .iter()
+            .copied()
+            .filter(|s| !removed.contains(s))
+            .collect();
+        // Whether `v` voted against `t` here, or still may.
+        let against = |v: Seat, t: Seat| {
+            !past.contains(&v)
+                || view
+                    .votes
+                    .get(&t)
+                    .and_then(|vs| vs.get(&v))
+                    .is_some_and(|a| a.skips())
+        };
+        // The largest set that could decide without `t`: seats that voted, or may
+        // still vote, against every seat outside it (see `quorum`).
+        let cannot_pass = |t: Seat| {
+            let mut deciders: Vec<Seat> = in_play
                 .iter()
                 .copied()
-                .filter(|s| !removed.contains(s))
+                .filter(|s| *s != t && !went_on.contains(s))
                 .collect();
-            // Whether `v` voted against `t` here, or still may.
-            let against = |v: Seat, t: Seat| {
-                !past.contains(&v)
-                    || view
-                        .votes
-                        .get(&t)
-                        .and_then(|vs| vs.get(&v))
-                        .is_some_and(|a| a.skips())
-            };
-            // The largest set that could decide without `t`: seats that voted, or may
-            // still vote, against every seat outside it (see `quorum`).
-            let cannot_pass = |t: Seat| {
-                let mut deciders: Vec<Seat> = in_play
+            loop {
+                let outside: Vec<Seat> = in_play
                     .iter()
                     .copied()
-                    .filter(|s| *s != t && !went_on.contains(s))
+                    .filter(|s| !deciders.contains(s))
                     .collect();
-                loop {
-                    let outside: Vec<Seat> = in_play
-                        .iter()
-                        .copied()
-                        .filter(|s| !deciders.contains(s))
-                        .collect();
-                    let before = deciders.len();
-                    deciders.retain(|v| outside.iter().all(|o| against(*v, *o)));
-                    if deciders.len() == before {
-                        break;
-                    }
+                let before = deciders.len();
+                deciders.retain(|v| outside.iter().all(|o| against(*v, *o)));
+                if deciders.len() == before {
+                    break;
                 }
-                !is_quorum(&deciders, &in_play)
-            };
-            let shown = went_on.iter().any(|s| !my_votes.contains(s))
-                || held.iter().all(|t| cannot_pass(*t));
-            if !shown {
-                // Waiting on the seats that have yet to vote on it (or keep its move): shown
-                // as owed, so a seat that went silent meanwhile can be voted on in turn.
-                return Ok(Progress::Waiting(
-                    self.votes_owed(now, &held, view, &removed, &skips),
-                ));
             }
+            !is_quorum(&deciders, &in_play)
+        };
+        let shown =
+            went_on.iter().any(|s| !my_votes.contains(s)) || held.iter().all(|t| cannot_pass(*t));
+        if shown {
+            return ControlFlow::Continue(());
         }
-
-        self.apply(now, n, record, step, (&skips, &awaited), &removals)?;
-        Ok(Progress::Again)
+        // Waiting on the seats that have yet to vote on it (or keep its move): shown as
+        // owed, so a seat that went silent meanwhile can be voted on in turn.
+        ControlFlow::Break(Progress::Waiting(
+            self.votes_owed(now, &held, view, removed, skips),
+        ))
     }
 
     /// The seats whose votes on `targets` have yet to come and that have not been heard
@@ -706,7 +856,7 @@ impl<G: Game> Core<G> {
                     .filter(|s| !removed.contains(s) && !skips.contains(s))
                     .filter(move |s| view.votes.get(t).is_none_or(|v| !v.contains_key(s)))
             })
-            .filter(|s| now >= self.heard[*s as usize].plus(self.cfg.away_after))
+            .filter(|s| now >= self.peers[*s as usize].heard.plus(self.cfg.away_after))
             .collect()
     }
 
@@ -767,7 +917,7 @@ impl<G: Game> Core<G> {
         // with one it did): only those it waited on sat it out.
         for seat in skips.iter().filter(|s| awaited.contains(s)) {
             gs.skipped.insert((n, *seat));
-            out.push(Event::Skipped {
+            out.push(CoreEvent::Skipped {
                 step: n,
                 seat: *seat,
             });
@@ -775,12 +925,13 @@ impl<G: Game> Core<G> {
         for seat in removals {
             gs.removed.entry(*seat).or_insert(n);
             gs.deck.remove(*seat);
-            out.push(Event::Removed {
+            out.push(CoreEvent::Removed {
                 step: n,
                 seat: *seat,
             });
         }
-        self.events.push_back(Event::Stepped { step: n, events });
+        self.events
+            .push_back(CoreEvent::Stepped { step: n, events });
         self.future_due();
         self.events.extend(out);
         self.quiet_since = self.quiet_since.max(now);

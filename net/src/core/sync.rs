@@ -33,12 +33,7 @@ impl<G: Game> Core<G> {
             && seat != self.me
         {
             // A new connection: what went over the old one may be lost.
-            self.linked[seat as usize] = Some(true);
-            self.streamed[seat as usize] = None;
-            self.sent_all[seat as usize] = None;
-            self.answered[seat as usize] = Answered::default();
-            self.asked[seat as usize] = None;
-            self.peer_have[seat as usize] = None;
+            self.peers[seat as usize].connected();
             self.asking(seat);
             let hello = self.hello(true, false);
             self.transmits.push_back(Transmit {
@@ -54,7 +49,7 @@ impl<G: Game> Core<G> {
         if let Some(seat) = self.start.seat_of(&peer)
             && seat != self.me
         {
-            self.linked[seat as usize] = Some(false);
+            self.peers[seat as usize].linked = Some(false);
         }
     }
 
@@ -150,7 +145,7 @@ impl<G: Game> Core<G> {
     /// history we asked for.
     fn asking(&mut self, peer: Seat) {
         let from = self.shared_step();
-        let asked = &mut self.asked[peer as usize];
+        let asked = &mut self.peers[peer as usize].asked;
         *asked = Some(asked.map_or(from, |a| a.min(from)));
     }
 
@@ -174,11 +169,12 @@ impl<G: Game> Core<G> {
     pub(super) fn answer_hello(&mut self, now: Time, peer: Seat, hello: &Hello) {
         let to = self.keys[peer as usize];
         // Remember what the peer holds: its confirmation that it saw the same commitments.
-        let newer = self.peer_have[peer as usize]
+        let newer = self.peers[peer as usize]
+            .have
             .as_ref()
             .is_none_or(|(step, _)| hello.step >= *step);
         if newer {
-            self.peer_have[peer as usize] = Some((hello.step, hello.have.clone()));
+            self.peers[peer as usize].have = Some((hello.step, hello.have.clone()));
         }
         // It holds messages of our step that we do not (perhaps another version of a
         // commitment): ask for them.
@@ -203,9 +199,9 @@ impl<G: Game> Core<G> {
         // After a resync period it may ask again: what we sent may have been lost, and a
         // table that has finished (or waits on that peer) moves no more.
         let at = self.step();
-        let answered = &self.answered[peer as usize];
+        let answered = &self.peers[peer as usize].answered;
         if answered.at != at || now >= answered.since.plus(self.cfg.resync_after) {
-            self.answered[peer as usize] = Answered {
+            self.peers[peer as usize].answered = Answered {
                 at,
                 since: now,
                 ..Answered::default()
@@ -220,27 +216,29 @@ impl<G: Game> Core<G> {
         // from every peer. (A seat merely slow to move is away too, yet its device is up
         // and sends its own.) A peer that is behind and has heard nothing for a while
         // (`full`) gets every seat's messages.
-        let first = self.streamed[peer as usize].is_none_or(|s| s > hello.step)
-            && !self.answered[peer as usize].own;
+        let first = self.peers[peer as usize]
+            .streamed
+            .is_none_or(|s| s > hello.step)
+            && !self.peers[peer as usize].answered.own;
         if first {
-            self.streamed[peer as usize] = Some(hello.step);
-            self.answered[peer as usize].own = true;
+            self.peers[peer as usize].streamed = Some(hello.step);
+            self.peers[peer as usize].answered.own = true;
         }
         let all: u16 = (1u16 << self.keys.len()) - 1;
         let full = hello.full
             && hello.step < at
-            && self.sent_all[peer as usize] != Some(hello.step)
-            && !self.answered[peer as usize].all;
+            && self.peers[peer as usize].sent_all != Some(hello.step)
+            && !self.peers[peer as usize].answered.all;
         let authors = if full {
-            self.sent_all[peer as usize] = Some(hello.step);
-            self.answered[peer as usize].all = true;
+            self.peers[peer as usize].sent_all = Some(hello.step);
+            self.peers[peer as usize].answered.all = true;
             all
         } else if first {
             let removed = self.game.as_ref().map(|g| &g.removed);
             let absent = (0..self.keys.len() as Seat)
                 .filter(|s| {
                     let i = *s as usize;
-                    self.away[i] && self.linked[i] != Some(true)
+                    self.peers[i].away && self.peers[i].linked != Some(true)
                         || removed.is_some_and(|r| r.contains_key(s))
                 })
                 .fold(0u16, |mask, s| mask | 1 << s);
@@ -262,14 +260,16 @@ impl<G: Game> Core<G> {
                 .cfg
                 .resync_after
                 .saturating_mul(super::HISTORY_BELOW_EVERY);
-            let due = self.below_floor[peer as usize].is_none_or(|t| now >= t.plus(every));
+            let due = self.peers[peer as usize]
+                .below_floor
+                .is_none_or(|t| now >= t.plus(every));
             if due {
-                self.below_floor[peer as usize] = Some(now);
+                self.peers[peer as usize].below_floor = Some(now);
             } else {
                 from = floor;
             }
         }
-        let answered = &mut self.answered[peer as usize];
+        let answered = &mut self.peers[peer as usize].answered;
         for (step, ids) in self.by_step.range(from..) {
             let gap = *step == hello.step;
             // A peer behind us may be holding its step for a vote or an agreement to end

@@ -64,7 +64,8 @@ impl<G: Game> Core<G> {
                         && !removed.contains(&l.seat)
                     {
                         let (known_k, known) = gs.links[l.seat as usize];
-                        let len = self.accepts[l.seat as usize]
+                        let len = self.peers[l.seat as usize]
+                            .accept
                             .as_ref()
                             .map_or(0, |a| a.chain_len);
                         if beacon::verify_link(known_k, &known, draw_k, &l.link, len) {

@@ -1,4 +1,4 @@
-//! What devices say to each other ([`Frame`]) and the lobby the host keeps: each seat's
+//! What devices say to each other ([`Envelope`]) and the lobby the host keeps: each seat's
 //! name, colour and address, cut to what a table may hold.
 
 use crate::colours;
@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 /// What devices say to each other.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub enum Frame {
+pub enum Envelope {
     /// Guest to host: seat me (again). Idempotent: sent on every (re)connection.
     Join {
         version: u32,
@@ -27,7 +27,7 @@ pub enum Frame {
     /// Guest to host: I stand up.
     Leave,
     /// Host to guests: the whole lobby, after every change.
-    Lobby(LobbyState),
+    Lobby(Roster),
     /// Host to a device it will not seat.
     Refused { why: String },
     /// Host to guests: the table is closed.
@@ -50,10 +50,10 @@ pub enum Frame {
     Screen(Feed),
 }
 
-impl Frame {
+impl Envelope {
     /// The frame that carries `out`'s messages.
-    pub fn core(session: SessionId, out: Outgoing) -> Frame {
-        Frame::Core {
+    pub fn core(session: SessionId, out: Outgoing) -> Envelope {
+        Envelope::Core {
             session,
             from: out.from,
             to: out.to,
@@ -65,14 +65,14 @@ impl Frame {
         postcard::to_stdvec(self).unwrap_or_default()
     }
 
-    pub fn decode(bytes: &[u8]) -> Result<Frame> {
+    pub fn decode(bytes: &[u8]) -> Result<Envelope> {
         postcard::from_bytes(bytes).map_err(|e| NetError::Malformed(e.to_string()))
     }
 }
 
 /// The lobby as the host sends it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct LobbyState {
+pub struct Roster {
     pub name: String,
     pub setup: GameSetup,
     pub seats: Vec<LobbyEntry>,

@@ -2,19 +2,19 @@
 //! being played, the shared screens it serves or the table it shows, and the games it
 //! keeps. It takes [`Happening`]s (the screens' commands, frames from peers, links up and
 //! down, the tables found around, the time) and answers with frames on its [`Links`],
-//! writes to its [`Folder`] and [`Event`]s for the screens. No clock, no I/O and no async
+//! writes to its [`Folder`] and [`Update`]s for the screens. No clock, no I/O and no async
 //! inside, as in [`crate::core`]: a native driver (see [`super::native`]), a browser's, or
 //! the simulator's ([`super::sim`]) runs it.
 //!
-//! Devices speak [`Frame`]s to each other. The lobby is the host's: guests send `Join` and
+//! Devices speak [`Envelope`]s to each other. The lobby is the host's: guests send `Join` and
 //! `Ready`, the host answers with the whole seat list, and on `Start` it sends every guest
 //! the session's [`SessionMeta`]. From then on the host has no special role: protocol
-//! bytes flow device to device (`Frame::Core`), addressed by seat, and every seated device
+//! bytes flow device to device (`Envelope::Core`), addressed by seat, and every seated device
 //! keeps a link to every other. In each pair one side dials: a guest dials the host, and
 //! between guests the lower id dials.
 
 use super::links::Links;
-use super::lobby::{Frame, Host, LobbyEntry, LobbyState, address_of, colour_for, dials, fit_name};
+use super::lobby::{Envelope, Host, LobbyEntry, Roster, address_of, colour_for, dials, fit_name};
 use super::profile::{
     Profile, at_lobby, at_table, load_profile, save_profile, set_at_lobby, set_at_table,
 };
@@ -26,7 +26,7 @@ use crate::identity::{Random, SeatSpec, SecretKey, SessionId};
 use crate::session::{SeatMeta, SessionMeta, Table, session_dir};
 use crate::storage::Folder;
 use crate::table_types::{
-    AuditVerdict, Command, Event, GameView, LobbySeat, LobbyView, Replay, SessionSummary,
+    AuditVerdict, Command, GameView, LobbySeat, LobbyView, Replay, SessionSummary, Update,
 };
 use crate::transport::{PROTOCOL_VERSION, TableId, TableInfo, ticket};
 use crate::watch::{FEED_CHUNK, Feed, FeedAudit, FeedSeat, MAX_SCREENS, Took, Watcher, feed_seats};
@@ -56,7 +56,7 @@ pub enum Happening {
 
 struct Guest {
     host: EndpointId,
-    lobby: Option<LobbyState>,
+    lobby: Option<Roster>,
 }
 
 enum Role {
@@ -100,7 +100,7 @@ pub struct Device {
     /// The shared screens following this device's table (at most [`MAX_SCREENS`]).
     screens: BTreeMap<EndpointId, Screen>,
     /// For the screens, in order.
-    events: Vec<Event>,
+    events: Vec<Update>,
     /// Signatures found valid by other devices in this process: simulators only.
     memo: Option<SignatureMemo>,
 }
@@ -134,7 +134,7 @@ impl Device {
             memo: None,
         };
         let games = device.games();
-        device.emit(Event::Games(games));
+        device.emit(Update::Games(games));
         // Killed while sitting at an open table (or as its game began): sit down again.
         if let Some(host) = at_lobby(&device.data)
             && device.join(host).is_err()
@@ -165,11 +165,11 @@ impl Device {
                     self.up.insert(peer, false);
                     self.peer_down(peer);
                 }
-                Happening::Frame(peer, bytes) => match Frame::decode(&bytes) {
+                Happening::Frame(peer, bytes) => match Envelope::decode(&bytes) {
                     Ok(frame) => self.frame(peer, frame),
                     Err(e) => tracing::info!("unreadable frame from {}: {e}", peer.fmt_short()),
                 },
-                Happening::Tables(list) => self.emit(Event::Tables(list)),
+                Happening::Tables(list) => self.emit(Update::Tables(list)),
                 Happening::Timeout => self.on_timeout(),
             }
         }
@@ -177,7 +177,7 @@ impl Device {
     }
 
     /// What the screens are to show, in order, since the last call.
-    pub fn take_events(&mut self) -> Vec<Event> {
+    pub fn take_events(&mut self) -> Vec<Update> {
         std::mem::take(&mut self.events)
     }
 
@@ -220,24 +220,24 @@ impl Device {
         match &self.role {
             Role::Guest(g) => {
                 let host = g.host;
-                self.send(&host, &Frame::Leave);
+                self.send(&host, &Envelope::Leave);
             }
             Role::Hosting(h) => {
                 let guests: Vec<EndpointId> = h.seats.iter().map(|s| s.device).collect();
                 for g in guests {
-                    self.send(&g, &Frame::Closed);
+                    self.send(&g, &Envelope::Closed);
                 }
             }
             _ => {}
         }
     }
 
-    fn emit(&mut self, event: Event) {
+    fn emit(&mut self, event: Update) {
         self.events.push(event);
     }
 
     fn error(&mut self, text: impl Into<String>) {
-        self.emit(Event::Error(text.into()));
+        self.emit(Update::Error(text.into()));
     }
 
     fn on_timeout(&mut self) {
@@ -308,7 +308,7 @@ impl Device {
                     bots: BTreeMap::new(),
                 });
                 if self.links.is_some() {
-                    self.emit(Event::Ticket {
+                    self.emit(Update::Ticket {
                         ticket: ticket::encode(&addr),
                     });
                 }
@@ -379,7 +379,7 @@ impl Device {
                 if entry.device != me {
                     self.send(
                         &entry.device,
-                        &Frame::Refused {
+                        &Envelope::Refused {
                             why: "The host gave your seat away".into(),
                         },
                     );
@@ -389,7 +389,7 @@ impl Device {
             Command::Ready { ready } => match &mut self.role {
                 Role::Guest(g) => {
                     let host = g.host;
-                    self.send(&host, &Frame::Ready { ready });
+                    self.send(&host, &Envelope::Ready { ready });
                 }
                 Role::Hosting(_) => {}
                 _ => return Err(NetError::BadStart("you are not at a table".into())),
@@ -423,13 +423,13 @@ impl Device {
             Command::Resume { session } => self.resume(session)?,
             Command::Replay { session } => {
                 let replay = self.replay(session)?;
-                self.emit(Event::Replay(replay));
+                self.emit(Update::Replay(replay));
             }
             Command::Forget { session } => self.forget(session)?,
             Command::LeaveTable => {
                 self.leave();
                 let games = self.games();
-                self.emit(Event::Games(games));
+                self.emit(Update::Games(games));
             }
             Command::Autoplay { on } => {
                 self.autoplay = on;
@@ -465,7 +465,7 @@ impl Device {
         let note = addr.clone();
         self.go_to_table(addr, guest, "it can only host games with bots")?;
         set_at_lobby(&self.data, Some(&note));
-        self.emit(Event::Notice("Joining the table…".into()));
+        self.emit(Update::Notice("Joining the table…".into()));
         if self.up.get(&host).copied().unwrap_or(false) {
             self.send_join(&host);
         }
@@ -480,7 +480,7 @@ impl Device {
             watcher: Watcher::default(),
         });
         self.go_to_table(addr, screen, "it cannot show another device's table")?;
-        self.emit(Event::Notice("Joining the table as its screen…".into()));
+        self.emit(Update::Notice("Joining the table as its screen…".into()));
         if self.up.get(&device).copied().unwrap_or(false) {
             self.send_watch(&device);
         }
@@ -512,7 +512,7 @@ impl Device {
     }
 
     fn send_watch(&mut self, device: &EndpointId) {
-        let frame = Frame::Watch {
+        let frame = Envelope::Watch {
             version: PROTOCOL_VERSION,
             name: self.profile.name.clone(),
         };
@@ -521,7 +521,7 @@ impl Device {
 
     /// A screen asks to follow this device's table.
     fn screen_joins(&mut self, peer: EndpointId, version: u32, name: String) {
-        let refuse = |why: String| Frame::Refused { why };
+        let refuse = |why: String| Envelope::Refused { why };
         if !matches!(self.role, Role::Hosting(_) | Role::Playing(_)) {
             let frame = refuse("There is no table on that device".into());
             self.send(&peer, &frame);
@@ -576,7 +576,7 @@ impl Device {
                 let got = steps.len() as u32;
                 frames.push((
                     *device,
-                    Frame::Screen(Feed::Game {
+                    Envelope::Screen(Feed::Game {
                         start: start.clone(),
                         seats: seats.clone(),
                         from: screen.sent,
@@ -616,14 +616,14 @@ impl Device {
         };
         let screens: Vec<EndpointId> = self.screens.keys().copied().collect();
         for device in screens {
-            self.send(&device, &Frame::Screen(feed.clone()));
+            self.send(&device, &Envelope::Screen(feed.clone()));
         }
     }
 
     fn send_join(&mut self, host: &EndpointId) {
         let Some(links) = &self.links else { return };
         let addr = links.addr();
-        let frame = Frame::Join {
+        let frame = Envelope::Join {
             version: PROTOCOL_VERSION,
             name: self.profile.name.clone(),
             colour: self.profile.colour,
@@ -637,7 +637,7 @@ impl Device {
         let role = std::mem::replace(&mut self.role, Role::Idle);
         let screens: Vec<EndpointId> = std::mem::take(&mut self.screens).into_keys().collect();
         for device in &screens {
-            self.send(device, &Frame::Closed);
+            self.send(device, &Envelope::Closed);
         }
         self.drop_links_soon(screens);
         match role {
@@ -648,7 +648,7 @@ impl Device {
             Role::Hosting(h) => {
                 for seat in &h.seats {
                     if seat.device != self.me {
-                        self.send(&seat.device, &Frame::Closed);
+                        self.send(&seat.device, &Envelope::Closed);
                     }
                 }
                 if let Some(links) = &mut self.links {
@@ -657,7 +657,7 @@ impl Device {
                 self.drop_links_soon(h.seats.iter().map(|s| s.device).collect());
             }
             Role::Guest(g) => {
-                self.send(&g.host, &Frame::Leave);
+                self.send(&g.host, &Envelope::Leave);
                 self.drop_links_soon(vec![g.host]);
                 set_at_lobby(&self.data, None);
             }
@@ -755,7 +755,7 @@ impl Device {
         }
         self.sit_at(table);
         for g in guests {
-            self.send(&g, &Frame::Begin(meta.clone()));
+            self.send(&g, &Envelope::Begin(meta.clone()));
         }
         // Devices that knocked at the open table but did not sit down have no business here now.
         if let Some(links) = &mut self.links {
@@ -819,7 +819,7 @@ impl Device {
         };
         self.sit_at(table);
         self.greet_session();
-        self.emit(Event::Notice(
+        self.emit(Update::Notice(
             "Resumed the saved game; catching up with the table".into(),
         ));
         Ok(())
@@ -858,7 +858,7 @@ impl Device {
         // Gone already: nothing to forget.
         session_dir(&self.data, &session).remove_all()?;
         let games = self.games();
-        self.emit(Event::Games(games));
+        self.emit(Update::Games(games));
         Ok(())
     }
 
@@ -905,12 +905,12 @@ impl Device {
 
     // ----- the network ------------------------------------------------------------------
 
-    fn send(&mut self, device: &EndpointId, frame: &Frame) {
+    fn send(&mut self, device: &EndpointId, frame: &Envelope) {
         if *device == self.me {
             return;
         }
         // Protocol bytes are synced afresh on every reconnection; lobby frames wait.
-        let synced = matches!(frame, Frame::Core { .. } | Frame::Screen(_));
+        let synced = matches!(frame, Envelope::Core { .. } | Envelope::Screen(_));
         if let Some(links) = &mut self.links
             && !links.send(device, frame.encode(), synced)
         {
@@ -962,7 +962,7 @@ impl Device {
                 }
                 // The host repeats the start to a guest that may have missed it.
                 if meta.host() == Some(me) {
-                    self.send(&peer, &Frame::Begin(meta));
+                    self.send(&peer, &Envelope::Begin(meta));
                 }
                 if let Role::Playing(table) = &mut self.role {
                     table.peer_up(now, peer);
@@ -986,7 +986,7 @@ impl Device {
                 }
             }
             Role::Guest(g) if g.host == peer => {
-                self.emit(Event::Notice(
+                self.emit(Update::Notice(
                     "Lost the connection to the host; reconnecting…".into(),
                 ));
             }
@@ -998,10 +998,10 @@ impl Device {
         }
     }
 
-    fn frame(&mut self, peer: EndpointId, frame: Frame) {
+    fn frame(&mut self, peer: EndpointId, frame: Envelope) {
         let now = self.now;
         match frame {
-            Frame::Core {
+            Envelope::Core {
                 session,
                 from,
                 to,
@@ -1022,13 +1022,13 @@ impl Device {
                     }
                 }
             }
-            Frame::Join {
+            Envelope::Join {
                 version,
                 name,
                 colour,
                 addr,
             } => self.guest_joins(peer, version, name, colour, addr),
-            Frame::Ready { ready } => {
+            Envelope::Ready { ready } => {
                 if let Role::Hosting(h) = &mut self.role
                     && let Some(seat) = h.seats.iter_mut().find(|s| s.device == peer && !s.bot)
                 {
@@ -1036,7 +1036,7 @@ impl Device {
                     self.lobby_changed();
                 }
             }
-            Frame::Leave => {
+            Envelope::Leave => {
                 if let Role::Hosting(h) = &mut self.role {
                     let before = h.seats.len();
                     h.seats.retain(|s| s.device != peer || s.device == self.me);
@@ -1048,7 +1048,7 @@ impl Device {
                     }
                 }
             }
-            Frame::Lobby(mut state) => {
+            Envelope::Lobby(mut state) => {
                 if let Role::Guest(g) = &mut self.role
                     && g.host == peer
                 {
@@ -1063,7 +1063,7 @@ impl Device {
                     }
                 }
             }
-            Frame::Refused { why } => {
+            Envelope::Refused { why } => {
                 if self.serves_me(peer) {
                     self.role = Role::Idle;
                     set_at_lobby(&self.data, None);
@@ -1073,7 +1073,7 @@ impl Device {
                     self.error(why);
                 }
             }
-            Frame::Closed => {
+            Envelope::Closed => {
                 if self.serves_me(peer) {
                     let screen = matches!(self.role, Role::Watching(_));
                     self.role = Role::Idle;
@@ -1085,13 +1085,13 @@ impl Device {
                         // The screen has nothing left to show: it goes back home, saying why.
                         self.error("The table this screen showed was closed");
                     } else {
-                        self.emit(Event::Notice("The host closed the table".into()));
+                        self.emit(Update::Notice("The host closed the table".into()));
                     }
                 }
             }
-            Frame::Begin(meta) => self.begin(peer, meta),
-            Frame::Watch { version, name } => self.screen_joins(peer, version, name),
-            Frame::Screen(feed) => {
+            Envelope::Begin(meta) => self.begin(peer, meta),
+            Envelope::Watch { version, name } => self.screen_joins(peer, version, name),
+            Envelope::Screen(feed) => {
                 let Role::Watching(w) = &mut self.role else {
                     return;
                 };
@@ -1099,7 +1099,7 @@ impl Device {
                     return;
                 }
                 match w.watcher.take(feed) {
-                    Ok(Took::Shown(view)) => self.emit(Event::Screen(view)),
+                    Ok(Took::Shown(view)) => self.emit(Update::Screen(view)),
                     // Steps are missing (a frame lost with a link): ask again from the start.
                     Ok(Took::Gap) => self.send_watch(&peer),
                     Err(why) => self.error(format!("The table cannot be shown: {why}")),
@@ -1131,7 +1131,7 @@ impl Device {
                 if version != PROTOCOL_VERSION {
                     self.send(
                         &peer,
-                        &Frame::Refused {
+                        &Envelope::Refused {
                             why: format!(
                                 "This table runs Hoard protocol {PROTOCOL_VERSION}, your device {version}: update both to the same version"
                             ),
@@ -1152,7 +1152,7 @@ impl Device {
                     if h.seats.len() >= h.seats_total() {
                         self.send(
                             &peer,
-                            &Frame::Refused {
+                            &Envelope::Refused {
                                 why: "The table is full".into(),
                             },
                         );
@@ -1175,12 +1175,12 @@ impl Device {
                 // A seated device that restarted asks again: it gets the start.
                 if table.meta().host() == Some(me) {
                     let meta = table.meta().clone();
-                    self.send(&peer, &Frame::Begin(meta));
+                    self.send(&peer, &Envelope::Begin(meta));
                 }
             }
             _ => self.send(
                 &peer,
-                &Frame::Refused {
+                &Envelope::Refused {
                     why: "There is no open table on that device".into(),
                 },
             ),
@@ -1226,8 +1226,8 @@ impl Device {
     // ----- views --------------------------------------------------------------------------
 
     /// The lobby of the table this device hosts, as its guests are sent it.
-    fn hosted_lobby(&self, h: &Host) -> LobbyState {
-        LobbyState {
+    fn hosted_lobby(&self, h: &Host) -> Roster {
+        Roster {
             name: h.name.clone(),
             setup: h.setup.clone(),
             seats: h.seats.clone(),
@@ -1257,7 +1257,7 @@ impl Device {
             links.advertise(Some(&card));
         }
         for g in guests {
-            self.send(&g, &Frame::Lobby(state.clone()));
+            self.send(&g, &Envelope::Lobby(state.clone()));
         }
         self.feed_screens_lobby();
         self.show_lobby();
@@ -1285,7 +1285,7 @@ impl Device {
                 connected: s.connected,
             })
             .collect();
-        self.emit(Event::Lobby(LobbyView {
+        self.emit(Update::Lobby(LobbyView {
             table_name: state.name,
             host,
             seats,
@@ -1311,7 +1311,7 @@ impl Device {
         };
         for out in pumped.sends {
             let device = out.device;
-            self.send(&device, &Frame::core(session, out));
+            self.send(&device, &Envelope::core(session, out));
         }
         for device in pumped.drop_links {
             tracing::info!("cutting {} off for a while", device.fmt_short());
@@ -1320,7 +1320,7 @@ impl Device {
             }
         }
         for n in pumped.notices {
-            self.emit(Event::Notice(n));
+            self.emit(Update::Notice(n));
         }
         for e in pumped.errors {
             self.error(e);
@@ -1330,7 +1330,7 @@ impl Device {
         {
             self.feed_screens(&view);
             self.last_view = Some(view.clone());
-            self.emit(Event::Game(view));
+            self.emit(Update::Game(view));
         }
     }
 

@@ -9,7 +9,7 @@ use super::profile::{load_port, save_port};
 use crate::core::Time;
 use crate::identity::{SecretKey, SystemRandom};
 use crate::storage::Folder;
-use crate::table_types::{Command, Event, Network};
+use crate::table_types::{Command, Network, Update};
 use crate::transport::discovery::Discovery;
 use crate::transport::endpoint::{self, EndpointOptions, NetMode};
 use crate::transport::mesh::{self, Mesh, MeshEvent};
@@ -20,23 +20,23 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc as tokio_mpsc;
 
 /// What the handle sends the device.
-pub enum Input {
+pub enum ToDevice {
     Command(Command),
     Shutdown,
 }
 
 /// The events queue to the screens, and the callback that wakes them.
 pub struct Out {
-    tx: mpsc::Sender<Event>,
+    tx: mpsc::Sender<Update>,
     wake: Arc<dyn Fn() + Send + Sync>,
 }
 
 impl Out {
-    pub fn new(tx: mpsc::Sender<Event>, wake: Arc<dyn Fn() + Send + Sync>) -> Out {
+    pub fn new(tx: mpsc::Sender<Update>, wake: Arc<dyn Fn() + Send + Sync>) -> Out {
         Out { tx, wake }
     }
 
-    fn emit(&self, event: Event) {
+    fn emit(&self, event: Update) {
         if self.tx.send(event).is_ok() {
             (self.wake)();
         }
@@ -166,7 +166,7 @@ async fn bind(
     let bound = match endpoint::bind_endpoint(key.clone(), &options).await {
         Ok(bound) => bound,
         Err(e) => {
-            world.out.emit(Event::Error(format!(
+            world.out.emit(Update::Error(format!(
                 "{e}. You can still play offline against bots."
             )));
             return None;
@@ -217,7 +217,7 @@ pub async fn run(
     key: SecretKey,
     network: Network,
     out: Out,
-    mut inputs: tokio_mpsc::UnboundedReceiver<Input>,
+    mut inputs: tokio_mpsc::UnboundedReceiver<ToDevice>,
 ) {
     let mut world = World {
         clock: Instant::now(),
@@ -241,8 +241,8 @@ pub async fn run(
             .map(|t| world.clock + Duration::from_millis(t.as_millis()));
         tokio::select! {
             input = inputs.recv() => match input {
-                Some(Input::Command(cmd)) => device.handle(world.now(), Happening::Command(cmd)),
-                Some(Input::Shutdown) | None => break,
+                Some(ToDevice::Command(cmd)) => device.handle(world.now(), Happening::Command(cmd)),
+                Some(ToDevice::Shutdown) | None => break,
             },
             Some(event) = recv(&mut world.mesh_rx) => {
                 // Take what else has arrived before doing the work it causes, so a burst

@@ -101,11 +101,11 @@ pub mod point {
     use super::*;
 
     pub fn serialize<S: Serializer>(p: &RistrettoPoint, s: S) -> Result<S::Ok, S::Error> {
-        crate::wire::bytes32::serialize(&p.compress().to_bytes(), s)
+        crate::bytes::bytes32::serialize(&p.compress().to_bytes(), s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RistrettoPoint, D::Error> {
-        let bytes = crate::wire::bytes32::deserialize(d)?;
+        let bytes = crate::bytes::bytes32::deserialize(d)?;
         decompress(bytes).ok_or_else(|| serde::de::Error::custom("not a point of the group"))
     }
 }
@@ -141,11 +141,11 @@ pub mod scalar {
     use super::*;
 
     pub fn serialize<S: Serializer>(x: &Scalar, s: S) -> Result<S::Ok, S::Error> {
-        crate::wire::bytes32::serialize(&x.to_bytes(), s)
+        crate::bytes::bytes32::serialize(&x.to_bytes(), s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Scalar, D::Error> {
-        let bytes = crate::wire::bytes32::deserialize(d)?;
+        let bytes = crate::bytes::bytes32::deserialize(d)?;
         Option::from(Scalar::from_canonical_bytes(bytes))
             .ok_or_else(|| serde::de::Error::custom("not a canonical scalar"))
     }

@@ -49,7 +49,7 @@ pub struct Escrowed {
     pub commitment: RistrettoPoint,
     #[serde(with = "elgamal::point")]
     pub r: RistrettoPoint,
-    #[serde(with = "crate::wire::bytes32")]
+    #[serde(with = "crate::bytes::bytes32")]
     pub sealed: [u8; 32],
 }
 

@@ -14,11 +14,11 @@ use crate::device::{Device, Happening, Links};
 use crate::games::GameSetup;
 use crate::identity::{SecretKey, SeededRandom, SessionId};
 use crate::storage::{Folder, MemStorage};
+use crate::table_types::ScreenView;
 use crate::table_types::{
-    AuditVerdict, AwayVote, Command, Event, GameView, LobbyView, SessionSummary,
+    AuditVerdict, AwayVote, Command, GameView, LobbyView, SessionSummary, Update,
 };
 use crate::transport::{TableId, TableInfo, ticket};
-use crate::watch::ScreenView;
 use crate::wire::SignatureMemo;
 use iroh::{EndpointAddr, EndpointId};
 use rand_chacha::ChaCha8Rng;
@@ -666,20 +666,20 @@ impl World {
         }
     }
 
-    fn see(&mut self, dev: usize, event: Event) {
+    fn see(&mut self, dev: usize, event: Update) {
         let seen = &mut self.slots[dev].seen;
         match event {
-            Event::Tables(list) => seen.tables = list,
-            Event::Ticket { ticket } => seen.ticket = Some(ticket),
-            Event::Lobby(view) => seen.lobby = Some(view),
-            Event::Game(view) => {
+            Update::Tables(list) => seen.tables = list,
+            Update::Ticket { ticket } => seen.ticket = Some(ticket),
+            Update::Lobby(view) => seen.lobby = Some(view),
+            Update::Game(view) => {
                 self.session.get_or_insert(view.session);
                 seen.lobby = None;
                 seen.game = Some(view);
             }
-            Event::Games(list) => seen.games = list,
-            Event::Replay(_) | Event::Notice(_) => {}
-            Event::Screen(view) => {
+            Update::Games(list) => seen.games = list,
+            Update::Replay(_) | Update::Notice(_) => {}
+            Update::Screen(view) => {
                 if let ScreenView::Game(g) = &view {
                     let step = g.step;
                     seen.screen = Some(view);
@@ -688,7 +688,7 @@ impl World {
                     seen.screen = Some(view);
                 }
             }
-            Event::Error(e) => {
+            Update::Error(e) => {
                 seen.errors.push(e.clone());
                 self.note(|| format!("dev {dev} error: {e}"));
             }
@@ -855,8 +855,8 @@ impl World {
             } => {
                 if self.current(dev, peer, conn) {
                     if self.trace {
-                        let kind = match crate::device::Frame::decode(&bytes) {
-                            Ok(crate::device::Frame::Core { messages, .. }) => {
+                        let kind = match crate::device::Envelope::decode(&bytes) {
+                            Ok(crate::device::Envelope::Core { messages, .. }) => {
                                 format!("core ×{}", messages.len())
                             }
                             Ok(f) => format!("{f:?}").chars().take(40).collect(),

@@ -13,7 +13,7 @@ use std::fmt;
 /// 6: a table can end a game by agreement (`Body::End`, `StepRecord::Ended`).
 /// 7: shared hidden decks: a deck key in every accept, `Body::Deck`, `StepRecord::Deck`,
 ///    and the cards an input passes in its `StepRecord::Inputs`.
-/// 8: shared screens (`Frame::Watch`, `Frame::Screen`) and the screens in the lobby.
+/// 8: shared screens (`Envelope::Watch`, `Envelope::Screen`) and the screens in the lobby.
 pub const PROTOCOL_VERSION: u32 = 8;
 
 /// Marks a Hoard table card (and its layout version) in mDNS user data.

@@ -4,7 +4,7 @@
 
 use super::highcard::{self, Config, HighCard};
 use super::table::{Device, Table, bot, keys, start_for};
-use hoard_net::device::{Frame, address_of, fit_name, read_bots, read_profile};
+use hoard_net::device::{Envelope, address_of, fit_name, read_bots, read_profile};
 use hoard_net::session::SessionMeta;
 use hoard_net::transport::table::TableInfo;
 use hoard_net::transport::ticket;
@@ -35,23 +35,23 @@ pub fn check_meta(meta: &SessionMeta) {
 
 /// A frame from another device, and what the device does with what it holds.
 pub fn device_frame(bytes: &[u8]) {
-    match Frame::decode(bytes) {
-        Ok(Frame::Join { name, addr, .. }) => {
+    match Envelope::decode(bytes) {
+        Ok(Envelope::Join { name, addr, .. }) => {
             let _ = fit_name(&name);
             let _ = address_of(addr.id, &addr);
         }
-        Ok(Frame::Lobby(lobby)) => {
+        Ok(Envelope::Lobby(lobby)) => {
             for seat in &lobby.seats {
                 let _ = fit_name(&seat.name);
             }
             let _ = lobby.setup.seat_range();
         }
-        Ok(Frame::Begin(meta)) => check_meta(&meta),
+        Ok(Envelope::Begin(meta)) => check_meta(&meta),
         // As a screen takes it: rebuilt by the rules, or refused.
-        Ok(Frame::Screen(feed)) => {
+        Ok(Envelope::Screen(feed)) => {
             let _ = Watcher::default().take(feed);
         }
-        Ok(Frame::Core { messages, .. }) => {
+        Ok(Envelope::Core { messages, .. }) => {
             for m in &messages {
                 let _ = Wire::decode(m);
             }

@@ -2,7 +2,7 @@
 //! messages in order through a queue a test can inspect and tamper with, and the clock moves
 //! only when nothing else is left to do.
 
-use hoard_net::core::Event;
+use hoard_net::core::CoreEvent;
 use hoard_net::storage::{DiskStorage, Folder};
 use hoard_net::wire::Wire;
 use hoard_net::{
@@ -147,7 +147,7 @@ impl<G: Game> Device for Bot<G> {
         }
         while let Some(e) = self.core.poll_event() {
             self.log.push(match e {
-                Event::Stepped { step, .. } => format!("Stepped {step}"),
+                CoreEvent::Stepped { step, .. } => format!("Stepped {step}"),
                 other => format!("{other:?}"),
             });
         }

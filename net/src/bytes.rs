@@ -1,0 +1,37 @@
+//! Fixed-size byte strings as every encoding here spells them: the 32-byte hash type, and
+//! serde helpers that write a fixed-size array as one length-prefixed byte string. A leaf:
+//! the keys, the deck and the wire all build on it, and it on nothing of theirs.
+
+/// A BLAKE3 hash.
+pub type Hash = [u8; 32];
+
+/// Fixed-size byte arrays as one length-prefixed byte string on the wire (one read, not one
+/// per byte); anything but the exact length is refused.
+pub(crate) mod fixed_bytes {
+    use serde::de::{Error, Visitor};
+    use std::fmt;
+
+    pub struct Exact<const N: usize>;
+
+    impl<'de, const N: usize> Visitor<'de> for Exact<N> {
+        type Value = [u8; N];
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            write!(f, "{N} bytes")
+        }
+        fn visit_bytes<E: Error>(self, v: &[u8]) -> Result<[u8; N], E> {
+            v.try_into().map_err(|_| E::invalid_length(v.len(), &self))
+        }
+    }
+}
+
+pub(crate) mod bytes32 {
+    use super::fixed_bytes::Exact;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[u8; 32], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(v)
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 32], D::Error> {
+        d.deserialize_bytes(Exact::<32>)
+    }
+}
