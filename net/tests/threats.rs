@@ -1226,7 +1226,7 @@ fn nothing_that_crosses_the_wire_lets_a_seat_read_another_seats_dealt_cards() {
         // What seat 2 can compute: everything public, and its own key again.
         let own = stripped.open([&stripped.share(&deck_secret(&secret_of(2)))]);
         assert!(
-            !points.contains(&stripped.b) && !points.contains(&own),
+            !points.contains(&stripped.b()) && !points.contains(&own),
             "card {i} leaked"
         );
         let read = stripped.open([&stripped.share(&deck_secret(&secret_of(0)))]);
@@ -1285,9 +1285,9 @@ fn a_passed_card_cannot_be_opened_by_the_table() {
             .map(|s| s.0)
             .collect();
         let by_third = card.open([&card.share(&deck_secret(&secret_of(third)))]);
-        assert!(!points.contains(&by_third) && !points.contains(&card.b));
+        assert!(!points.contains(&by_third) && !points.contains(&card.b()));
         assert!(
-            all_shares.iter().all(|d| !points.contains(&(card.b - d))),
+            all_shares.iter().all(|d| !points.contains(&(card.b() - d))),
             "no published share opens the passed card"
         );
         let by_receiver = card.open([&card.share(&deck_secret(&secret_of(to)))]);
@@ -1489,7 +1489,10 @@ fn a_shuffler_who_slips_in_a_card_that_is_no_card_is_shown_up_by_its_receiver() 
         15,
         Some(|part| {
             if let DeckPart::Shuffle { cards, .. } = part {
-                cards[0].b += RistrettoPoint::mul_base(&Scalar::from(7u64));
+                cards[0] = Ciphertext::new(
+                    cards[0].a(),
+                    cards[0].b() + RistrettoPoint::mul_base(&Scalar::from(7u64)),
+                );
             }
         }),
     );

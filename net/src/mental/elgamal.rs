@@ -10,41 +10,91 @@ use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoBasepointTable};
 use curve25519_dalek::{RistrettoPoint, Scalar};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// One card, encrypted.
+/// One card, encrypted: `(a, b)`, two points, each kept with its 32-byte encoding. A deck's
+/// cards are hashed into the log at every step that moves them, sent, and written into
+/// proof transcripts, and encoding a point costs an inversion: a card is encoded once, when
+/// it is made, or not at all when it was read from bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "CiphertextBytes", into = "CiphertextBytes")]
 pub struct Ciphertext {
-    #[serde(with = "point")]
-    pub a: RistrettoPoint,
-    #[serde(with = "point")]
-    pub b: RistrettoPoint,
+    a: RistrettoPoint,
+    b: RistrettoPoint,
+    bytes: [[u8; 32]; 2],
+}
+
+/// A ciphertext as it is written: its two points' encodings.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+struct CiphertextBytes {
+    #[serde(with = "crate::bytes::bytes32")]
+    a: [u8; 32],
+    #[serde(with = "crate::bytes::bytes32")]
+    b: [u8; 32],
+}
+
+impl TryFrom<CiphertextBytes> for Ciphertext {
+    type Error = &'static str;
+    fn try_from(c: CiphertextBytes) -> Result<Ciphertext, &'static str> {
+        let point = |bytes| decompress(bytes).ok_or("not a point of the group");
+        Ok(Ciphertext {
+            a: point(c.a)?,
+            b: point(c.b)?,
+            bytes: [c.a, c.b],
+        })
+    }
+}
+
+impl From<Ciphertext> for CiphertextBytes {
+    fn from(c: Ciphertext) -> CiphertextBytes {
+        CiphertextBytes {
+            a: c.bytes[0],
+            b: c.bytes[1],
+        }
+    }
 }
 
 impl Ciphertext {
+    /// The ciphertext `(a, b)`.
+    pub fn new(a: RistrettoPoint, b: RistrettoPoint) -> Ciphertext {
+        let bytes = [a.compress().to_bytes(), b.compress().to_bytes()];
+        Ciphertext { a, b, bytes }
+    }
+
+    /// Its first point: `r·G` for randomness `r`.
+    pub fn a(&self) -> RistrettoPoint {
+        self.a
+    }
+
+    /// Its second point: the card plus `r` times the key.
+    pub fn b(&self) -> RistrettoPoint {
+        self.b
+    }
+
+    /// The encoding of `a`.
+    pub fn a_bytes(&self) -> &[u8; 32] {
+        &self.bytes[0]
+    }
+
+    /// The encoding of `b`.
+    pub fn b_bytes(&self) -> &[u8; 32] {
+        &self.bytes[1]
+    }
+
     /// A card in the open, as a deck starts before its first shuffle: `m` encrypted with
     /// randomness 0, `(identity, m)`, which every device makes the same.
     pub fn plain(m: RistrettoPoint) -> Ciphertext {
-        Ciphertext {
-            a: RistrettoPoint::default(),
-            b: m,
-        }
+        Ciphertext::new(RistrettoPoint::default(), m)
     }
 
     /// `m` encrypted to `key` with randomness `r`: `(r·G, m + r·key)`.
     pub fn encrypt(m: &RistrettoPoint, key: &RistrettoPoint, r: &Scalar) -> Ciphertext {
-        Ciphertext {
-            a: RistrettoPoint::mul_base(r),
-            b: m + r * key,
-        }
+        Ciphertext::new(RistrettoPoint::mul_base(r), m + r * key)
     }
 
     /// The same card under the same key, unlinkable to this ciphertext without the key:
     /// `(a + r·G, b + r·key)`. `key` is given as a table because a shuffle re-encrypts
     /// every card of a deck to one key.
     pub fn rerandomize(&self, key: &RistrettoBasepointTable, r: &Scalar) -> Ciphertext {
-        Ciphertext {
-            a: self.a + RistrettoPoint::mul_base(r),
-            b: self.b + r * key,
-        }
+        Ciphertext::new(self.a + RistrettoPoint::mul_base(r), self.b + r * key)
     }
 
     /// One seat's decryption share of this card: `x·a`.
@@ -60,9 +110,11 @@ impl Ciphertext {
     /// The card as a ciphertext under the key parts not yet shared: with some shares
     /// published, `(a, b − Σ shares)` is the same card under the remaining holders' keys.
     pub fn strip<'a>(&self, shares: impl IntoIterator<Item = &'a RistrettoPoint>) -> Ciphertext {
+        let b = self.open(shares);
         Ciphertext {
             a: self.a,
-            b: self.open(shares),
+            b,
+            bytes: [self.bytes[0], b.compress().to_bytes()],
         }
     }
 }
@@ -116,8 +168,8 @@ const POINT_MEMO: usize = 1 << 16;
 
 /// The point 32 bytes encode, if they encode one. Decompressing costs an inverse square
 /// root, and every core on a device (a host holding bots' seats, a simulated table) reads
-/// the same messages: the points read are kept, for the whole process, by their bytes. Decompression is a pure function, so the
-/// memo changes no result.
+/// the same messages: the points read are kept, for the whole process, by their bytes.
+/// Decompression is a pure function, so the memo changes no result.
 pub fn decompress(bytes: [u8; 32]) -> Option<RistrettoPoint> {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
@@ -234,5 +286,22 @@ mod tests {
         // is the length postcard puts before the 32 bytes).
         bad[1..33].fill(0xff);
         assert!(postcard::from_bytes::<Ciphertext>(&bad).is_err());
+    }
+
+    #[test]
+    fn a_card_is_written_as_its_two_points_encodings_however_it_was_made() {
+        let key = RistrettoPoint::mul_base(&secret(2));
+        let made = Ciphertext::encrypt(&card_point("t", "d", 3), &key, &secret(5));
+        let stripped = made.strip([&made.share(&secret(2))]);
+        for c in [made, stripped, Ciphertext::plain(card_point("t", "d", 4))] {
+            let mut expected = vec![32];
+            expected.extend(c.a().compress().to_bytes());
+            expected.push(32);
+            expected.extend(c.b().compress().to_bytes());
+            assert_eq!(postcard::to_stdvec(&c).unwrap(), expected);
+            let read: Ciphertext = postcard::from_bytes(&expected).unwrap();
+            assert_eq!((read.a(), read.b()), (c.a(), c.b()));
+            assert_eq!((read.a_bytes(), read.b_bytes()), (c.a_bytes(), c.b_bytes()));
+        }
     }
 }

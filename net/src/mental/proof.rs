@@ -136,7 +136,7 @@ fn fold_cards(
     append(&mut t, b"key", key);
     t.append_u64(b"cards", cards.len() as u64);
     for (card, share) in cards.iter().zip(shares) {
-        append(&mut t, b"a", &card.a);
+        t.append_message(b"a", card.a_bytes());
         append(&mut t, b"d", share);
     }
     let mut seed = [0u8; 32];
@@ -149,7 +149,7 @@ fn fold_cards(
             )
         })
         .collect();
-    let folded = RistrettoPoint::vartime_multiscalar_mul(&weights, cards.iter().map(|c| c.a));
+    let folded = RistrettoPoint::vartime_multiscalar_mul(&weights, cards.iter().map(|c| c.a()));
     (t, weights, folded)
 }
 
@@ -218,14 +218,14 @@ fn handover_transcript(
 ) -> Transcript {
     let mut t = ctx.transcript(b"handover");
     for (label, p) in [
-        (b"from" as &'static [u8], from),
-        (b"held a", &held.a),
-        (b"held b", &held.b),
-        (b"to", to),
-        (b"given a", &given.a),
-        (b"given b", &given.b),
+        (b"from" as &'static [u8], &from.compress().to_bytes()),
+        (b"held a", held.a_bytes()),
+        (b"held b", held.b_bytes()),
+        (b"to", &to.compress().to_bytes()),
+        (b"given a", given.a_bytes()),
+        (b"given b", given.b_bytes()),
     ] {
-        append(&mut t, label, p);
+        t.append_message(label, p);
     }
     t
 }
@@ -248,7 +248,7 @@ impl HandoverProof {
         let k_r = nonce(&t, &[secret, r], b"k r");
         append(&mut t, b"T1", &RistrettoPoint::mul_base(&k_key));
         append(&mut t, b"T2", &RistrettoPoint::mul_base(&k_r));
-        append(&mut t, b"T3", &(k_key * held.a - k_r * to));
+        append(&mut t, b"T3", &(k_key * held.a() - k_r * to));
         let c = challenge(&mut t, b"c");
         let proof = HandoverProof {
             c,
@@ -270,11 +270,11 @@ impl HandoverProof {
         let mut t = handover_transcript(ctx, from, held, to, given);
         let c = self.c;
         append(&mut t, b"T1", &recommit(&self.s_key, &c, from));
-        append(&mut t, b"T2", &recommit(&self.s_r, &c, &given.a));
+        append(&mut t, b"T2", &recommit(&self.s_r, &c, &given.a()));
         // held.b − given.b = x·held.a − r·to when the card is the same.
         let t3 = RistrettoPoint::vartime_multiscalar_mul(
             [self.s_key, -self.s_r, -c],
-            [held.a, *to, held.b - given.b],
+            [held.a(), *to, held.b() - given.b()],
         );
         append(&mut t, b"T3", &t3);
         (challenge(&mut t, b"c") == c)
@@ -386,10 +386,7 @@ mod tests {
             proof2.verify(&ctx(0, 2), &from, &held, &to, &given2),
             Ok(())
         );
-        let forged = Ciphertext {
-            a: given2.a,
-            b: given2.b + card_point("test", "deck", 6) - m,
-        };
+        let forged = Ciphertext::new(given2.a(), given2.b() + card_point("test", "deck", 6) - m);
         assert_eq!(
             proof2.verify(&ctx(0, 2), &from, &held, &to, &forged),
             Err(DeckError::BadHandoverProof)

@@ -106,7 +106,7 @@ mod tests {
                 c.open(&shares).compress().to_bytes()
             })
             .collect();
-        let mut expected: Vec<[u8; 32]> = plain.iter().map(|c| c.b.compress().to_bytes()).collect();
+        let mut expected: Vec<[u8; 32]> = plain.iter().map(|c| *c.b_bytes()).collect();
         assert_ne!(
             opened, expected,
             "three shuffles left twelve cards in order"
