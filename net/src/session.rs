@@ -180,6 +180,8 @@ pub trait Table: Send {
     /// Where each seat this device holds stands, in a line each: for a simulator's report
     /// of a table that stuck.
     fn diagnosis(&self) -> String;
+    /// Every step at which this device's log went on without a seat, and the seat.
+    fn skips(&self) -> Vec<(u32, Seat)>;
 }
 
 /// One seat this device holds.
@@ -1016,6 +1018,10 @@ impl<G: TableGame> Table for Session<G> {
             .iter()
             .map(|l| format!("seat {}: {}\n", l.seat, l.core.describe()))
             .collect()
+    }
+
+    fn skips(&self) -> Vec<(u32, Seat)> {
+        self.locals[self.mine].core.skips()
     }
 
     fn public_steps(&self, from: u32, most: usize) -> Vec<ByteBuf> {

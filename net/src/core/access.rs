@@ -76,6 +76,13 @@ impl<G: Game> Core<G> {
         self.game.as_ref().map_or(0, |g| g.records.len() as u32)
     }
 
+    /// Every step at which the log went on without a seat (skipped or removed), and the seat.
+    pub fn skips(&self) -> Vec<(u32, Seat)> {
+        self.game
+            .as_ref()
+            .map_or_else(Vec::new, |g| g.skipped.iter().copied().collect())
+    }
+
     pub fn public(&self) -> Option<&G::Public> {
         self.game.as_ref().map(|g| &g.public)
     }

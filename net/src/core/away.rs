@@ -377,6 +377,16 @@ impl<G: Game> Core<G> {
         (part == PlayRecord::SatOut && !self.moved_after(self.me, at)).then_some(at)
     }
 
+    /// The last step at which this device's log went on without `seat`.
+    pub(super) fn last_skip(&self, seat: Seat) -> Option<u32> {
+        let gs = self.game.as_ref()?;
+        gs.skipped
+            .iter()
+            .rev()
+            .find(|(_, s)| *s == seat)
+            .map(|(step, _)| *step)
+    }
+
     /// The last input step of the log that recorded this seat's part, and that part.
     fn last_part(&self) -> Option<(u32, PlayRecord)> {
         let gs = self.game.as_ref()?;

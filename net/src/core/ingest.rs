@@ -348,6 +348,17 @@ impl<G: Game> Core<G> {
                 {
                     self.peers[seat as usize].standing = None;
                 }
+                // Its player says it is back after the table last went on without it: it is
+                // here, not away, whatever it owes; the wait on it starts again from now.
+                if matches!(&wire, Wire::Signed(s) if s.kind() == Kind::Back)
+                    && self.last_skip(seat).is_some_and(|at| step >= at)
+                {
+                    let peer = &mut self.peers[seat as usize];
+                    peer.away = false;
+                    if peer.owed_since.is_some() {
+                        peer.owed_since = Some(now);
+                    }
+                }
                 self.persists.push_back(Persist::Replayable(bytes.clone()));
                 // Echo what a seat could sign twice. An opening is bound by its commitment
                 // and a link by its chain, so neither can be shown two ways: no echo needed.

@@ -605,8 +605,12 @@ struct Peer {
     answered: Answered,
     /// When it was last sent history from before the last step it signed on our log (what
     /// it has shown it holds): once per [`HISTORY_BELOW_EVERY`] resync periods, whatever it
-    /// asks and however often it connects.
-    below_floor: Option<Time>,
+    /// asks and however often it connects. Kept apart for the history of this seat's own
+    /// messages (and absent seats') and for every seat's (asked for by a device behind that
+    /// has heard nothing for a while): a device back from a power cut gets the first when it
+    /// connects, and still needs the second when a seat whose device it cannot reach yet
+    /// holds it up.
+    below_floor: [Option<Time>; 2],
     /// The lowest step we have asked it for history from, since it connected: a link or an
     /// opening of another seat is taken from it only as such history.
     asked: Option<u32>,
@@ -629,7 +633,7 @@ impl Peer {
             streamed: None,
             sent_all: None,
             answered: Answered::default(),
-            below_floor: None,
+            below_floor: [None; 2],
             asked: None,
             refusals: 0,
         }

@@ -260,11 +260,9 @@ impl<G: Game> Core<G> {
                 .cfg
                 .resync_after
                 .saturating_mul(super::HISTORY_BELOW_EVERY);
-            let due = self.peers[peer as usize]
-                .below_floor
-                .is_none_or(|t| now >= t.plus(every));
-            if due {
-                self.peers[peer as usize].below_floor = Some(now);
+            let last = &mut self.peers[peer as usize].below_floor[usize::from(full)];
+            if last.is_none_or(|t| now >= t.plus(every)) {
+                *last = Some(now);
             } else {
                 from = floor;
             }

@@ -34,6 +34,12 @@ const DIAL_EVERY: u64 = 300;
 const LOOK_EVERY: u64 = 200;
 /// How often the simulated mDNS lists the tables around (ms).
 const MDNS_EVERY: u64 = 1_000;
+/// A device back from going quiet must reach, within this long (ms), the step the table
+/// was at when it came back.
+const CATCH_UP: u64 = 15_000;
+/// Steps the table may still go on without a returned device's seats once it is level with
+/// the table, while its word that it is back is on its way.
+const BACK_WITHIN: u32 = 3;
 /// How often a traced table prints where each core stands (a multiple of `MDNS_EVERY`).
 const TRACE_CORES_EVERY: u64 = 5_000;
 
@@ -61,6 +67,15 @@ pub struct Plan {
     /// app killed): which, when, for how long. The others skip its seats once they are
     /// away, and it comes back behind a table that played on.
     pub away: Option<(usize, u64, u64)>,
+    /// Once the device that went quiet is back, its link to this device stays down this
+    /// long (ms): a peer whose link comes up late, while the others' links carry the table's
+    /// new steps. It must catch up from the others.
+    pub apart_on_return: Option<(usize, u64)>,
+    /// Hold the device that went quiet to what a player back at the table expects: it
+    /// catches up within [`CATCH_UP`], and once level with the table its seats are not
+    /// skipped. For tables where going quiet is the only fault (crashes, partitions and
+    /// blackouts on top can keep it away for good reasons).
+    pub check_return: bool,
     /// Every device crashes at once, and for how long each is down.
     pub blackout: Option<(u64, u64)>,
     /// The table split in two: when, for how long, and which devices are on one side.
@@ -102,6 +117,8 @@ impl Plan {
             end_after,
             crashes: Vec::new(),
             away: None,
+            apart_on_return: None,
+            check_return: false,
             blackout: None,
             partitions: Vec::new(),
             min_delay: 1,
@@ -383,6 +400,19 @@ struct Conn {
     last: [u64; 2],
 }
 
+/// The device that went quiet, back: when, the step the table was at then, whether the
+/// device has reached that step, and the first step at which it was level with the table
+/// with all its links free to come up (two devices that cannot reach each other can hold a
+/// sealed step up until each votes the other's seats away).
+struct Returned {
+    dev: usize,
+    at: u64,
+    apart_until: u64,
+    table_step: u32,
+    caught_up: bool,
+    level: Option<u32>,
+}
+
 /// A simulated table's life: see the module docs.
 pub struct World {
     plan: Plan,
@@ -409,6 +439,9 @@ pub struct World {
     restarts: u32,
     breaks: u32,
     frames: u64,
+    returned: Option<Returned>,
+    /// A table found to fail while it still runs (a returning device that never caught up).
+    failure: Option<String>,
     trace: bool,
     log: Vec<String>,
     memo: SignatureMemo,
@@ -483,6 +516,8 @@ impl World {
             restarts: 0,
             breaks: 0,
             frames: 0,
+            returned: None,
+            failure: None,
             trace: false,
             log: Vec::new(),
             memo: SignatureMemo::new(),
@@ -934,11 +969,30 @@ impl World {
                         }
                     }
                 }
+                self.watch_return();
                 self.push(self.now + MDNS_EVERY, Ev::Mdns);
             }
             Ev::Crash { dev, down } => self.crash(dev, down),
             Ev::Restart { dev } => {
                 self.note(|| format!("dev {dev} restarts"));
+                if self.plan.check_return
+                    && self.plan.away.is_some_and(|(d, _, _)| d == dev)
+                    && self.returned.is_none()
+                {
+                    let apart = self.plan.apart_on_return.map_or(0, |(_, ms)| ms);
+                    self.returned = Some(Returned {
+                        dev,
+                        at: self.now,
+                        apart_until: self.now + apart,
+                        table_step: self.table_step(),
+                        caught_up: false,
+                        level: None,
+                    });
+                    if let Some((peer, ms)) = self.plan.apart_on_return {
+                        self.note(|| format!("link {dev}-{peer} down for {ms} ms"));
+                        self.cut.insert(pair(dev, peer), self.now + ms);
+                    }
+                }
                 self.boot(dev);
             }
             Ev::Blackout { down } => {
@@ -962,6 +1016,40 @@ impl World {
                 self.push(until, Ev::Heal);
             }
             Ev::Heal => self.split = None,
+        }
+    }
+
+    /// The furthest step any seated device shows.
+    fn table_step(&self) -> u32 {
+        self.seated()
+            .iter()
+            .filter_map(|d| self.slots[*d].seen.game.as_ref())
+            .map(|g| g.step)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// A device back from going quiet catches up with where the table was when it came
+    /// back, within [`CATCH_UP`]; notes when it is level with the table.
+    fn watch_return(&mut self) {
+        let table_step = self.table_step();
+        let Some(r) = &mut self.returned else {
+            return;
+        };
+        let step = self.slots[r.dev].seen.game.as_ref().map_or(0, |g| g.step);
+        if r.level.is_none() && step >= table_step && self.now >= r.apart_until {
+            r.level = Some(step);
+        }
+        if r.caught_up {
+            return;
+        }
+        if step >= r.table_step {
+            r.caught_up = true;
+        } else if self.now >= r.at + CATCH_UP {
+            self.failure = Some(format!(
+                "dev {} came back at {} ms with the table at step {}, and {} ms later it is at step {step}",
+                r.dev, r.at, r.table_step, CATCH_UP
+            ));
         }
     }
 
@@ -1305,6 +1393,9 @@ impl World {
             }
             self.now = self.now.max(at);
             self.step(ev);
+            if let Some(why) = self.failure.take() {
+                return Err(self.fail(&why));
+            }
         }
         self.check()
     }
@@ -1353,6 +1444,32 @@ impl World {
         out
     }
 
+    /// Whether the table went on without a seat of the device that went quiet after that
+    /// device was level with it (it said it is back, so the table waits for it), at a step
+    /// before the people stop playing.
+    fn skipped_once_back(&self) -> Option<String> {
+        let r = self.returned.as_ref()?;
+        let from = r.level? + BACK_WITHIN;
+        let table = self
+            .seated()
+            .into_iter()
+            .find_map(|d| self.slots[d].machine.as_ref()?.table())?;
+        let device = self.slots[r.dev].key.public();
+        let seats = &table.meta().seats;
+        let (step, seat) = table.skips().into_iter().find(|(step, seat)| {
+            *step >= from
+                && *step < self.plan.end_after
+                && seats
+                    .get(usize::from(*seat))
+                    .is_some_and(|m| m.device == device)
+        })?;
+        Some(format!(
+            "seat {seat} of dev {}, back and level with the table {BACK_WITHIN} steps before \
+             step {from}, was skipped at step {step}",
+            r.dev
+        ))
+    }
+
     /// Every seated device ended on the same step and state, with a verified audit; the
     /// screen showed that end.
     fn check(self) -> Result<Outcome, String> {
@@ -1396,6 +1513,9 @@ impl World {
             }
         }
         let first = first.ok_or_else(|| self.fail("no device at the table at the end"))?;
+        if let Some(why) = self.skipped_once_back() {
+            return Err(self.fail(&why));
+        }
         Ok(Outcome {
             steps: first.step,
             agreed: first.ended_by_agreement,
@@ -1427,6 +1547,16 @@ pub fn returning(setup: GameSetup, seed: u64, trace: bool) -> Result<Outcome, St
     ));
     plan.max_delay = 5 + u64::from(rng.next_u32() % 120);
     plan.breaks = rng.next_u32() % 5;
+    plan.check_return = true;
+    // At a table of three devices or more, a link of the returning one comes up late.
+    let returning = plan.away.map_or(0, |(dev, _, _)| dev);
+    let others: Vec<usize> = (0..usize::from(plan.people))
+        .filter(|d| *d != returning)
+        .collect();
+    if others.len() >= 2 {
+        let peer = others[rng.next_u32() as usize % others.len()];
+        plan.apart_on_return = Some((peer, 20_000 + u64::from(rng.next_u32() % 20_000)));
+    }
     let mut world = World::new(plan, seed);
     world.trace(trace);
     world.run()
