@@ -10,7 +10,7 @@
 //! the same table's life, event for event.
 
 use crate::core::Time;
-use crate::device::{Device, Happening, Links};
+use crate::device::{Device, Envelope, Happening, Links};
 use crate::games::GameSetup;
 use crate::identity::{SecretKey, SeededRandom, SessionId};
 use crate::storage::{Folder, MemStorage};
@@ -19,7 +19,7 @@ use crate::table_types::{
     AuditVerdict, AwayVote, Command, GameView, LobbyView, SessionSummary, Update,
 };
 use crate::transport::{TableId, TableInfo, ticket};
-use crate::wire::SignatureMemo;
+use crate::wire::{SignatureMemo, Wire};
 use iroh::{EndpointAddr, EndpointId};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -37,8 +37,9 @@ const MDNS_EVERY: u64 = 1_000;
 /// A device back from going quiet must reach, within this long (ms), the step the table
 /// was at when it came back.
 const CATCH_UP: u64 = 15_000;
-/// Steps the table may still go on without a returned device's seats once it is level with
-/// the table, while its word that it is back is on its way.
+/// Time a device back from going quiet has to catch up and say it is back (ms), and steps
+/// the table may still go on without its seats after the step it had reached by then.
+const SETTLE: u64 = 10_000;
 const BACK_WITHIN: u32 = 3;
 /// How often a traced table prints where each core stands (a multiple of `MDNS_EVERY`).
 const TRACE_CORES_EVERY: u64 = 5_000;
@@ -76,6 +77,15 @@ pub struct Plan {
     /// skipped. For tables where going quiet is the only fault (crashes, partitions and
     /// blackouts on top can keep it away for good reasons).
     pub check_return: bool,
+    /// The device that goes quiet does so just as a move of its own leaves it (the first
+    /// after the planned time), so the move is lost with its links: it comes back holding a
+    /// move the table never saw, at a step the table went on without it.
+    pub quiet_after_move: bool,
+    /// With `quiet_after_move`: the device stays up but loses the network for the while
+    /// planned instead (its seats are skipped, and it plays on by itself), and stops for two
+    /// seconds just as the first move of its own leaves once the network is back: a move
+    /// perhaps too late for its step.
+    pub off_the_network: bool,
     /// Every device crashes at once, and for how long each is down.
     pub blackout: Option<(u64, u64)>,
     /// The table split in two: when, for how long, and which devices are on one side.
@@ -119,6 +129,8 @@ impl Plan {
             away: None,
             apart_on_return: None,
             check_return: false,
+            quiet_after_move: false,
+            off_the_network: false,
             blackout: None,
             partitions: Vec::new(),
             min_delay: 1,
@@ -381,6 +393,11 @@ enum Ev {
         dev: usize,
         down: u64,
     },
+    /// A device loses the network until a time (it stays up).
+    Offline {
+        dev: usize,
+        until: u64,
+    },
     Restart {
         dev: usize,
     },
@@ -401,13 +418,14 @@ struct Conn {
 }
 
 /// The device that went quiet, back: when, the step the table was at then, whether the
-/// device has reached that step, and the first step at which it was level with the table
-/// with all its links free to come up (two devices that cannot reach each other can hold a
-/// sealed step up until each votes the other's seats away).
+/// device has reached that step, and the step the table was at [`SETTLE`] later.
+/// Not where one of its links came up late: two devices that cannot reach each other hold
+/// a sealed step up until each has the other's seats voted away, and the choices to skip
+/// them last until they move again.
 struct Returned {
     dev: usize,
     at: u64,
-    apart_until: u64,
+    apart: bool,
     table_step: u32,
     caught_up: bool,
     level: Option<u32>,
@@ -440,6 +458,10 @@ pub struct World {
     breaks: u32,
     frames: u64,
     returned: Option<Returned>,
+    /// The device to go quiet as its next move leaves (from when, for how long), and then
+    /// once that move is on its way.
+    quiet_armed: Option<(usize, u64, u64)>,
+    quiet_now: Option<(usize, u64)>,
     /// A table found to fail while it still runs (a returning device that never caught up).
     failure: Option<String>,
     trace: bool,
@@ -517,6 +539,8 @@ impl World {
             breaks: 0,
             frames: 0,
             returned: None,
+            quiet_armed: None,
+            quiet_now: None,
             failure: None,
             trace: false,
             log: Vec::new(),
@@ -530,7 +554,19 @@ impl World {
             world.push(at, Ev::Crash { dev, down });
         }
         if let Some((dev, at, down)) = world.plan.away {
-            world.push(at, Ev::Crash { dev, down });
+            if world.plan.off_the_network {
+                world.push(
+                    at,
+                    Ev::Offline {
+                        dev,
+                        until: at + down,
+                    },
+                );
+            } else if world.plan.quiet_after_move {
+                world.quiet_armed = Some((dev, at, down));
+            } else {
+                world.push(at, Ev::Crash { dev, down });
+            }
         }
         if let Some((at, down)) = world.plan.blackout {
             world.push(at, Ev::Blackout { down });
@@ -730,7 +766,26 @@ impl World {
         }
     }
 
+    /// Whether `bytes` carry a move their sender's own seat signed.
+    fn carries_own_move(bytes: &[u8]) -> bool {
+        let Ok(Envelope::Core { from, messages, .. }) = Envelope::decode(bytes) else {
+            return false;
+        };
+        messages.iter().any(|m| {
+            matches!(Wire::decode(m), Ok(Wire::Signed(s)) if s.seat == from && s.kind().is_move())
+        })
+    }
+
     fn send(&mut self, from: usize, to: usize, bytes: Vec<u8>, synced: bool) {
+        if let Some((dev, at, down)) = self.quiet_armed
+            && dev == from
+            && self.now >= at
+            && Self::carries_own_move(&bytes)
+        {
+            self.note(|| format!("dev {dev} goes quiet as its move leaves"));
+            self.quiet_armed = None;
+            self.quiet_now = Some((dev, down));
+        }
         let Some(conn) = self.conns.get(&pair(from, to)) else {
             if !synced {
                 self.waiting.entry((from, to)).or_default().push(bytes);
@@ -973,17 +1028,35 @@ impl World {
                 self.push(self.now + MDNS_EVERY, Ev::Mdns);
             }
             Ev::Crash { dev, down } => self.crash(dev, down),
+            Ev::Offline { dev, until } => {
+                // In the game: a host off the network in its lobby gives the seats away.
+                let playing = self.slots[dev]
+                    .machine
+                    .as_ref()
+                    .is_some_and(|m| m.table().is_some());
+                if !playing {
+                    let later = self.now + 1_000;
+                    let until = until + 1_000;
+                    self.push(later, Ev::Offline { dev, until });
+                    return;
+                }
+                self.note(|| format!("dev {dev} is off the network until {until}"));
+                for peer in (0..self.slots.len()).filter(|p| *p != dev) {
+                    self.cut.insert(pair(dev, peer), until);
+                    self.close(dev, peer, 0);
+                }
+                self.quiet_armed = Some((dev, until, 2_000));
+            }
             Ev::Restart { dev } => {
                 self.note(|| format!("dev {dev} restarts"));
                 if self.plan.check_return
                     && self.plan.away.is_some_and(|(d, _, _)| d == dev)
                     && self.returned.is_none()
                 {
-                    let apart = self.plan.apart_on_return.map_or(0, |(_, ms)| ms);
                     self.returned = Some(Returned {
                         dev,
                         at: self.now,
-                        apart_until: self.now + apart,
+                        apart: self.plan.apart_on_return.is_some(),
                         table_step: self.table_step(),
                         caught_up: false,
                         level: None,
@@ -1037,8 +1110,8 @@ impl World {
             return;
         };
         let step = self.slots[r.dev].seen.game.as_ref().map_or(0, |g| g.step);
-        if r.level.is_none() && step >= table_step && self.now >= r.apart_until {
-            r.level = Some(step);
+        if r.level.is_none() && self.now >= r.at + SETTLE && !r.apart {
+            r.level = Some(table_step);
         }
         if r.caught_up {
             return;
@@ -1393,6 +1466,9 @@ impl World {
             }
             self.now = self.now.max(at);
             self.step(ev);
+            if let Some((dev, down)) = self.quiet_now.take() {
+                self.crash(dev, down);
+            }
             if let Some(why) = self.failure.take() {
                 return Err(self.fail(&why));
             }
@@ -1444,9 +1520,9 @@ impl World {
         out
     }
 
-    /// Whether the table went on without a seat of the device that went quiet after that
-    /// device was level with it (it said it is back, so the table waits for it), at a step
-    /// before the people stop playing.
+    /// Whether the table went on without a seat of the device that went quiet once that
+    /// device had been back a while (it said it is back, so the table waits for it), at a
+    /// step before the people stop playing.
     fn skipped_once_back(&self) -> Option<String> {
         let r = self.returned.as_ref()?;
         let from = r.level? + BACK_WITHIN;
@@ -1464,8 +1540,8 @@ impl World {
                     .is_some_and(|m| m.device == device)
         })?;
         Some(format!(
-            "seat {seat} of dev {}, back and level with the table {BACK_WITHIN} steps before \
-             step {from}, was skipped at step {step}",
+            "seat {seat} of dev {}, back for {SETTLE} ms {BACK_WITHIN} steps before step \
+             {from}, was skipped at step {step}",
             r.dev
         ))
     }
@@ -1548,6 +1624,8 @@ pub fn returning(setup: GameSetup, seed: u64, trace: bool) -> Result<Outcome, St
     plan.max_delay = 5 + u64::from(rng.next_u32() % 120);
     plan.breaks = rng.next_u32() % 5;
     plan.check_return = true;
+    plan.quiet_after_move = rng.next_u32().is_multiple_of(2);
+    plan.off_the_network = plan.quiet_after_move && rng.next_u32().is_multiple_of(2);
     // At a table of three devices or more, a link of the returning one comes up late.
     let returning = plan.away.map_or(0, |(dev, _, _)| dev);
     let others: Vec<usize> = (0..usize::from(plan.people))
