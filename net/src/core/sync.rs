@@ -34,7 +34,7 @@ impl<G: Game> Core<G> {
         {
             // A new connection: what went over the old one may be lost.
             self.peers[seat as usize].connected();
-            self.asking(seat);
+            self.asking(seat, false);
             let hello = self.hello(true, false);
             self.transmits.push_back(Transmit {
                 to: self.keys[seat as usize],
@@ -110,9 +110,34 @@ impl<G: Game> Core<G> {
             have,
             reply,
             full,
-            shared: self.shared_step(),
+            shared: self.ask_from(full),
         })
         .encode()
+    }
+
+    /// The step a hello asks history from: the shared step ([`Core::shared_step`]); in a
+    /// full hello (nothing has moved this device on for a while), no later than the last
+    /// step on our log signed by any seat the table has taken past our step. A device on a
+    /// log of its own may share a step with one seat only by a message that seat made before
+    /// it too went the table's way (a crash took what it had built on): the seats that went
+    /// on send the steps between, the votes that take this device back among them.
+    fn ask_from(&self, full: bool) -> u32 {
+        let shared = self.shared_step();
+        let Some(gs) = self.game.as_ref().filter(|_| full) else {
+            return shared;
+        };
+        let at = gs.records.len() as u32;
+        let ahead: BTreeSet<Seat> = self
+            .by_step
+            .range(at.saturating_add(1)..)
+            .flat_map(|(_, ids)| ids)
+            .map(|(_, author)| *author)
+            .filter(|a| *a != self.me && !gs.removed.contains_key(a))
+            .collect();
+        ahead
+            .iter()
+            .map(|seat| self.peer_floor(*seat))
+            .fold(shared, u32::min)
     }
 
     /// The last step at which some peer has shown (by a message signed on it) that it
@@ -143,8 +168,8 @@ impl<G: Game> Core<G> {
 
     /// Notes that a hello goes to `peer`: what it sends back from our shared step on is
     /// history we asked for.
-    fn asking(&mut self, peer: Seat) {
-        let from = self.shared_step();
+    fn asking(&mut self, peer: Seat, full: bool) {
+        let from = self.ask_from(full);
         let asked = &mut self.peers[peer as usize].asked;
         *asked = Some(asked.map_or(from, |a| a.min(from)));
     }
@@ -153,7 +178,7 @@ impl<G: Game> Core<G> {
         let bytes = self.hello(reply, full);
         for peer in 0..self.keys.len() as Seat {
             if peer != self.me {
-                self.asking(peer);
+                self.asking(peer, full);
             }
         }
         for (i, k) in self.keys.iter().enumerate() {
@@ -182,13 +207,13 @@ impl<G: Game> Core<G> {
             && hello.step == self.step()
             && hello.have.iter().any(|id| !self.msgs.contains_key(id))
         {
-            self.asking(peer);
+            self.asking(peer, false);
             let bytes = self.hello(false, false);
             self.transmits.push_back(Transmit { to, bytes });
         }
         // Our own hello first, so the peer knows where we stand before what we send it.
         if hello.reply {
-            self.asking(peer);
+            self.asking(peer, false);
             let bytes = self.hello(false, false);
             self.transmits.push_back(Transmit { to, bytes });
         }
