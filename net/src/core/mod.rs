@@ -57,15 +57,16 @@
 //! ```text
 //!   mod.rs        the public types (Core, CoreConfig, Time, Transmit, SecretRecord, Persist,
 //!                 Saved, Proof, Divergence, CoreEvent, SeatStatus), the limits, and the state
-//!                 the seams share (GameState, View, Held, Origin, Arrival, Progress)
+//!                 the seams share (GameState, View, Held, Peer: one per seat, Origin,
+//!                 Arrival, Progress)
 //!   lifecycle.rs  Core::new and Core::resume: the seat's keys and accept, the store read back
 //!   ingest.rs     messages in: handle_message(s), signatures checked by the batch, ingest
 //!                 (check, keep, persist, echo, equivocation), admission limits per seat and
 //!                 step, beacon links that came before their seat's accept
 //!   sync.rs       peer_connected / peer_disconnected, handle_timeout's resync, hellos and
 //!                 the history sent in answer to them, heads
-//!   steps.rs      the step machine: advance, begin, try_step, step_with (this seat's
-//!                 duties, what is owed, the step's record, held votes), apply
+//!   steps.rs      the step machine: advance, begin, try_step, step_with and one try cut
+//!                 along its cases (plan, this seat's duties, owed, record, hold), apply
 //!   view.rs       one step's messages sorted by kind into its View; inputs decoded and
 //!                 judged against the rules
 //!   sealing.rs    submit (an open move, or a sealed play: its salt kept, then its
