@@ -11,10 +11,9 @@
 #[path = "../../net/tests/common/mod.rs"]
 pub mod common;
 
-use common::table::{Table, keys, start_for};
-use hoard_net::device::{Envelope, LobbyEntry, Roster, Profile};
+use common::table::Table;
+use hoard_net::device::{Envelope, LobbyEntry, Profile, Roster};
 use hoard_net::handle::GameSetup;
-use hoard_net::session::{SeatMeta, SessionMeta};
 use hoard_net::storage::{Folder, MemStorage};
 use hoard_net::store::{self, SeatStore};
 use hoard_net::transport::table::TableInfo;
@@ -25,7 +24,6 @@ use hoard_net::{Persist, SecretKey, SecretRecord, Start};
 use hoard_rules::greedquest::{self, GreedQuest};
 use hoard_rules::sprawl::{self, Sprawl};
 use hoard_rules::{Game, Play, Step};
-use iroh::{EndpointAddr, TransportAddr};
 use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
 
@@ -51,7 +49,7 @@ pub const TARGETS: [&str; 15] = [
 
 // ----- decoders -------------------------------------------------------------------------
 
-use common::decode::game_input;
+use common::decode::{addr_of, game_input, meta_for};
 pub use common::decode::{bots_file, device_frame, join_ticket, profile, session_meta, table_card};
 
 pub fn greedquest_input(bytes: &[u8]) {
@@ -319,37 +317,6 @@ fn sprawl_game() -> &'static (<Sprawl as Game>::Public, Vec<Vec<u8>>) {
         let (public, inputs, _) = played::<Sprawl>(&sprawl::Config::new(4), 4);
         (public, inputs)
     })
-}
-
-/// A seated table's metadata for game `G`, as the host sends it and every device keeps it.
-fn meta_for<G: Game>(config: &G::Config, n: u8) -> SessionMeta {
-    let keys = keys(n, 60);
-    let start = start_for::<G>(config, &keys, 61);
-    SessionMeta {
-        start,
-        seats: keys
-            .iter()
-            .enumerate()
-            .map(|(i, k)| SeatMeta {
-                device: k.public(),
-                addr: addr_of(k, i as u16),
-                colour: [i as u8, 2, 3],
-                bot: i == n as usize - 1,
-            })
-            .collect(),
-    }
-}
-
-fn addr_of(key: &SecretKey, i: u16) -> EndpointAddr {
-    let ip = |s: &str| TransportAddr::Ip(s.parse().expect("literal"));
-    EndpointAddr::from_parts(
-        key.public(),
-        [
-            ip(&format!("192.168.1.{}:{}", 10 + i, 40000 + i)),
-            ip(&format!("[fe80::{}]:{}", 10 + i, 40000 + i)),
-            TransportAddr::Relay("https://relay.example.org./".parse().expect("literal")),
-        ],
-    )
 }
 
 fn feed_seat(name: &str) -> FeedSeat {

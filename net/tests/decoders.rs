@@ -7,11 +7,10 @@
 
 mod common;
 
-use common::decode;
-use common::table::{Table, keys, start_for};
+use common::decode::{self, addr_of, meta_for};
+use common::table::Table;
 use hoard_net::device::{Envelope, LobbyEntry, Profile, Roster};
 use hoard_net::handle::GameSetup;
-use hoard_net::session::{SeatMeta, SessionMeta};
 use hoard_net::storage::{Folder, MemStorage};
 use hoard_net::store::{self, SeatStore};
 use hoard_net::transport::table::TableInfo;
@@ -22,7 +21,6 @@ use hoard_net::{Persist, SecretKey, SecretRecord};
 use hoard_rules::greedquest::{self, GreedQuest};
 use hoard_rules::sprawl::{self, Sprawl};
 use hoard_rules::{Game, Play, Step};
-use iroh::{EndpointAddr, TransportAddr};
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
@@ -213,37 +211,6 @@ fn played<G: Game>(config: &G::Config) -> (G::Public, Vec<Vec<u8>>) {
         }
     }
     (game.public, inputs.into_iter().collect())
-}
-
-/// A seated table's metadata for game `G`, as the host sends it and every device keeps it.
-fn meta_for<G: Game>(config: &G::Config, n: u8) -> SessionMeta {
-    let keys = keys(n, 60);
-    let start = start_for::<G>(config, &keys, 61);
-    SessionMeta {
-        start,
-        seats: keys
-            .iter()
-            .enumerate()
-            .map(|(i, k)| SeatMeta {
-                device: k.public(),
-                addr: addr_of(k, i as u16),
-                colour: [i as u8, 2, 3],
-                bot: i == n as usize - 1,
-            })
-            .collect(),
-    }
-}
-
-fn addr_of(key: &SecretKey, i: u16) -> EndpointAddr {
-    let ip = |s: &str| TransportAddr::Ip(s.parse().expect("literal"));
-    EndpointAddr::from_parts(
-        key.public(),
-        [
-            ip(&format!("192.168.1.{}:{}", 10 + i, 40000 + i)),
-            ip(&format!("[fe80::{}]:{}", 10 + i, 40000 + i)),
-            TransportAddr::Relay("https://relay.example.org./".parse().expect("literal")),
-        ],
-    )
 }
 
 fn frames() -> Vec<Vec<u8>> {

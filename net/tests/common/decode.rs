@@ -5,7 +5,7 @@
 use super::highcard::{self, Config, HighCard};
 use super::table::{Device, Table, bot, keys, start_for};
 use hoard_net::device::{Envelope, address_of, fit_name, read_bots, read_profile};
-use hoard_net::session::SessionMeta;
+use hoard_net::session::{SeatMeta, SessionMeta};
 use hoard_net::transport::table::TableInfo;
 use hoard_net::transport::ticket;
 use hoard_net::watch::Watcher;
@@ -15,6 +15,7 @@ use hoard_rules::Game;
 use hoard_rules::greedquest::GreedQuest;
 use hoard_rules::sprawl::Sprawl;
 use iroh::address_lookup::UserData;
+use iroh::{EndpointAddr, TransportAddr};
 use std::sync::OnceLock;
 
 /// What a device does with a session's metadata, from a peer's start or from disk.
@@ -122,4 +123,36 @@ pub fn high_card_table() -> Table {
         .map(|i| bot::<HighCard>(&start, &keys[i], i as u8, cfg.clone()) as Box<dyn Device>)
         .collect();
     Table::new(devices, keys, start)
+}
+
+/// A seated table's metadata for game `G`, as the host sends it and every device keeps it.
+pub fn meta_for<G: Game>(config: &G::Config, n: u8) -> SessionMeta {
+    let keys = keys(n, 60);
+    let start = start_for::<G>(config, &keys, 61);
+    SessionMeta {
+        start,
+        seats: keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| SeatMeta {
+                device: k.public(),
+                addr: addr_of(k, i as u16),
+                colour: [i as u8, 2, 3],
+                bot: i == n as usize - 1,
+            })
+            .collect(),
+    }
+}
+
+/// A device's address as a LAN peer sees it: two direct paths and a relay.
+pub fn addr_of(key: &SecretKey, i: u16) -> EndpointAddr {
+    let ip = |s: &str| TransportAddr::Ip(s.parse().expect("literal"));
+    EndpointAddr::from_parts(
+        key.public(),
+        [
+            ip(&format!("192.168.1.{}:{}", 10 + i, 40000 + i)),
+            ip(&format!("[fe80::{}]:{}", 10 + i, 40000 + i)),
+            TransportAddr::Relay("https://relay.example.org./".parse().expect("literal")),
+        ],
+    )
 }
