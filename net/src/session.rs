@@ -638,8 +638,8 @@ impl<G: Game> Session<G> {
     }
 
     /// Writes how the game ended, once it is over and until a write succeeds; never before
-    /// the player's seat has its records on disk, or a crash could leave a game listed as
-    /// over that resumes unfinished. On a failed write an empty file marks the game over,
+    /// the player's seat has its records on disk, all it heard included, or a crash could
+    /// leave a game listed as over that resumes unfinished, or whose replay cannot audit it. On a failed write an empty file marks the game over,
     /// for the list of games to work out the rest from its log (see
     /// `crate::device::saved_games`).
     fn save_ending(&mut self, now: Time, out: &mut Pumped) {
@@ -652,7 +652,18 @@ impl<G: Game> Session<G> {
         if self.ending.saved.as_ref() == Some(&words) {
             return;
         }
-        match self.dir.write(DONE_FILE, words.as_bytes()) {
+        // What the seat heard goes to the disk first: a game listed as over is never
+        // opened at the table again, so its replay's audit has only the disk to go on.
+        let saved = self.locals[self.mine]
+            .store
+            .flush_all_durable()
+            .map_err(|e| e.to_string())
+            .and_then(|()| {
+                self.dir
+                    .write(DONE_FILE, words.as_bytes())
+                    .map_err(|e| e.to_string())
+            });
+        match saved {
             Ok(()) => {
                 if std::mem::take(&mut self.ending.told) {
                     out.notices

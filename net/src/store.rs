@@ -274,6 +274,14 @@ impl Appender {
         })
     }
 
+    /// Makes what the file holds durable, if its writes do not.
+    fn sync(&mut self) -> std::io::Result<()> {
+        if self.durable {
+            return Ok(());
+        }
+        self.dir.append(self.name, &[], true, self.private)
+    }
+
     /// Writes what is waiting. On any failure the file is cut back to its last good length
     /// and the records stay waiting, so the next try writes them after good records, never
     /// after the part of them that did reach the file.
@@ -421,6 +429,15 @@ impl SeatStore {
         self.secrets.flush()?;
         self.log.flush()?;
         self.inbox.flush()?;
+        Ok(())
+    }
+
+    /// [`SeatStore::flush`], and what the seat heard made durable as well: once, at the end
+    /// of a game, before the game is listed as over. The table no longer sends what a crash
+    /// would lose then, and the game's replay runs the audit again from the disk alone.
+    pub fn flush_all_durable(&mut self) -> Result<()> {
+        self.flush()?;
+        self.inbox.sync()?;
         Ok(())
     }
 }

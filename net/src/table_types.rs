@@ -268,7 +268,8 @@ pub struct SessionSummary {
     /// Steps played so far.
     pub turn: u32,
     /// This device was at the game's table when it last stopped (the app was closed or
-    /// killed mid-game, not left): the app takes the player straight back to it.
+    /// killed there, mid-game or at its end, not left): the app takes the player straight
+    /// back to it.
     pub interrupted: bool,
     /// How it ended, in words ("Mia won"), once it is over; `None` while it can go on.
     pub result: Option<String>,

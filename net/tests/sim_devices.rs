@@ -45,7 +45,29 @@ fn table(seed: u64, trace: bool) -> Result<Outcome, String> {
 /// history apart from its own.)
 const KNOWN_OPEN: &[u64] = &[];
 
-fn run(seeds: std::ops::Range<u64>) -> (u64, u64, u32) {
+/// Tables of the long run that failed once, played in every default run. Stuck: 2567
+/// (SPAMMERS, two seats: a device that lost what it heard in a power cut voted, as it
+/// caught up, to skip the other seat at a step both had played, and went on alone; a seat
+/// now signs no vote below the furthest step it had signed), 4247, 3979, 8815, 10699, 5931
+/// and 8949 (a device killed at a game's end had its audit done but not its peer's, and was
+/// never opened at the table again to give its part: a game over is reopened like one
+/// unfinished), 9203 (a refusal queued for a guest whose seat was given away reached it
+/// after the host had seated it again). No device at the table at the end (7323, 7390,
+/// 7442, 7842, 8499, 8546, 8917, 9430, 9894, 10434, 10771): the check now opens the replay
+/// of a game a device only lists, which found that a game listed as over could not be
+/// audited again from the disk (what the seat heard was never made durable).
+const FOUND_IN_THE_LONG_RUN: &[u64] = &[
+    2567, 4247, 9203, 3979, 8815, 10699, 5931, 8949, 7323, 7390, 7442, 7842, 8499, 8546, 8917,
+    9430, 9894, 10434, 10771,
+];
+
+#[test]
+fn tables_the_long_run_found_stuck_or_unchecked_end_verified() {
+    let (tables, _, _) = run(FOUND_IN_THE_LONG_RUN.iter().copied());
+    assert_eq!(tables, FOUND_IN_THE_LONG_RUN.len() as u64);
+}
+
+fn run(seeds: impl Iterator<Item = u64>) -> (u64, u64, u32) {
     let (mut tables, mut steps, mut restarts) = (0, 0, 0);
     let mut failed = Vec::new();
     for seed in seeds.filter(|s| !KNOWN_OPEN.contains(s)) {

@@ -238,6 +238,17 @@ impl<G: Game> Core<G> {
     pub fn cannot_go_on_without(&self, target: Seat, action: VoteAction) -> Option<String> {
         let gs = self.game.as_ref()?;
         let name = self.start.name(target);
+        let (signed_to, started) = self.signed_to;
+        if (gs.records.len() as u32) < signed_to
+            && self
+                .peers
+                .get(target as usize)
+                .is_some_and(|p| p.heard > started)
+        {
+            return Some(format!(
+                "this device is hearing again steps the table played with it before it stopped: {name}'s move here is on its way"
+            ));
+        }
         match &gs.pending {
             Pending::Over(_) if action == VoteAction::Skip => Some(format!(
                 "the game is over: {name} can only be removed, to finish the audit without them"
@@ -438,6 +449,25 @@ impl<G: Game> Core<G> {
     /// after step `since`, among the messages held.
     pub(super) fn moved_after(&self, seat: Seat, since: u32) -> bool {
         self.shown_from(seat, since.saturating_add(1))
+    }
+
+    /// The furthest step at which this seat signed a move, a vote, its word that it is
+    /// back or its agreement to end: each is signed at the step this device is at, so the
+    /// steps before it had all gone on where it was signed.
+    pub(super) fn furthest_signed(&self) -> u32 {
+        self.by_step
+            .iter()
+            .rev()
+            .find(|(_, ids)| {
+                ids.iter()
+                    .filter(|(_, author)| *author == self.me)
+                    .any(|(id, _)| {
+                        matches!(self.msgs.get(id).map(|h| &h.wire),
+                        Some(Wire::Signed(s)) if s.kind().shows_player()
+                            || matches!(s.kind(), Kind::Vote(_) | Kind::End))
+                    })
+            })
+            .map_or(0, |(step, _)| *step)
     }
 
     /// Whether `seat` signed a move or its [`Body::Back`] at step `from` or later.

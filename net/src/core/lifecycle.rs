@@ -102,6 +102,7 @@ impl<G: Game> Core<G> {
         }
         // A saved message that no longer checks out is dropped, as it would be from a peer.
         core.ingest_all(now, saved_messages, &mut None, Origin::Store);
+        core.signed_to = (core.furthest_signed(), now);
         // A choice made about a seat whose player has moved since (as this device heard
         // before it stopped) had ended.
         for target in 0..core.keys.len() as Seat {
@@ -170,6 +171,7 @@ impl<G: Game> Core<G> {
             game: None,
             view: None,
             back_due: false,
+            signed_to: (0, now),
             crooked_deck: None,
             reaction_at: None,
             complaint: None,

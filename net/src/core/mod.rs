@@ -699,6 +699,14 @@ pub struct Core<G: Game> {
     /// device learns that as it catches up). Over once said, or once it moves at the
     /// table's step: a player who then walks away can be skipped again.
     back_due: bool,
+    /// The furthest step at which this seat had signed a move or a vote, by its store, when
+    /// the device started again (0 for a new game), and when that was. Below that step the
+    /// device hears again steps the table played with it (what it heard was lost with the
+    /// crash): each went on otherwise, and a vote to go on without a seat there would split
+    /// this device from every peer that holds the step. It signs none about a seat whose
+    /// device it has heard since it started (which sends its history); a seat never heard
+    /// since may be gone for good with the only copy of its move, and the table must go on.
+    signed_to: (u32, Time),
     quiet_since: Time,
     /// Beacon links that came before their seat's accept (which holds the chain's head, so
     /// nothing could check them yet): a few per seat, taken in when the accept comes. Links

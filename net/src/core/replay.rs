@@ -138,6 +138,9 @@ impl<G: Game> Core<G> {
             .cloned()
             .collect();
         self.heads_sent.retain(|(s, _)| *s <= n);
+        // The table's vote said how step `n` went: this seat's later messages are on a log
+        // the table left.
+        self.signed_to.0 = self.signed_to.0.min(n);
         self.view = None;
         self.game = None;
         self.begin(self.quiet_since);

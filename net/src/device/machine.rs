@@ -909,8 +909,14 @@ impl Device {
         if *device == self.me {
             return;
         }
-        // Protocol bytes are synced afresh on every reconnection; lobby frames wait.
-        let synced = matches!(frame, Envelope::Core { .. } | Envelope::Screen(_));
+        // Protocol bytes are synced afresh on every reconnection; lobby frames wait, but
+        // a refusal: it answers the device as it was, and a device whose link comes back
+        // asks to sit down again (a seat given away while its device was gone must not
+        // reach it after the host has seated it anew).
+        let synced = matches!(
+            frame,
+            Envelope::Core { .. } | Envelope::Screen(_) | Envelope::Refused { .. }
+        );
         if let Some(links) = &mut self.links
             && !links.send(device, frame.encode(), synced)
         {

@@ -63,7 +63,9 @@ pub(crate) fn saved_games(
                 game: meta.start.game.clone(),
                 names: meta.start.seats.iter().map(|s| s.name.clone()).collect(),
                 turn,
-                interrupted: result.is_none() && at_table == Some(meta.session()),
+                // A game over is opened again too: a peer may still wait for this seat's
+                // part of the audit, which the table gives only while it is open.
+                interrupted: at_table == Some(meta.session()),
                 result,
             },
         ));

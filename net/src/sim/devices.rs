@@ -6,17 +6,18 @@
 //! passer-by sits down and leaves again, the host starts, the game plays (each person's
 //! seat on autoplay), a shared screen joins mid-game, a player leaves on purpose and
 //! resumes from the home list, and at the end the table agrees to stop or plays out; every
-//! device must end on the same step and state with a verified audit. The same seed gives
-//! the same table's life, event for event.
+//! device must end on the same step and state with a verified audit (a device back only
+//! after the end shows it in its replay). The same seed gives the same table's life, event
+//! for event.
 
 use crate::core::Time;
 use crate::device::{Device, Envelope, Happening, Links};
 use crate::games::GameSetup;
 use crate::identity::{SecretKey, SeededRandom, SessionId};
 use crate::storage::{Folder, MemStorage};
-use crate::table_types::ScreenView;
 use crate::table_types::{
-    AuditVerdict, AwayVote, Command, GameView, LobbyView, SessionSummary, Update,
+    AuditVerdict, AwayVote, Command, GameView, LobbyView, Replay, ScreenView, SessionSummary,
+    Update,
 };
 use crate::transport::{TableId, TableInfo, ticket};
 use crate::wire::{SignatureMemo, Wire};
@@ -37,6 +38,9 @@ const MDNS_EVERY: u64 = 1_000;
 /// A device back from going quiet must reach, within this long (ms), the step the table
 /// was at when it came back.
 const CATCH_UP: u64 = 15_000;
+/// Time a device back from going quiet has to catch up before a game that ends by its
+/// rules meanwhile counts against it (ms): enough to find the table quiet and ask for all.
+const OVER_GRACE: u64 = 5_000;
 /// Time a device back from going quiet has to catch up and say it is back (ms), and steps
 /// the table may still go on without its seats after the step it had reached by then.
 const SETTLE: u64 = 10_000;
@@ -86,6 +90,12 @@ pub struct Plan {
     /// seconds just as the first move of its own leaves once the network is back: a move
     /// perhaps too late for its step.
     pub off_the_network: bool,
+    /// The device that goes quiet does so the moment a move of its own (the first after the
+    /// planned time) reaches the peer of [`Plan::apart_on_return`]: the table goes on with
+    /// that move, and what the others answer it with is lost. It comes back to a step whose
+    /// messages from that peer only the others can pass on, while the table skips its seats
+    /// at steps it cannot reach yet.
+    pub quiet_as_move_lands: bool,
     /// Every device crashes at once, and for how long each is down.
     pub blackout: Option<(u64, u64)>,
     /// The table split in two: when, for how long, and which devices are on one side.
@@ -131,6 +141,7 @@ impl Plan {
             check_return: false,
             quiet_after_move: false,
             off_the_network: false,
+            quiet_as_move_lands: false,
             blackout: None,
             partitions: Vec::new(),
             min_delay: 1,
@@ -316,6 +327,8 @@ struct Seen {
     tables: Vec<TableInfo>,
     ticket: Option<String>,
     screen: Option<ScreenView>,
+    /// The last replay opened.
+    replay: Option<Replay>,
     errors: Vec<String>,
 }
 
@@ -462,6 +475,9 @@ pub struct World {
     /// once that move is on its way.
     quiet_armed: Option<(usize, u64, u64)>,
     quiet_now: Option<(usize, u64)>,
+    /// The device to go quiet as its next move lands at a peer: which, from when, for how
+    /// long, and the peer.
+    landing_armed: Option<(usize, u64, u64, usize)>,
     /// A table found to fail while it still runs (a returning device that never caught up).
     failure: Option<String>,
     trace: bool,
@@ -541,6 +557,7 @@ impl World {
             returned: None,
             quiet_armed: None,
             quiet_now: None,
+            landing_armed: None,
             failure: None,
             trace: false,
             log: Vec::new(),
@@ -562,6 +579,10 @@ impl World {
                         until: at + down,
                     },
                 );
+            } else if let Some((peer, _)) = world.plan.apart_on_return
+                && world.plan.quiet_as_move_lands
+            {
+                world.landing_armed = Some((dev, at, down, peer));
             } else if world.plan.quiet_after_move {
                 world.quiet_armed = Some((dev, at, down));
             } else {
@@ -749,7 +770,8 @@ impl World {
                 seen.game = Some(view);
             }
             Update::Games(list) => seen.games = list,
-            Update::Replay(_) | Update::Notice(_) => {}
+            Update::Replay(replay) => seen.replay = Some(replay),
+            Update::Notice(_) => {}
             Update::Screen(view) => {
                 if let ScreenView::Game(g) = &view {
                     let step = g.step;
@@ -810,6 +832,16 @@ impl World {
         let at = (self.now + delay).max(conn.last[way] + 1);
         conn.last[way] = at;
         self.frames += 1;
+        let mut landing = None;
+        if let Some((dev, after, down, peer)) = self.landing_armed
+            && (dev, peer) == (from, to)
+            && self.now >= after
+            && Self::carries_own_move(&bytes)
+        {
+            self.landing_armed = None;
+            self.note(|| format!("dev {dev} goes quiet as its move lands at dev {peer}, at {at}"));
+            landing = Some(Ev::Crash { dev, down });
+        }
         self.push(
             at,
             Ev::Frame {
@@ -819,6 +851,10 @@ impl World {
                 bytes,
             },
         );
+        // After the frame, so the frame lands first.
+        if let Some(crash) = landing {
+            self.push(at, crash);
+        }
     }
 
     /// Ends the connection between `a` and `b`, if any: both sides hear of it after `after`
@@ -1102,6 +1138,14 @@ impl World {
             .unwrap_or(0)
     }
 
+    /// Whether a device back from going quiet is still within [`CATCH_UP`] of its return
+    /// and behind where the table was then.
+    fn catching_up(&self) -> bool {
+        self.returned
+            .as_ref()
+            .is_some_and(|r| !r.caught_up && self.now < r.at + CATCH_UP)
+    }
+
     /// A device back from going quiet catches up with where the table was when it came
     /// back, within [`CATCH_UP`]; notes when it is level with the table.
     fn watch_return(&mut self) {
@@ -1110,6 +1154,10 @@ impl World {
             return;
         };
         let step = self.slots[r.dev].seen.game.as_ref().map_or(0, |g| g.step);
+        let over = self
+            .slots
+            .iter()
+            .any(|s| s.seen.game.as_ref().is_some_and(|g| g.outcome.is_some()));
         if r.level.is_none() && self.now >= r.at + SETTLE && !r.apart {
             r.level = Some(table_step);
         }
@@ -1118,6 +1166,14 @@ impl World {
         }
         if step >= r.table_step {
             r.caught_up = true;
+        } else if over && self.now >= r.at + OVER_GRACE {
+            // The game ended by its rules while the device was still behind: it catches up
+            // only because the table went quiet.
+            self.failure = Some(format!(
+                "dev {} came back at {} ms with the table at step {}; the game is over at {} ms \
+                 and it is still at step {step}",
+                r.dev, r.at, r.table_step, self.now
+            ));
         } else if self.now >= r.at + CATCH_UP {
             self.failure = Some(format!(
                 "dev {} came back at {} ms with the table at step {}, and {} ms later it is at step {step}",
@@ -1392,7 +1448,9 @@ impl World {
                 );
             }
         }
-        if view.step >= self.plan.end_after {
+        // The people wait for a player back at the table to catch up before they agree to
+        // end: a device that catches up only once the game is over is a fault to see.
+        if view.step >= self.plan.end_after && !self.catching_up() {
             if !self.slots[dev].done.autoplay_off {
                 self.slots[dev].done.autoplay_off = true;
                 self.command(dev, Command::Autoplay { on: false });
@@ -1546,9 +1604,29 @@ impl World {
         ))
     }
 
+    /// The step and state that device `dev`'s replay of the game ends at, once its audit
+    /// says the game was verified.
+    fn replayed_end(&mut self, dev: usize) -> Result<(u32, [u8; 32]), String> {
+        let session = self.session.ok_or_else(|| self.fail("no game was seen"))?;
+        self.slots[dev].seen.replay = None;
+        self.command(dev, Command::Replay { session });
+        let Some(replay) = self.slots[dev].seen.replay.take() else {
+            let errors = self.slots[dev].seen.errors.last().cloned();
+            return Err(self.fail(&format!("dev {dev} cannot replay the game: {errors:?}")));
+        };
+        if replay.audit != Some(AuditVerdict::Verified) {
+            return Err(self.fail(&format!("dev {dev}'s replay audit: {:?}", replay.audit)));
+        }
+        let last = replay
+            .frames
+            .last()
+            .ok_or_else(|| self.fail(&format!("dev {dev}'s replay has no frames")))?;
+        Ok((replay.frames.len() as u32 - 1, last.state_hash))
+    }
+
     /// Every seated device ended on the same step and state, with a verified audit; the
     /// screen showed that end.
-    fn check(self) -> Result<Outcome, String> {
+    fn check(mut self) -> Result<Outcome, String> {
         let seated = self.seated();
         let host_words = self.slots[0]
             .machine
@@ -1556,6 +1634,7 @@ impl World {
             .and_then(|m| m.table())
             .and_then(|t| t.ending());
         let mut first: Option<GameView> = None;
+        let mut listed = Vec::new();
         for d in seated {
             match self.ended(d) {
                 Some(Ended::AtTable(v)) => {
@@ -1584,17 +1663,35 @@ impl World {
                             "dev {d} lists the game as '{words}', the host as {host_words:?}"
                         )));
                     }
+                    listed.push(d);
                 }
                 None => return Err(self.fail(&format!("dev {d} never saw the end"))),
             }
         }
-        let first = first.ok_or_else(|| self.fail("no device at the table at the end"))?;
+        // A device that learned of the end only from its list of games (back after the
+        // end): its person opens the game's replay, which must be the same game, audited.
+        let mut end = first.as_ref().map(|f| (f.step, f.state_hash));
+        for d in listed {
+            let (step, state_hash) = self.replayed_end(d)?;
+            if end.is_some_and(|e| e != (step, state_hash)) {
+                return Err(self.fail(&format!(
+                    "dev {d}'s replay ends at step {step} ({:?}), another device at {:?}: a \
+                     divergence",
+                    &state_hash[..4],
+                    end.map(|(s, h)| (s, h[..4].to_vec()))
+                )));
+            }
+            end.get_or_insert((step, state_hash));
+        }
+        let Some((steps, _)) = end else {
+            return Err(self.fail("no device has the game"));
+        };
         if let Some(why) = self.skipped_once_back() {
             return Err(self.fail(&why));
         }
         Ok(Outcome {
-            steps: first.step,
-            agreed: first.ended_by_agreement,
+            steps,
+            agreed: first.is_some_and(|f| f.ended_by_agreement),
             restarts: self.restarts,
             breaks: self.breaks,
             frames: self.frames,
@@ -1634,6 +1731,7 @@ pub fn returning(setup: GameSetup, seed: u64, trace: bool) -> Result<Outcome, St
     if others.len() >= 2 {
         let peer = others[rng.next_u32() as usize % others.len()];
         plan.apart_on_return = Some((peer, 20_000 + u64::from(rng.next_u32() % 20_000)));
+        plan.quiet_as_move_lands = !plan.quiet_after_move && rng.next_u32().is_multiple_of(2);
     }
     let mut world = World::new(plan, seed);
     world.trace(trace);
