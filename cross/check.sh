@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Type-checks and lints Hoard for the platforms this Linux machine cannot build for:
-# phones (aarch64-linux-android), Windows (x86_64-pc-windows-gnu) and macOS
-# (aarch64-apple-darwin).
+# phones (aarch64-linux-android), Windows (x86_64-pc-windows-gnu), macOS
+# (aarch64-apple-darwin) and a browser (wasm32-unknown-unknown).
 #
 # `cargo check` turns no Rust into machine code, but build scripts still compile C: ring
 # (under iroh's QUIC) and blake3's SIMD code. Without each platform's own compiler and
@@ -12,15 +12,18 @@
 #   macos    the 64-bit ARM glibc headers, plus cross/apple-headers/TargetConditionals.h,
 #            a few lines standing in for the SDK header ring asks which Apple system it
 #            builds for, and with clang's Apple-only `__nonnull` keyword macro undefined,
-#            which glibc's headers use as a name.
+#            which glibc's headers use as a name;
+#   browser  none: ring's C for wasm32 needs no C library, and clang compiles it.
 # Nothing is linked, so those headers never meet the platform's real C library; a C compiler
 # already set in CC_<target> is used as it is.
 #
-# Usage: cross/check.sh android|windows|macos [--clippy]
+# Usage: cross/check.sh android|windows|macos|browser [--clippy]
 #   android            cargo check -p hoard-android
 #   android --clippy   cargo clippy -p hoard-android --all-targets -D warnings
 #   windows, macos     cargo clippy -D warnings on the app and the crates under it
 #                      (rules, net, app: everything a desktop build compiles)
+#   browser            cargo clippy -D warnings on the rules and the protocol with its
+#                      device machine (rules, net), as a browser seat builds them
 set -euo pipefail
 
 ARM_HEADERS=/usr/aarch64-linux-gnu/include
@@ -33,12 +36,13 @@ case "$platform" in
     android) target=aarch64-linux-android headers=$ARM_HEADERS package="hoard-android" ;;
     windows) target=x86_64-pc-windows-gnu headers=$MINGW_HEADERS package="" ;;
     macos) target=aarch64-apple-darwin headers=$ARM_HEADERS package="" ;;
+    browser) target=wasm32-unknown-unknown headers="" package="" ;;
     -h | --help | "")
-        sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
         [[ -n "$platform" ]] && exit 0 || exit 2
         ;;
     *)
-        echo "check.sh: no platform '$platform' (android, windows or macos)" >&2
+        echo "check.sh: no platform '$platform' (android, windows, macos or browser)" >&2
         exit 2
         ;;
 esac
@@ -69,7 +73,8 @@ if [[ -z "${!cc_var:-}" ]]; then
         windows) pkg=mingw-w64-x86-64-dev ;;
         *) pkg=libc6-dev-arm64-cross ;;
     esac
-    [[ -f "$headers/assert.h" ]] || missing+=("C headers in $headers: apt-get install $pkg")
+    [[ -z "$headers" || -f "$headers/assert.h" ]] ||
+        missing+=("C headers in $headers: apt-get install $pkg")
 fi
 if [[ ${#missing[@]} -gt 0 ]]; then
     echo "check.sh: cannot type-check for $platform yet. Missing:" >&2
@@ -87,6 +92,7 @@ if [[ -z "${!cc_var:-}" ]]; then
         # arm_neon.h) stay, and the ARM glibc headers supply the rest.
         android) export "CFLAGS_$var=-nostdlibinc -isystem $headers" ;;
         macos) export "CFLAGS_$var=-nostdlibinc -isystem $headers -isystem $HERE/apple-headers -U__nonnull" ;;
+        browser) ;;
     esac
 fi
 
@@ -97,6 +103,8 @@ if [[ -n "$package" ]]; then
     else
         cargo check -p "$package" --target "$target"
     fi
+elif [[ $platform == browser ]]; then
+    cargo clippy -p hoard-rules -p hoard-net --target "$target" -- -D warnings
 else
     cargo clippy -p hoard-rules -p hoard-net -p hoard-app --target "$target" -- -D warnings
 fi

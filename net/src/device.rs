@@ -11,6 +11,7 @@
 pub mod links;
 pub mod lobby;
 pub mod machine;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod native;
 pub mod profile;
 pub mod saved;
@@ -18,5 +19,6 @@ pub mod saved;
 pub use links::Links;
 pub use lobby::{Envelope, LobbyEntry, MAX_ADDRS, Roster, address_of, dials, fit_name};
 pub use machine::{Device, Happening};
+#[cfg(not(target_arch = "wasm32"))]
 pub use native::{Out, ToDevice};
 pub use profile::{Profile, load_identity, read_bots, read_profile};

@@ -5,9 +5,9 @@
 
 use hoard_net::device::Envelope;
 use hoard_net::handle::{AnyInput, AnyState, AuditVerdict, Command, GameView, Update};
-use hoard_net::transport::endpoint::{EndpointOptions, NetMode, bind_endpoint};
 use hoard_net::transport::mesh::{Mesh, MeshEvent};
 use hoard_net::transport::ticket;
+use hoard_net::transport::{EndpointOptions, NetMode, bind_endpoint};
 use hoard_net::wire::{Basis, Body, Signed, Wire};
 use hoard_net::{PublicKey, SecretKey};
 use hoard_rules::Game;

@@ -11,8 +11,8 @@
 use hoard_net::SecretKey;
 use hoard_net::device::Envelope;
 use hoard_net::handle::{AnyState, AuditVerdict, Command, GameSetup, GameView, ScreenView, Update};
-use hoard_net::transport::endpoint::{EndpointOptions, NetMode, bind_endpoint};
 use hoard_net::transport::mesh::{Mesh, MeshEvent};
+use hoard_net::transport::{EndpointOptions, NetMode, bind_endpoint};
 use hoard_net::transport::{PROTOCOL_VERSION, ticket};
 use hoard_net::watch::{Feed, Took, Watcher};
 use hoard_rules::Listed;

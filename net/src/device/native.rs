@@ -11,9 +11,9 @@ use crate::identity::{SecretKey, SystemRandom};
 use crate::storage::Folder;
 use crate::table_types::{Command, Network, Update};
 use crate::transport::discovery::Discovery;
-use crate::transport::endpoint::{self, EndpointOptions, NetMode};
+use crate::transport::endpoint::{self, EndpointOptions};
 use crate::transport::mesh::{self, Mesh, MeshEvent};
-use crate::transport::{Relays, TableInfo};
+use crate::transport::{NetMode, Relays, TableInfo};
 use iroh::{Endpoint, EndpointAddr, EndpointId, TransportAddr};
 use std::sync::{Arc, Mutex, MutexGuard, mpsc};
 use std::time::{Duration, Instant};
@@ -283,7 +283,7 @@ fn happening(device: &Device, links: Option<&SharedLinks>, event: MeshEvent) -> 
         MeshEvent::Incoming { conn } => {
             let peer = conn.remote_id();
             if let Some(links) = links
-                && device.welcome(&peer, conn.alpn() == endpoint::SCREEN_ALPN)
+                && device.welcome(&peer, conn.alpn() == crate::transport::SCREEN_ALPN)
             {
                 links.lock().mesh.adopt(conn);
             } else {

@@ -3,19 +3,14 @@
 //! port mapping, no DNS fallback), so starting with only loopback never stalls.
 
 use super::TransportError;
+use super::{ALPN, NetMode, Relays, SCREEN_ALPN};
 use iroh::address_lookup::UserData;
 use iroh::dns::{DnsResolver, FallbackMode};
 use iroh::endpoint::{NetReportConfig, PortmapperConfig, QuicTransportConfig, presets};
-use iroh::{Endpoint, RelayMode, RelayUrl, SecretKey};
+use iroh::{Endpoint, RelayMode, SecretKey};
 use iroh_mdns_address_lookup::MdnsAddressLookup;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::Duration;
-
-/// The application protocol every Hoard connection speaks.
-pub const ALPN: &[u8] = b"hoard/1";
-/// The same protocol, dialed by a shared screen: a device at a game admits a connection
-/// from a device without a seat only if it says, this way, that it comes to watch.
-pub const SCREEN_ALPN: &[u8] = b"hoard/1/screen";
 
 /// How often an idle connection proves it is alive. The same on every device.
 pub const KEEP_ALIVE: Duration = Duration::from_millis(750);
@@ -25,46 +20,6 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(4);
 /// The longest a dial may take before it is abandoned (a dead address would otherwise
 /// wait out the QUIC handshake timeout).
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
-
-/// Where the device plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NetMode {
-    /// The local network: direct addresses only, tables advertised and found over mDNS.
-    Lan,
-    /// Loopback only (127.0.0.1), no mDNS: several devices on one machine, joined by
-    /// ticket. For tests and benchmarks; nothing leaves the machine.
-    Loopback,
-    /// Over the internet through relays (opt-in, [`Relays`]), plus everything `Lan` does.
-    Relay,
-}
-
-/// The relays a device playing over the internet goes through.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum Relays {
-    /// iroh's public relays.
-    #[default]
-    Public,
-    /// One relay the players run themselves (the `iroh-relay` server), by its URL:
-    /// `https://…`, or `http://…` on a network the players trust.
-    Own(RelayUrl),
-}
-
-impl Relays {
-    /// Reads a relay URL as a player typed it.
-    pub fn own(url: &str) -> Result<Relays, String> {
-        url.trim()
-            .parse::<RelayUrl>()
-            .map(Relays::Own)
-            .map_err(|e| format!("{:?} is not a relay's address: {e}", url.trim()))
-    }
-
-    fn mode(&self) -> RelayMode {
-        match self {
-            Relays::Public => RelayMode::Default,
-            Relays::Own(url) => RelayMode::custom([url.clone()]),
-        }
-    }
-}
 
 /// How to bind one endpoint.
 #[derive(Clone, Debug)]

@@ -19,8 +19,9 @@
 //! [`WRITE_TIMEOUT`] (a peer that stopped reading) resets the link too, and the driver can
 //! cut a misbehaving peer off for a while ([`Mesh::cut_off`]).
 
-use super::endpoint::{ALPN, CONNECT_TIMEOUT, SCREEN_ALPN};
+use super::endpoint::CONNECT_TIMEOUT;
 use super::frame;
+use super::{ALPN, SCREEN_ALPN};
 use iroh::endpoint::{Connection, VarInt};
 use iroh::{Endpoint, EndpointAddr, EndpointId};
 use std::collections::{BTreeMap, VecDeque};

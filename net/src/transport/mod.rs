@@ -4,21 +4,31 @@
 //! Nothing here knows the rules or the protocol core: it moves opaque frames between
 //! devices. [`crate::handle`] puts the protocol on top.
 //!
-//! - [`endpoint`]: binding the endpoint (identity key, ALPN `hoard/1`, LAN-first settings).
+//! - [`settings`]: the protocol's names (ALPN `hoard/1`) and the ways to play.
+//! - [`endpoint`]: binding the endpoint (identity key, LAN-first settings).
 //! - [`table`]: the table card advertised over mDNS ([`table::TableInfo`]).
 //! - [`ticket`]: join codes to paste or show as a QR code.
 //! - [`discovery`]: the list of open tables on the LAN.
 //! - [`frame`]: length-prefixed frames on QUIC streams.
 //! - [`mesh`]: one link per peer device, with an outbox, keep-alive and reconnection.
+//!
+//! In a browser (`wasm32`) only what the device machine and the tickets need is built: the
+//! endpoint, discovery and the mesh are a native device's (tokio, UDP, mDNS).
 
+#[cfg(not(target_arch = "wasm32"))]
 pub mod discovery;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod endpoint;
 pub mod frame;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod mesh;
+pub mod settings;
 pub mod table;
 pub mod ticket;
 
-pub use endpoint::{ALPN, EndpointOptions, NetMode, Relays, bind_endpoint};
+#[cfg(not(target_arch = "wasm32"))]
+pub use endpoint::{EndpointOptions, bind_endpoint};
+pub use settings::{ALPN, NetMode, Relays, SCREEN_ALPN};
 pub use table::{PROTOCOL_VERSION, TableId, TableInfo};
 
 /// Why the transport could not do something, in words a player can act on.
