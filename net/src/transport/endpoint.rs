@@ -7,7 +7,7 @@ use super::{ALPN, NetMode, Relays, SCREEN_ALPN};
 use iroh::address_lookup::UserData;
 use iroh::dns::{DnsResolver, FallbackMode};
 use iroh::endpoint::{NetReportConfig, PortmapperConfig, QuicTransportConfig, presets};
-use iroh::{Endpoint, RelayMode, SecretKey};
+use iroh::{Endpoint, RelayMode, RelayUrl, SecretKey};
 use iroh_mdns_address_lookup::MdnsAddressLookup;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::Duration;
@@ -32,6 +32,9 @@ pub struct EndpointOptions {
     pub port: Option<u16>,
     /// The relays, in [`NetMode::Relay`].
     pub relays: Relays,
+    /// On the LAN (or loopback): the relay a device at the table serves for its browser
+    /// seats ([`super::lan_relay`]), the only relay then; direct links stay as they are.
+    pub lan_relay: Option<RelayUrl>,
 }
 
 impl EndpointOptions {
@@ -41,6 +44,7 @@ impl EndpointOptions {
             mdns: mode != NetMode::Loopback,
             port: None,
             relays: Relays::Public,
+            lan_relay: None,
         }
     }
 }
@@ -129,15 +133,23 @@ async fn bind_once(
         .transport_config(transport_config())
         .dns_resolver(dns)
         .portmapper_config(PortmapperConfig::Disabled);
+    let lan_relay = options
+        .lan_relay
+        .clone()
+        .map_or(RelayMode::Disabled, |url| RelayMode::custom([url]));
+    // A LAN relay answers plain HTTP, not QUIC: the endpoint finds it as its home relay
+    // by an HTTP probe, and looks for nothing else.
+    let mut lan_report = NetReportConfig::minimal();
+    lan_report.https_probes = options.lan_relay.is_some();
     builder = match options.mode {
         NetMode::Lan => builder
-            .relay_mode(RelayMode::Disabled)
-            .net_report_config(NetReportConfig::minimal())
+            .relay_mode(lan_relay)
+            .net_report_config(lan_report)
             .bind_addr(SocketAddr::from((Ipv4Addr::UNSPECIFIED, port)))
             .map_err(|e| bind(e.to_string()))?,
         NetMode::Loopback => builder
-            .relay_mode(RelayMode::Disabled)
-            .net_report_config(NetReportConfig::minimal())
+            .relay_mode(lan_relay)
+            .net_report_config(lan_report)
             .clear_ip_transports()
             .bind_addr(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
             .map_err(|e| bind(e.to_string()))?,

@@ -11,6 +11,7 @@
 //! - [`discovery`]: the list of open tables on the LAN.
 //! - [`frame`]: length-prefixed frames on QUIC streams.
 //! - [`mesh`]: one link per peer device, with an outbox, keep-alive and reconnection.
+//! - [`lan_relay`]: the relay a device serves on the LAN for browser seats.
 //!
 //! In a browser (`wasm32`) only what the device machine and the tickets need is built: the
 //! endpoint, discovery and the mesh are a native device's (tokio, UDP, mDNS).
@@ -20,6 +21,8 @@ pub mod discovery;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod endpoint;
 pub mod frame;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod lan_relay;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod mesh;
 pub mod settings;
