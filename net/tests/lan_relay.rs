@@ -4,6 +4,7 @@
 //! Loopback only; nothing leaves the machine.
 
 use hoard_net::transport::lan_relay::LanRelay;
+use hoard_net::transport::table_web::{PageFiles, TableWeb};
 use hoard_net::transport::{ALPN, EndpointOptions, NetMode, bind_endpoint};
 use iroh::{Endpoint, EndpointAddr, SecretKey, TransportAddr};
 use std::net::Ipv4Addr;
@@ -70,4 +71,123 @@ async fn two_devices_that_know_each_other_only_by_the_lan_relay_connect_through_
     phone.close().await;
     laptop.close().await;
     relay.stop().await;
+}
+
+/// One GET over plain HTTP: the status line and the body.
+async fn get(url: &str, path: &str) -> (String, Vec<u8>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let mut stream = tokio::net::TcpStream::connect(&host)
+        .await
+        .expect("connect");
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.expect("send");
+    let mut reply = Vec::new();
+    timeout(WAIT, stream.read_to_end(&mut reply))
+        .await
+        .expect("an answer in time")
+        .expect("an answer");
+    let split = reply
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a head");
+    let head = String::from_utf8_lossy(&reply[..split]).to_string();
+    (head, reply[split + 4..].to_vec())
+}
+
+/// "The serving device runs an iroh relay on the LAN itself (... the same port as the
+/// page)" (issue 28): a phone opens the page at the device's address, and its iroh reaches
+/// the relay at that very address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_and_the_relay_answer_on_one_port() {
+    let mut page = PageFiles::default();
+    page.insert("index.html", b"<html>Hoard</html>".to_vec());
+    page.insert("hoard_bg.wasm", vec![0, 97, 115, 109]);
+    let web = TableWeb::start(
+        (Ipv4Addr::LOCALHOST, 0).into(),
+        Ipv4Addr::LOCALHOST.into(),
+        page,
+    )
+    .await
+    .expect("serves");
+    assert_eq!(web.page_url(), web.relay_url().as_str());
+
+    let (head, body) = get(web.page_url(), "/").await;
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(
+        head.to_lowercase().contains("content-type: text/html"),
+        "{head}"
+    );
+    assert_eq!(body, b"<html>Hoard</html>");
+    let (head, body) = get(web.page_url(), "/hoard_bg.wasm").await;
+    assert!(
+        head.to_lowercase()
+            .contains("content-type: application/wasm"),
+        "{head}"
+    );
+    assert_eq!(body, [0, 97, 115, 109]);
+    let (head, _) = get(web.page_url(), "/../secrets").await;
+    assert!(head.starts_with("HTTP/1.1 404"), "{head}");
+
+    // Two devices that know each other by that address only.
+    let device = |seed: u8| {
+        let url = web.relay_url().clone();
+        async move {
+            let mut options = EndpointOptions::new(NetMode::Loopback);
+            options.lan_relay = Some(url);
+            bind_endpoint(SecretKey::from_bytes(&[seed; 32]), &options)
+                .await
+                .expect("bind")
+                .endpoint
+        }
+    };
+    let (phone, laptop) = (device(81).await, device(82).await);
+    timeout(WAIT, laptop.online())
+        .await
+        .expect("the laptop reaches the relay through the page's port");
+    let accepting = tokio::spawn({
+        let laptop = laptop.clone();
+        async move {
+            let conn = laptop
+                .accept()
+                .await
+                .expect("incoming")
+                .await
+                .expect("handshake");
+            conn.remote_id()
+        }
+    });
+    let addr =
+        EndpointAddr::from_parts(laptop.id(), [TransportAddr::Relay(web.relay_url().clone())]);
+    let conn = timeout(WAIT, phone.connect(addr, ALPN))
+        .await
+        .expect("connects in time")
+        .expect("connects");
+    assert_eq!(conn.remote_id(), laptop.id());
+    let heard = timeout(WAIT, accepting)
+        .await
+        .expect("accepted")
+        .expect("task");
+    assert_eq!(heard, phone.id());
+    conn.close(0u32.into(), b"done");
+    phone.close().await;
+    laptop.close().await;
+    web.stop().await;
+}
+
+/// The page's files come from the folder of its build, which must hold an `index.html`.
+#[test]
+fn a_page_folder_without_an_index_is_refused_with_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("hoard-page-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    std::fs::write(dir.join("hoard.js"), b"// the glue").expect("write");
+    let err = PageFiles::from_dir(&dir).expect_err("no index.html");
+    assert!(err.to_string().contains("no index.html"), "{err}");
+    std::fs::write(dir.join("index.html"), b"<html></html>").expect("write");
+    assert!(PageFiles::from_dir(&dir).is_ok());
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -12,6 +12,7 @@
 //! - [`frame`]: length-prefixed frames on QUIC streams.
 //! - [`mesh`]: one link per peer device, with an outbox, keep-alive and reconnection.
 //! - [`lan_relay`]: the relay a device serves on the LAN for browser seats.
+//! - [`table_web`]: that relay and the browser seat's page, on one port.
 //!
 //! In a browser (`wasm32`) only what the device machine and the tickets need is built: the
 //! endpoint, discovery and the mesh are a native device's (tokio, UDP, mDNS).
@@ -27,6 +28,8 @@ pub mod lan_relay;
 pub mod mesh;
 pub mod settings;
 pub mod table;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod table_web;
 pub mod ticket;
 
 #[cfg(not(target_arch = "wasm32"))]
