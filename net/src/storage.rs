@@ -1,6 +1,7 @@
 //! What a device keeps, behind one small trait: the native device keeps it in files under
 //! its data folder ([`DiskStorage`]), the simulator in memory with a crash's losses
-//! ([`MemStorage`]), a browser in its own storage. Nothing above this module opens a file.
+//! ([`MemStorage`]), a browser in memory with a journal of changes its driver carries to the
+//! browser's own storage ([`JournalStorage`]). Nothing above this module opens a file.
 //!
 //! Paths are relative to the device's data folder, their parts joined by `/`
 //! (`sessions/1f3a…/seat-0/log`); a [`Folder`] is a place in a storage, and what every
@@ -484,6 +485,145 @@ impl Storage for MemStorage {
     }
 }
 
+/// A storage in memory that also keeps a journal of its changes, for a driver that reaches
+/// its real storage only asynchronously (a browser's IndexedDB). The machine reads and writes
+/// it at once; the driver takes the changes ([`JournalStorage::take`]) after each call into
+/// the machine and has them written before it sends what the machine asked to send, so what
+/// a seat chose is kept before it leaves, as on a disk. A device starting again fills it from
+/// what was kept ([`JournalStorage::load`]).
+#[derive(Clone, Default)]
+pub struct JournalStorage {
+    mem: MemStorage,
+    journal: Arc<Mutex<Vec<Change>>>,
+}
+
+/// One change to a [`JournalStorage`], as its driver carries it to the real storage.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Change {
+    /// The file's whole content now: it was written, or cut back.
+    Put { path: String, bytes: Vec<u8> },
+    /// Bytes added at the end of the file (which is made if it is not there).
+    Append { path: String, bytes: Vec<u8> },
+    /// The file, or the folder and everything under it, is gone.
+    Remove { path: String },
+}
+
+impl JournalStorage {
+    pub fn new() -> JournalStorage {
+        JournalStorage::default()
+    }
+
+    /// A storage holding `files` (path, content), as kept by the real storage; nothing in
+    /// its journal.
+    pub fn load(files: impl IntoIterator<Item = (String, Vec<u8>)>) -> JournalStorage {
+        let storage = JournalStorage::new();
+        for (path, bytes) in files {
+            let _ = storage.mem.write(&path, &bytes, false);
+        }
+        storage
+    }
+
+    /// The changes since the last call, in order, appends to one file in a row joined.
+    pub fn take(&self) -> Vec<Change> {
+        std::mem::take(&mut *self.journal())
+    }
+
+    fn journal(&self) -> MutexGuard<'_, Vec<Change>> {
+        self.journal.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn note(&self, change: Change) {
+        let mut journal = self.journal();
+        if let (
+            Some(Change::Append { path, bytes }),
+            Change::Append {
+                path: next,
+                bytes: more,
+            },
+        ) = (journal.last_mut(), &change)
+            && path == next
+        {
+            bytes.extend_from_slice(more);
+            return;
+        }
+        journal.push(change);
+    }
+}
+
+/// Applies `changes` to `files` (path, content): what a driver does to the real storage.
+pub fn apply(files: &mut BTreeMap<String, Vec<u8>>, changes: &[Change]) {
+    for change in changes {
+        match change {
+            Change::Put { path, bytes } => {
+                files.insert(path.clone(), bytes.clone());
+            }
+            Change::Append { path, bytes } => {
+                files
+                    .entry(path.clone())
+                    .or_default()
+                    .extend_from_slice(bytes);
+            }
+            Change::Remove { path } => files.retain(|p, _| p != path && !under(p, path)),
+        }
+    }
+}
+
+impl Storage for JournalStorage {
+    fn read(&self, path: &str) -> io::Result<Vec<u8>> {
+        self.mem.read(path)
+    }
+
+    fn write(&self, path: &str, bytes: &[u8], private: bool) -> io::Result<()> {
+        self.mem.write(path, bytes, private)?;
+        self.note(Change::Put {
+            path: path.to_string(),
+            bytes: bytes.to_vec(),
+        });
+        Ok(())
+    }
+
+    fn append(&self, path: &str, bytes: &[u8], durable: bool, private: bool) -> io::Result<()> {
+        self.mem.append(path, bytes, durable, private)?;
+        if !bytes.is_empty() {
+            self.note(Change::Append {
+                path: path.to_string(),
+                bytes: bytes.to_vec(),
+            });
+        }
+        Ok(())
+    }
+
+    fn len(&self, path: &str) -> io::Result<u64> {
+        self.mem.len(path)
+    }
+
+    fn truncate(&self, path: &str, len: u64) -> io::Result<()> {
+        self.mem.truncate(path, len)?;
+        let bytes = self.mem.read(path)?;
+        self.note(Change::Put {
+            path: path.to_string(),
+            bytes,
+        });
+        Ok(())
+    }
+
+    fn remove(&self, path: &str) -> io::Result<()> {
+        self.mem.remove(path)?;
+        self.note(Change::Remove {
+            path: path.to_string(),
+        });
+        Ok(())
+    }
+
+    fn list(&self, path: &str) -> Vec<String> {
+        self.mem.list(path)
+    }
+
+    fn changed(&self, path: &str) -> Option<u64> {
+        self.mem.changed(path)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -493,8 +633,72 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         vec![
             (Folder::root(Arc::new(MemStorage::new())), None),
+            (Folder::root(Arc::new(JournalStorage::new())), None),
             (Folder::root(Arc::new(DiskStorage::new(&dir))), Some(dir)),
         ]
+    }
+
+    /// Every file a storage holds, by path.
+    fn files(storage: &dyn Storage, folder: &str) -> BTreeMap<String, Vec<u8>> {
+        let mut out = BTreeMap::new();
+        for name in storage.list(folder) {
+            let path = if folder.is_empty() {
+                name
+            } else {
+                format!("{folder}/{name}")
+            };
+            match storage.read(&path) {
+                Ok(bytes) => {
+                    out.insert(path, bytes);
+                }
+                Err(_) => out.extend(files(storage, &path)),
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_journal_carried_to_other_storage_makes_the_same_files_and_loads_back() {
+        let journal = JournalStorage::new();
+        let root = Folder::root(Arc::new(journal.clone()));
+        let mut kept = BTreeMap::new();
+        let game = root.join("sessions").join("ab12");
+        game.write("table.bin", b"meta").unwrap();
+        for record in [&b"HEAD"[..], b"one", b"two"] {
+            game.join("seat-0")
+                .append("log", record, true, false)
+                .unwrap();
+        }
+        game.join("seat-1")
+            .append("inbox", b"heard", false, false)
+            .unwrap();
+        let first = journal.take();
+        // Appends to one file in a row travel as one.
+        assert_eq!(
+            first[1],
+            Change::Append {
+                path: "sessions/ab12/seat-0/log".into(),
+                bytes: b"HEADonetwo".to_vec()
+            }
+        );
+        apply(&mut kept, &first);
+        assert!(journal.take().is_empty(), "each change is taken once");
+        // A torn tail cut off, a file written again, a folder gone.
+        game.join("seat-0").truncate("log", 7).unwrap();
+        game.write("table.bin", b"meta 2").unwrap();
+        root.write("profile", b"Mia").unwrap();
+        game.join("seat-1").remove_all().unwrap();
+        apply(&mut kept, &journal.take());
+        assert_eq!(kept, files(&journal, ""));
+        assert_eq!(kept["sessions/ab12/seat-0/log"], b"HEADone");
+        assert!(!kept.contains_key("sessions/ab12/seat-1/inbox"));
+
+        // The device starts again from what was kept.
+        let again = JournalStorage::load(kept.clone());
+        assert_eq!(files(&again, ""), kept);
+        assert!(again.take().is_empty());
+        let root = Folder::root(Arc::new(again));
+        assert_eq!(root.join("sessions").list(), ["ab12"]);
     }
 
     #[test]
