@@ -191,3 +191,58 @@ fn a_page_folder_without_an_index_is_refused_with_a_clear_error() {
     assert!(PageFiles::from_dir(&dir).is_ok());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A device already at the table (bound with no relay) that learns of the table's relay
+/// adds it while it runs, and a browser seat, which has only that relay, reaches it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_device_bound_without_a_relay_adds_the_tables_and_is_reached_through_it() {
+    let relay = LanRelay::start((Ipv4Addr::LOCALHOST, 0).into(), Ipv4Addr::LOCALHOST.into())
+        .await
+        .expect("the relay starts");
+    let laptop = bind_endpoint(
+        SecretKey::from_bytes(&[91; 32]),
+        &EndpointOptions::new(NetMode::Loopback),
+    )
+    .await
+    .expect("bind")
+    .endpoint;
+    laptop
+        .insert_relay(
+            relay.url().clone(),
+            std::sync::Arc::new(iroh::RelayConfig::from(relay.url().clone())),
+        )
+        .await;
+    timeout(WAIT, laptop.online())
+        .await
+        .expect("the laptop reaches the relay it added");
+    let phone = device(92, &relay).await;
+    let accepting = tokio::spawn({
+        let laptop = laptop.clone();
+        async move {
+            let conn = laptop
+                .accept()
+                .await
+                .expect("incoming")
+                .await
+                .expect("handshake");
+            conn.remote_id()
+        }
+    });
+    let addr = EndpointAddr::from_parts(laptop.id(), [TransportAddr::Relay(relay.url().clone())]);
+    let conn = timeout(WAIT, phone.connect(addr, ALPN))
+        .await
+        .expect("connects in time")
+        .expect("connects");
+    assert_eq!(conn.remote_id(), laptop.id());
+    assert_eq!(
+        timeout(WAIT, accepting)
+            .await
+            .expect("accepted")
+            .expect("task"),
+        phone.id()
+    );
+    conn.close(0u32.into(), b"done");
+    phone.close().await;
+    laptop.close().await;
+    relay.stop().await;
+}

@@ -133,14 +133,14 @@ async fn bind_once(
         .transport_config(transport_config())
         .dns_resolver(dns)
         .portmapper_config(PortmapperConfig::Disabled);
-    let lan_relay = options
-        .lan_relay
-        .clone()
-        .map_or(RelayMode::Disabled, |url| RelayMode::custom([url]));
+    // An empty map rather than none: a device at a table where a browser sits down adds
+    // the table's relay while it runs.
+    let lan_relay = RelayMode::custom(options.lan_relay.clone());
     // A LAN relay answers plain HTTP, not QUIC: the endpoint finds it as its home relay
-    // by an HTTP probe, and looks for nothing else.
+    // by an HTTP probe, and looks for nothing else. Probes go only to the relays the
+    // endpoint has: none on the LAN but the table's, bound with it or added later.
     let mut lan_report = NetReportConfig::minimal();
-    lan_report.https_probes = options.lan_relay.is_some();
+    lan_report.https_probes = true;
     builder = match options.mode {
         NetMode::Lan => builder
             .relay_mode(lan_relay)
