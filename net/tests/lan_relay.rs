@@ -6,20 +6,48 @@
 use hoard_net::transport::lan_relay::LanRelay;
 use hoard_net::transport::table_web::{PageFiles, TableWeb};
 use hoard_net::transport::{ALPN, EndpointOptions, NetMode, bind_endpoint};
-use iroh::{Endpoint, EndpointAddr, SecretKey, TransportAddr};
+use iroh::endpoint::Connection;
+use iroh::{Endpoint, EndpointAddr, RelayUrl, SecretKey, TransportAddr};
 use std::net::Ipv4Addr;
 use std::time::Duration;
 use tokio::time::timeout;
 
 const WAIT: Duration = Duration::from_secs(15);
 
-async fn device(seed: u8, relay: &LanRelay) -> Endpoint {
+async fn device_with(seed: u8, relay: &RelayUrl) -> Endpoint {
     let mut options = EndpointOptions::new(NetMode::Loopback);
-    options.lan_relay = Some(relay.url().clone());
+    options.lan_relay = Some(relay.clone());
     bind_endpoint(SecretKey::from_bytes(&[seed; 32]), &options)
         .await
         .expect("bind")
         .endpoint
+}
+
+/// `phone` dials `laptop` knowing only `relay` (no direct address, as for a browser seat),
+/// once the laptop is at its relay; both ends of the connection, each sure of the other.
+async fn reach(phone: &Endpoint, laptop: &Endpoint, relay: &RelayUrl) -> (Connection, Connection) {
+    timeout(WAIT, laptop.online())
+        .await
+        .expect("the laptop reaches its relay");
+    let accepting = tokio::spawn({
+        let laptop = laptop.clone();
+        async move {
+            let incoming = laptop.accept().await.expect("incoming");
+            incoming.await.expect("handshake")
+        }
+    });
+    let addr = EndpointAddr::from_parts(laptop.id(), [TransportAddr::Relay(relay.clone())]);
+    let conn = timeout(WAIT, phone.connect(addr, ALPN))
+        .await
+        .expect("connects in time")
+        .expect("connects");
+    let accepted = timeout(WAIT, accepting)
+        .await
+        .expect("accepted in time")
+        .expect("the accepting task");
+    assert_eq!(conn.remote_id(), laptop.id(), "the laptop is who it says");
+    assert_eq!(accepted.remote_id(), phone.id(), "the phone is who it says");
+    (conn, accepted)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -28,36 +56,20 @@ async fn two_devices_that_know_each_other_only_by_the_lan_relay_connect_through_
         .await
         .expect("the relay starts");
     assert!(relay.url().as_str().starts_with("http://127.0.0.1:"));
-    let (phone, laptop) = (device(71, &relay).await, device(72, &relay).await);
-    timeout(WAIT, laptop.online())
-        .await
-        .expect("the laptop reaches its relay");
-
-    let served = tokio::spawn({
-        let laptop = laptop.clone();
-        async move {
-            let conn = laptop
-                .accept()
-                .await
-                .expect("incoming")
-                .await
-                .expect("handshake");
-            let (mut send, mut recv) = conn.accept_bi().await.expect("a stream");
-            let asked = recv.read_to_end(64).await.expect("read");
-            send.write_all(&[asked.as_slice(), b" seen"].concat())
-                .await
-                .expect("write");
-            send.finish().expect("finish");
-            conn.closed().await;
-        }
+    let (phone, laptop) = (
+        device_with(71, relay.url()).await,
+        device_with(72, relay.url()).await,
+    );
+    let (conn, accepted) = reach(&phone, &laptop, relay.url()).await;
+    let served = tokio::spawn(async move {
+        let (mut send, mut recv) = accepted.accept_bi().await.expect("a stream");
+        let asked = recv.read_to_end(64).await.expect("read");
+        send.write_all(&[asked.as_slice(), b" seen"].concat())
+            .await
+            .expect("write");
+        send.finish().expect("finish");
+        accepted.closed().await;
     });
-    // Only the relay's address: no direct one, as for a browser seat.
-    let addr = EndpointAddr::from_parts(laptop.id(), [TransportAddr::Relay(relay.url().clone())]);
-    let conn = timeout(WAIT, phone.connect(addr, ALPN))
-        .await
-        .expect("connects in time")
-        .expect("connects");
-    assert_eq!(conn.remote_id(), laptop.id(), "the peer is who it says");
     let (mut send, mut recv) = conn.open_bi().await.expect("a stream");
     send.write_all(b"my hand").await.expect("write");
     send.finish().expect("finish");
@@ -133,45 +145,11 @@ async fn the_page_and_the_relay_answer_on_one_port() {
     assert!(head.starts_with("HTTP/1.1 404"), "{head}");
 
     // Two devices that know each other by that address only.
-    let device = |seed: u8| {
-        let url = web.relay_url().clone();
-        async move {
-            let mut options = EndpointOptions::new(NetMode::Loopback);
-            options.lan_relay = Some(url);
-            bind_endpoint(SecretKey::from_bytes(&[seed; 32]), &options)
-                .await
-                .expect("bind")
-                .endpoint
-        }
-    };
-    let (phone, laptop) = (device(81).await, device(82).await);
-    timeout(WAIT, laptop.online())
-        .await
-        .expect("the laptop reaches the relay through the page's port");
-    let accepting = tokio::spawn({
-        let laptop = laptop.clone();
-        async move {
-            let conn = laptop
-                .accept()
-                .await
-                .expect("incoming")
-                .await
-                .expect("handshake");
-            conn.remote_id()
-        }
-    });
-    let addr =
-        EndpointAddr::from_parts(laptop.id(), [TransportAddr::Relay(web.relay_url().clone())]);
-    let conn = timeout(WAIT, phone.connect(addr, ALPN))
-        .await
-        .expect("connects in time")
-        .expect("connects");
-    assert_eq!(conn.remote_id(), laptop.id());
-    let heard = timeout(WAIT, accepting)
-        .await
-        .expect("accepted")
-        .expect("task");
-    assert_eq!(heard, phone.id());
+    let (phone, laptop) = (
+        device_with(81, web.relay_url()).await,
+        device_with(82, web.relay_url()).await,
+    );
+    let (conn, _) = reach(&phone, &laptop, web.relay_url()).await;
     conn.close(0u32.into(), b"done");
     phone.close().await;
     laptop.close().await;
@@ -212,35 +190,8 @@ async fn a_device_bound_without_a_relay_adds_the_tables_and_is_reached_through_i
             std::sync::Arc::new(iroh::RelayConfig::from(relay.url().clone())),
         )
         .await;
-    timeout(WAIT, laptop.online())
-        .await
-        .expect("the laptop reaches the relay it added");
-    let phone = device(92, &relay).await;
-    let accepting = tokio::spawn({
-        let laptop = laptop.clone();
-        async move {
-            let conn = laptop
-                .accept()
-                .await
-                .expect("incoming")
-                .await
-                .expect("handshake");
-            conn.remote_id()
-        }
-    });
-    let addr = EndpointAddr::from_parts(laptop.id(), [TransportAddr::Relay(relay.url().clone())]);
-    let conn = timeout(WAIT, phone.connect(addr, ALPN))
-        .await
-        .expect("connects in time")
-        .expect("connects");
-    assert_eq!(conn.remote_id(), laptop.id());
-    assert_eq!(
-        timeout(WAIT, accepting)
-            .await
-            .expect("accepted")
-            .expect("task"),
-        phone.id()
-    );
+    let phone = device_with(92, relay.url()).await;
+    let (conn, _) = reach(&phone, &laptop, relay.url()).await;
     conn.close(0u32.into(), b"done");
     phone.close().await;
     laptop.close().await;
