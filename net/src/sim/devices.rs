@@ -1670,15 +1670,19 @@ impl World {
         }
         // A device that learned of the end only from its list of games (back after the
         // end): its person opens the game's replay, which must be the same game, audited.
+        // The replay's frames are the table after each step that moved the game (the
+        // agreement to end adds none): its last state, not its count, is what must match.
         let mut end = first.as_ref().map(|f| (f.step, f.state_hash));
         for d in listed {
             let (step, state_hash) = self.replayed_end(d)?;
-            if end.is_some_and(|e| e != (step, state_hash)) {
+            if let Some((at, hash)) = end
+                && hash != state_hash
+            {
                 return Err(self.fail(&format!(
-                    "dev {d}'s replay ends at step {step} ({:?}), another device at {:?}: a \
-                     divergence",
+                    "dev {d}'s replay ends at step {step} ({:?}), another device at step {at} \
+                     ({:?}): a divergence",
                     &state_hash[..4],
-                    end.map(|(s, h)| (s, h[..4].to_vec()))
+                    &hash[..4]
                 )));
             }
             end.get_or_insert((step, state_hash));
