@@ -73,8 +73,11 @@ fn play_once(h: &mut Harness<'_, HoardApp>, gave: &mut bool, countered: &mut boo
         .filter_map(|b| Some((card_number(b)?, b.clone())))
         .collect();
     cards.sort();
+    // A card can be given only when one could be drawn (a full hand gives nothing): the
+    // "Draw" button says so.
     if !*gave
         && cards.len() >= 2
+        && buttons.iter().any(|b| b == "Draw")
         && let Some((_, lowest)) = cards.first()
     {
         click(h, lowest);
