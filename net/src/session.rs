@@ -639,9 +639,9 @@ impl<G: Game> Session<G> {
 
     /// Writes how the game ended, once it is over and until a write succeeds; never before
     /// the player's seat has its records on disk, all it heard included, or a crash could
-    /// leave a game listed as over that resumes unfinished, or whose replay cannot audit it. On a failed write an empty file marks the game over,
-    /// for the list of games to work out the rest from its log (see
-    /// `crate::device::saved_games`).
+    /// leave a game listed as over that resumes unfinished, or whose replay cannot audit
+    /// it. On a failed write an empty file marks the game over, for the list of games to
+    /// work out the rest from its log (see `crate::device::saved_games`).
     fn save_ending(&mut self, now: Time, out: &mut Pumped) {
         // The seat's own retry wakes the session while its store is broken.
         self.ending.retry_at = None;

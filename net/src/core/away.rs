@@ -455,31 +455,32 @@ impl<G: Game> Core<G> {
     /// back or its agreement to end: each is signed at the step this device is at, so the
     /// steps before it had all gone on where it was signed.
     pub(super) fn furthest_signed(&self) -> u32 {
-        self.by_step
-            .iter()
+        self.signed_kinds(self.me, ..)
             .rev()
-            .find(|(_, ids)| {
-                ids.iter()
-                    .filter(|(_, author)| *author == self.me)
-                    .any(|(id, _)| {
-                        matches!(self.msgs.get(id).map(|h| &h.wire),
-                        Some(Wire::Signed(s)) if s.kind().shows_player()
-                            || matches!(s.kind(), Kind::Vote(_) | Kind::End))
-                    })
+            .find(|(_, kind)| kind.shows_player() || matches!(kind, Kind::Vote(_) | Kind::End))
+            .map_or(0, |(step, _)| step)
+    }
+
+    /// The step and kind of each message `seat` signed at `steps`, held here, in step order.
+    fn signed_kinds(
+        &self,
+        seat: Seat,
+        steps: impl std::ops::RangeBounds<u32>,
+    ) -> impl DoubleEndedIterator<Item = (u32, Kind)> + '_ {
+        self.by_step
+            .range(steps)
+            .flat_map(|(step, ids)| ids.iter().map(move |id| (*step, id)))
+            .filter(move |(_, (_, author))| *author == seat)
+            .filter_map(|(step, (id, _))| match self.msgs.get(id).map(|h| &h.wire) {
+                Some(Wire::Signed(s)) => Some((step, s.kind())),
+                _ => None,
             })
-            .map_or(0, |(step, _)| *step)
     }
 
     /// Whether `seat` signed a move or its [`Body::Back`] at step `from` or later.
     fn shown_from(&self, seat: Seat, from: u32) -> bool {
-        self.by_step
-            .range(from..)
-            .flat_map(|(_, ids)| ids)
-            .filter(|(_, author)| *author == seat)
-            .any(|(id, _)| {
-                matches!(self.msgs.get(id).map(|h| &h.wire),
-                    Some(Wire::Signed(s)) if s.kind().shows_player())
-            })
+        self.signed_kinds(seat, from..)
+            .any(|(_, kind)| kind.shows_player())
     }
 
     /// Signs the votes this seat's standing choices owe at the current step; whether it

@@ -1604,8 +1604,9 @@ impl World {
         ))
     }
 
-    /// The step and state that device `dev`'s replay of the game ends at, once its audit
-    /// says the game was verified.
+    /// Where device `dev`'s replay of the game ends, once its audit says the game was
+    /// verified: the steps it shows after the deal (one short of the log's where the game
+    /// ended by agreement, which moves nothing) and the last state.
     fn replayed_end(&mut self, dev: usize) -> Result<(u32, [u8; 32]), String> {
         let session = self.session.ok_or_else(|| self.fail("no game was seen"))?;
         self.slots[dev].seen.replay = None;

@@ -1,6 +1,7 @@
 //! Binding a device's iroh endpoint: its persisted key is the player's identity, it speaks
-//! ALPN `hoard/1`, and on the LAN it reaches for nothing on the internet (no relay, no
-//! port mapping, no DNS fallback), so starting with only loopback never stalls.
+//! ALPN `hoard/1`, and on the LAN it reaches for nothing on the internet (no relay but the
+//! one a device at the table serves, no port mapping, no DNS fallback), so starting with
+//! only loopback never stalls.
 
 use super::TransportError;
 use super::{ALPN, NetMode, Relays, SCREEN_ALPN};
@@ -135,7 +136,7 @@ async fn bind_once(
         .portmapper_config(PortmapperConfig::Disabled);
     // An empty map rather than none: a device at a table where a browser sits down adds
     // the table's relay while it runs.
-    let lan_relay = RelayMode::custom(options.lan_relay.clone());
+    let lan_relays = RelayMode::custom(options.lan_relay.clone());
     // A LAN relay answers plain HTTP, not QUIC: the endpoint finds it as its home relay
     // by an HTTP probe, and looks for nothing else. Probes go only to the relays the
     // endpoint has: none on the LAN but the table's, bound with it or added later.
@@ -143,12 +144,12 @@ async fn bind_once(
     lan_report.https_probes = true;
     builder = match options.mode {
         NetMode::Lan => builder
-            .relay_mode(lan_relay)
+            .relay_mode(lan_relays.clone())
             .net_report_config(lan_report)
             .bind_addr(SocketAddr::from((Ipv4Addr::UNSPECIFIED, port)))
             .map_err(|e| bind(e.to_string()))?,
         NetMode::Loopback => builder
-            .relay_mode(lan_relay)
+            .relay_mode(lan_relays.clone())
             .net_report_config(lan_report)
             .clear_ip_transports()
             .bind_addr(SocketAddr::from((Ipv4Addr::LOCALHOST, port)))
