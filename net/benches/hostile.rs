@@ -9,8 +9,12 @@
 //!   commitment, signed messages on logs the table never had): how many the device keeps,
 //!   how its inbox grows, and how many it refuses before it asks for the peer to be cut off.
 //! - Forgeries: one frame of 3,000 forged messages against one of 3,000 valid ones: time
-//!   spent checking it on the network thread.
+//!   spent checking it on the network thread; and a frame of 3,000 valid ones with one
+//!   forgery at its end: how much of it is kept.
+//! - Votes about past steps: the peer's own signed skip vote about every step already
+//!   played, one message each: the device's time per byte against an honest message's.
 
+use hoard_net::VoteAction;
 use hoard_net::core::CoreEvent;
 use hoard_net::wire::{Body, Hello, Link, Signed, Wire};
 use hoard_net::{Basis, Core, CoreConfig, Persist, SeatSpec, SecretKey, Start, Time, Transmit};
@@ -309,10 +313,91 @@ fn forgeries() {
     );
 }
 
+/// A frame of valid messages with one forgery at its end: the device refuses the frame
+/// and keeps nothing of it, so a peer cannot make it check (and store) a frame's worth of
+/// messages for the price of a single bad signature.
+fn forged_tail() {
+    let (mut devs, keys, start) = table();
+    let rogue = keys[ROGUE].public();
+    let at = devs[0].core.step();
+    const N: u32 = 3_000;
+    let mut frame: Vec<Vec<u8>> = (0..N - 1)
+        .map(|i| head(&keys[ROGUE], &start, at + 1 + i, 7))
+        .collect();
+    frame.push(head(&keys[0], &start, at + N, 7));
+    let before = devs[0].core.held();
+    let t = Instant::now();
+    let refused = devs[0]
+        .core
+        .handle_messages(Time(1), rogue, &frame)
+        .is_err();
+    let ms = t.elapsed().as_secs_f64() * 1e3;
+    devs[0].drain();
+    println!(
+        "  a frame of {} valid messages and one forgery at its end: checked in {ms:.2} ms, \
+         {} kept, frame {}",
+        N - 1,
+        devs[0].core.held() - before,
+        if refused { "refused" } else { "taken" },
+    );
+}
+
+/// The rogue's own signed skip vote about each step already played (valid signatures, in
+/// slots no one filled): the device's time per byte, against the same number of bytes of
+/// an honest peer's messages (its heads for the steps ahead).
+fn past_votes() {
+    let (mut devs, keys, start) = table();
+    let rogue = keys[ROGUE].public();
+    let session = start.session();
+    let at = devs[0].core.step();
+    let mut votes: Vec<Vec<u8>> = Vec::new();
+    for n in 1..at {
+        let basis = devs[0].core.basis_at(n).unwrap_or_default();
+        for target in (0..SEATS as u8).filter(|t| *t != ROGUE as u8) {
+            let body = Body::Vote {
+                target,
+                action: VoteAction::Skip,
+            };
+            let vote = Signed::sign(&keys[ROGUE], session, ROGUE as u8, n, basis, body);
+            votes.push(Wire::Signed(vote).encode());
+        }
+    }
+    let honest: Vec<Vec<u8>> = (0..votes.len() as u32)
+        .map(|i| head(&keys[ROGUE], &start, at + 1 + i, 7))
+        .collect();
+    let bytes = |frame: &[Vec<u8>]| frame.iter().map(Vec::len).sum::<usize>();
+    let (a, b) = devs.split_at_mut(1);
+    let time = |dev: &mut Dev, frame: &[Vec<u8>]| {
+        let t = Instant::now();
+        for m in frame {
+            let _ = dev.core.handle_message(Time(1), rogue, m);
+        }
+        let ns = t.elapsed().as_secs_f64() * 1e9;
+        let queued: usize = dev.drain().iter().map(|t| t.bytes.len()).sum();
+        (ns, queued)
+    };
+    let (vote_ns, vote_queued) = time(&mut a[0], &votes);
+    let (honest_ns, _) = time(&mut b[0], &honest);
+    let (vb, hb) = (bytes(&votes), bytes(&honest));
+    println!(
+        "  votes about past steps: {} ({vb} B) at step {at}: {:.0} ns per B received, against \
+         {:.0} ns per B of as many honest messages ({:.2}x); {vote_queued} B queued in answer \
+         ({:.1} B per B received); the device moved on to step {}",
+        votes.len(),
+        vote_ns / vb as f64,
+        honest_ns / hb as f64,
+        (vote_ns / vb as f64) / (honest_ns / hb as f64),
+        vote_queued as f64 / vb as f64,
+        a[0].core.step(),
+    );
+}
+
 fn main() {
     println!("hoard-net hostile bench: one seated peer against a device, 4-seat GreedQuest");
     hellos();
     paced_hellos();
     junk();
     forgeries();
+    forged_tail();
+    past_votes();
 }

@@ -406,7 +406,7 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
                         PlayRecord::SatOut | PlayRecord::Removed => match Absence::of(play)
                             .and_then(|absence| input.sit_out?(&public, seat, absence))
                         {
-                            Some(i) => Play::Open(i),
+                            Some(i) => Play::Away(i),
                             None => {
                                 return Err(fault(
                                     Some(seat),
@@ -525,7 +525,7 @@ pub fn card_moves<G: Game>(
         Step::Inputs(plays) => plays
             .iter()
             .filter_map(|(seat, play)| match play {
-                Play::Open(input) => {
+                Play::Open(input) | Play::Away(input) => {
                     let moves = G::card_moves(public, *seat, input);
                     (!moves.is_empty()).then_some((*seat, moves))
                 }

@@ -81,6 +81,20 @@ pub enum Play<I> {
     /// A [`Seal::UntilAudit`] input as everyone but its owner holds it: known to be
     /// committed, its content unknown until the audit.
     Closed,
+    /// The input the rules make for a seat the table goes on without ([`Game::sit_out`]),
+    /// the same on every device. It is the rules' own move, not the player's, so it need
+    /// not be one the player could choose: a removed player gives nothing in a trade.
+    Away(I),
+}
+
+impl<I> Play<I> {
+    /// The input, made by its seat or by the rules for it; `None` while sealed.
+    pub fn input(&self) -> Option<&I> {
+        match self {
+            Play::Open(input) | Play::Away(input) => Some(input),
+            Play::Closed => None,
+        }
+    }
 }
 
 /// A completed step, as the protocol hands it to the engine.
@@ -326,10 +340,11 @@ pub fn all_or_nothing<P: Clone, Q: Clone, E>(
     Ok(out)
 }
 
-/// The one open input of `seat` that a [`Pending::Turn`] step must hold.
+/// The one input of `seat` that a [`Pending::Turn`] step must hold: its own, or the
+/// rules' for it while the table goes on without it.
 pub fn one_open_input<I>(plays: &[(Seat, Play<I>)], seat: Seat) -> Result<&I, RuleError> {
     match plays {
-        [(s, Play::Open(input))] if *s == seat => Ok(input),
+        [(s, Play::Open(input) | Play::Away(input))] if *s == seat => Ok(input),
         [(s, _)] if *s != seat => Err(RuleError::Illegal {
             seat: *s,
             why: "it is not its turn".into(),

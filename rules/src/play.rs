@@ -4,7 +4,7 @@
 //! benchmarks and the headless app use it; the protocol plays the same steps over the wire.
 
 use crate::deck::{CardMove, Dealer, Handle};
-use crate::{Game, Outcome, Pending, Play, RuleError, Seal, Seat, Step, rng};
+use crate::{Absence, Game, Outcome, Pending, Play, RuleError, Seal, Seat, Step, rng};
 use rand_chacha::ChaCha8Rng;
 
 /// A game played out locally.
@@ -107,6 +107,30 @@ pub fn play_out_with<G: Game>(
     policy: &mut Policy<'_, G>,
     observe: &mut Observer<'_, G>,
 ) -> Result<Played<G>, RuleError> {
+    play_out_absent(
+        config,
+        secrets,
+        seed,
+        max_steps,
+        policy,
+        observe,
+        &|_, _| None,
+    )
+}
+
+/// [`play_out_with`], with seats the table goes on without: `absent(step, seat)` says
+/// whether `seat` is away at step number `step`, and how; an away seat's part of each input
+/// step is the rules' own move for it ([`Game::sit_out`], as [`Play::Away`]). A step the
+/// game cannot take without an away seat is an error naming it.
+pub fn play_out_absent<G: Game>(
+    config: &G::Config,
+    secrets: &[[u8; 32]],
+    seed: &[u8; 32],
+    max_steps: usize,
+    policy: &mut Policy<'_, G>,
+    observe: &mut Observer<'_, G>,
+    absent: &dyn Fn(usize, Seat) -> Option<Absence>,
+) -> Result<Played<G>, RuleError> {
     let mut public = G::setup(config)?;
     let mut privates: Vec<Option<G::Private>> = secrets
         .iter()
@@ -120,9 +144,17 @@ pub fn play_out_with<G: Game>(
     let mut dealer = Dealer::new();
     let mut steps = Vec::new();
     let mut events = 0usize;
-    for _ in 0..max_steps {
+    for n in 0..max_steps {
         let pending = G::pending(&public);
         let mut ask = |seat: Seat| -> Result<(Seat, Play<G::Input>), RuleError> {
+            if let Some(absence) = absent(n, seat) {
+                let input =
+                    G::sit_out(&public, seat, absence).ok_or_else(|| RuleError::Illegal {
+                        seat,
+                        why: format!("the game cannot go on without it ({absence:?}) at step {n}"),
+                    })?;
+                return Ok((seat, Play::Away(input)));
+            }
             let private = privates.get(usize::from(seat)).and_then(Option::as_ref);
             let rng = rngs
                 .get_mut(usize::from(seat))
@@ -207,7 +239,7 @@ pub fn handed<G: Game>(public: &G::Public, step: &Step<G::Input>) -> Vec<(Seat, 
         (_, Step::Inputs(plays)) => plays
             .iter()
             .flat_map(|(seat, play)| match play {
-                Play::Open(input) => G::card_moves(public, *seat, input),
+                Play::Open(input) | Play::Away(input) => G::card_moves(public, *seat, input),
                 Play::Closed => Vec::new(),
             })
             .filter_map(|m| match m {
@@ -230,7 +262,7 @@ fn check_shown<G: Game>(
         return Ok(());
     };
     for (seat, play) in plays {
-        let Play::Open(input) = play else { continue };
+        let Some(input) = play.input() else { continue };
         for m in G::card_moves(public, *seat, input) {
             if let CardMove::Show { card, face } = m
                 && dealer.face(&card) != Some(face)

@@ -589,25 +589,12 @@ fn a_hand_to_hand_trade_the_chosen_player_gives_first_then_you_give_one_back() {
     );
     assert_eq!(Freeloader::pending(&t.p), Pending::Turn { seat: 1 });
     // The card passes face down: only the two of them learn it.
-    let moves = Freeloader::card_moves(
-        &t.p,
-        1,
-        &Input::Give {
-            card: theirs,
-            face: id("Hot Tub"),
-        },
-    );
+    let moves = Freeloader::card_moves(&t.p, 1, &Input::Give { card: theirs });
     assert!(matches!(
         moves.as_slice(),
         [hoard_rules::CardMove::Pass { to: 0, .. }]
     ));
-    t.play(
-        1,
-        Input::Give {
-            card: theirs,
-            face: id("Hot Tub"),
-        },
-    );
+    t.play(1, Input::Give { card: theirs });
     assert!(t.p.hands[0].contains(&theirs));
     t.privates[0].as_mut().unwrap().faces.insert(
         match theirs {
@@ -616,14 +603,81 @@ fn a_hand_to_hand_trade_the_chosen_player_gives_first_then_you_give_one_back() {
         },
         id("Hot Tub"),
     );
+    t.play(0, Input::Give { card: theirs });
+    assert!(t.p.hands[1].contains(&theirs), "the same card may go back");
+}
+
+#[test]
+fn a_card_given_face_down_is_named_only_by_its_place_never_by_its_face() {
+    // "That player chooses a card from his hand and puts it in yours": only the two of them
+    // learn what it is, so the move every device receives must say nothing of its face.
+    let mut t = Table::new(3);
+    let theirs = t.give(1, "Hot Tub");
+    land_on(&mut t, DOCTOR, space_index(House::Doctor, Space::Trade));
     t.play(
         0,
-        Input::Give {
-            card: theirs,
-            face: id("Hot Tub"),
+        Input::Trade {
+            with: 1,
+            kind: TradeKind::Hand,
         },
     );
-    assert!(t.p.hands[1].contains(&theirs), "the same card may go back");
+    let offered = |t: &Table| Freeloader::legal_inputs(&t.p, t.privates[1].as_ref(), 1);
+    let as_hot_tub = offered(&t);
+    let Held::Hidden(h) = theirs else {
+        unreachable!()
+    };
+    t.privates[1]
+        .as_mut()
+        .unwrap()
+        .faces
+        .insert(h, id("Ramen Noodles"));
+    assert_eq!(as_hot_tub, vec![Input::Give { card: theirs }]);
+    assert_eq!(
+        offered(&t),
+        as_hot_tub,
+        "the same move whatever the card is"
+    );
+    // The table can check it without the hand: the card is one the giver holds.
+    assert_eq!(
+        Freeloader::check_input(&t.p, 1, &Input::Give { card: theirs }),
+        Ok(())
+    );
+}
+
+#[test]
+fn a_removed_player_asked_to_trade_a_hidden_hand_gives_nothing_and_a_skipped_one_is_waited_for() {
+    // "That player chooses a card from his hand": a hidden card leaves a hand only by its
+    // holder's choice. A skipped player may come back to make it (the table waits); a
+    // removed one has left the game with that hand, unseen, and gives nothing.
+    let mut t = Table::new(3);
+    let theirs = t.give(1, "Hot Tub");
+    land_on(&mut t, DOCTOR, space_index(House::Doctor, Space::Trade));
+    t.play(
+        0,
+        Input::Trade {
+            with: 1,
+            kind: TradeKind::Hand,
+        },
+    );
+    assert_eq!(Freeloader::sit_out(&t.p, 1, Absence::Skipped), None);
+    assert_eq!(
+        Freeloader::sit_out(&t.p, 1, Absence::Removed),
+        Some(Input::Skip)
+    );
+    // A player at the table cannot refuse: with a card in hand, giving nothing is refused.
+    assert!(t.refused(1, Input::Skip));
+    t.step(Step::Inputs(vec![(1, Play::Away(Input::Skip))]))
+        .expect("the rules' move for a removed player");
+    assert!(
+        t.p.hands[1].contains(&theirs),
+        "the hidden card stays unseen"
+    );
+    assert!(matches!(t.p.phase, Phase::TradeBack { seat: 0, .. }));
+    // The mover gone in the middle of their own trade gives nothing back.
+    assert_eq!(
+        Freeloader::sit_out(&t.p, 0, Absence::Removed),
+        Some(Input::Skip)
+    );
 }
 
 #[test]
@@ -646,14 +700,12 @@ fn a_stuff_to_stuff_trade_and_a_hand_to_board_trade() {
         1,
         Input::Give {
             card: Held::Open(id("Hot Tub")),
-            face: id("Hot Tub"),
         },
     );
     t.play(
         0,
         Input::Give {
             card: Held::Open(id("Ramen Noodles")),
-            face: id("Ramen Noodles"),
         },
     );
     assert_eq!(t.p.stuff[0], vec![id("Hot Tub")]);

@@ -123,6 +123,11 @@ impl<G: Game> Core<G> {
             .unwrap_or_default()
     }
 
+    /// The basis step `n` was played on, if the game has reached it.
+    pub fn basis_at(&self, n: u32) -> Option<Basis> {
+        self.game.as_ref()?.bases.get(n as usize).copied()
+    }
+
     /// [`public_hash`](hoard_rules::public_hash) of the current public state.
     pub fn state_hash(&self) -> Hash {
         self.basis().state

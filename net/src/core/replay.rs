@@ -105,7 +105,7 @@ impl<G: Game> Core<G> {
                             PlayRecord::Closed { .. } => Play::Closed,
                             PlayRecord::SatOut | PlayRecord::Removed => Absence::of(p)
                                 .and_then(|a| self.cfg.sit_out?(public, *seat, a))
-                                .map_or(Play::Closed, Play::Open),
+                                .map_or(Play::Closed, Play::Away),
                         };
                         (*seat, play)
                     })

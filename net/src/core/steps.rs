@@ -612,7 +612,7 @@ impl<G: Game> Core<G> {
                             // The game cannot express it; the table waits for the seat.
                             return Ok(ControlFlow::Break(Progress::Waiting([seat].into())));
                         };
-                        plays.push((seat, Play::Open(input)));
+                        plays.push((seat, Play::Away(input)));
                         rec.push((seat, record));
                         continue;
                     }

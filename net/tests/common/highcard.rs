@@ -215,7 +215,7 @@ impl Game for HighCard {
                             }
                             Some(*c)
                         }
-                        Play::Open(Input::Pass) => None,
+                        Play::Open(Input::Pass) | Play::Away(Input::Pass) => None,
                         _ => {
                             return Err(RuleError::Illegal {
                                 seat: *seat,
@@ -264,7 +264,7 @@ impl Game for HighCard {
                 }])
             }
             (Phase::Choose { winner }, Step::Inputs(plays)) => match plays.as_slice() {
-                [(s, Play::Open(i))] if s == winner => {
+                [(s, Play::Open(i) | Play::Away(i))] if s == winner => {
                     let mut events = Vec::new();
                     if *i == Input::Double {
                         p.scores[*winner as usize] += 1;
@@ -286,7 +286,7 @@ impl Game for HighCard {
                 }
                 for (seat, play) in plays {
                     match play {
-                        Play::Open(Input::Swap) => {
+                        Play::Open(Input::Swap) | Play::Away(Input::Swap) => {
                             if let Some(Some(pr)) = privates.get_mut(*seat as usize)
                                 && let Some(next) = pr.deck.pop()
                                 && let Some(low) = pr.hand.iter().copied().min()
@@ -295,8 +295,10 @@ impl Game for HighCard {
                                 pr.hand.push(next);
                             }
                         }
-                        Play::Open(Input::Keep | Input::Pass) | Play::Closed => {}
-                        Play::Open(_) => {
+                        Play::Open(Input::Keep | Input::Pass)
+                        | Play::Away(Input::Keep | Input::Pass)
+                        | Play::Closed => {}
+                        Play::Open(_) | Play::Away(_) => {
                             return Err(RuleError::Illegal {
                                 seat: *seat,
                                 why: "keep or swap".into(),

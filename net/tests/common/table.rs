@@ -72,6 +72,8 @@ pub trait Device {
     /// Where the device stands, in one line (for a failing test's report).
     fn describe(&self) -> String;
     fn pending(&self) -> Option<hoard_rules::Pending>;
+    /// The game's public table, in Rust's debug form (for tests that stop at a phase).
+    fn public_debug(&self) -> String;
     fn set_plays(&mut self, plays: bool);
     fn records(&self) -> Vec<hoard_net::log::StepRecord>;
     fn basis(&self) -> hoard_net::Basis;
@@ -233,6 +235,9 @@ impl<G: Game> Device for Bot<G> {
     }
     fn pending(&self) -> Option<hoard_rules::Pending> {
         self.core.pending()
+    }
+    fn public_debug(&self) -> String {
+        format!("{:?}", self.core.public())
     }
     fn set_plays(&mut self, plays: bool) {
         self.plays = plays;

@@ -570,7 +570,7 @@ impl Game for Counter {
                 }
             }
             (Phase::Turn { seat }, Step::Inputs(plays)) => {
-                let [(s, Play::Open(input))] = plays.as_slice() else {
+                let [(s, Play::Open(input) | Play::Away(input))] = plays.as_slice() else {
                     return Err(RuleError::WrongStep {
                         expected: format!("one open move of seat {seat}"),
                     });
@@ -620,7 +620,7 @@ impl Game for Counter {
                 for (s, play) in plays {
                     // An answer left sealed came after the first that answered: it changes
                     // nothing (the audit opens it, and it comes too late there too).
-                    let Play::Open(input) = play else {
+                    let Some(input) = play.input() else {
                         continue;
                     };
                     Self::check_input(public, *s, input)?;

@@ -131,7 +131,11 @@ fn value(public: &Public, private: Option<&Private>, seat: Seat, input: &Input) 
             TradeKind::Stuff => -20,
         },
         // Give away the card worth least to us.
-        Input::Give { face, .. } => 100 - card_worth(public, seat, *face),
+        Input::Give { card } => {
+            100 - private
+                .and_then(|p| p.face(card))
+                .map_or(0, |face| card_worth(public, seat, face))
+        }
         Input::Skip => 0,
         Input::GiveUp => {
             if let Phase::Challenge {

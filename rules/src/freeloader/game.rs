@@ -423,11 +423,9 @@ pub enum Input {
         from: Seat,
         card: CardId,
     },
-    /// In a trade: the card given (a hidden one is passed in secret).
-    Give {
-        card: Held,
-        face: CardId,
-    },
+    /// In a trade: the card given. A hidden one is passed in secret, so the input names
+    /// only its place in the hand: its face is for the giver and the taker alone.
+    Give { card: Held },
     /// Follow nothing on this space (nothing to take, or not wanted).
     Skip,
     /// In a challenge: give up the Best Friend space, or fight for it.
@@ -1078,23 +1076,17 @@ impl Game for Freeloader {
             Phase::TradeGive { with: s, kind, .. } | Phase::TradeBack { seat: s, kind, .. }
                 if *s == seat =>
             {
-                let cards: Vec<(Held, CardId)> = match kind {
-                    TradeKind::Hand => held.clone(),
-                    TradeKind::Stuff => stuff.iter().map(|c| (Held::Open(*c), *c)).collect(),
-                };
-                let owned = match kind {
-                    TradeKind::Hand => public.hands[usize::from(seat)].len(),
-                    TradeKind::Stuff => stuff.len(),
+                // Any card in hand may be given, seen or not: a hidden one is named by its
+                // place, so giving it needs no knowledge of its face.
+                let cards: Vec<Held> = match kind {
+                    TradeKind::Hand => public.hands[usize::from(seat)].clone(),
+                    TradeKind::Stuff => stuff.iter().map(|c| Held::Open(*c)).collect(),
                 };
                 // A player with nothing to give gives nothing.
-                if owned == 0 {
+                if cards.is_empty() {
                     out.push(Input::Skip);
                 }
-                out.extend(
-                    cards
-                        .into_iter()
-                        .map(|(card, face)| Input::Give { card, face }),
-                );
+                out.extend(cards.into_iter().map(|card| Input::Give { card }));
             }
             _ => {}
         }
@@ -1119,8 +1111,7 @@ impl Game for Freeloader {
             Input::PlayCard { card, face, .. }
             | Input::PlayCardPaying { card, face, .. }
             | Input::Surprise { card, face, .. }
-            | Input::TradeBoard { card, face, .. }
-            | Input::Give { card, face } => Some((*card, *face)),
+            | Input::TradeBoard { card, face, .. } => Some((*card, *face)),
             _ => None,
         };
         let stand_in = claimed.and_then(|(card, face)| match card {
@@ -1214,9 +1205,11 @@ impl Game for Freeloader {
         private.faces.insert(card, face);
     }
 
-    /// A seat the table goes on without gives up a challenge, gives the first card asked of
-    /// it in a trade, follows nothing where it landed, and moves one die on its turn.
-    fn sit_out(public: &Public, seat: Seat, _absence: Absence) -> Option<Input> {
+    /// A seat the table goes on without gives up a challenge, gives the first face-up card
+    /// asked of it in a trade (nothing, once removed, when every card it holds is hidden),
+    /// gives nothing back in its own trade, follows nothing where it landed, and moves one
+    /// die on its turn.
+    fn sit_out(public: &Public, seat: Seat, absence: Absence) -> Option<Input> {
         match &public.phase {
             Phase::Turn { seat: s } | Phase::MoveAgain { seat: s } if *s == seat => {
                 Some(Input::Move { dice: 1 })
@@ -1258,13 +1251,18 @@ impl Game for Freeloader {
                 match open {
                     Some(c) => Some(Input::Give {
                         card: Held::Open(c),
-                        face: c,
                     }),
                     None if nothing => Some(Input::Skip),
-                    // A hidden card can only leave its holder's hand by its holder's hand.
+                    // A removed player's hidden hand has left the game with them, unseen:
+                    // there is nothing the table can give from it.
+                    None if absence == Absence::Removed => Some(Input::Skip),
+                    // A skipped player may come back: only their own hand can give a card
+                    // no one else has seen, so the table waits for them (or removes them).
                     None => None,
                 }
             }
+            // A player gone in the middle of their own trade gives nothing back.
+            Phase::TradeBack { seat: s, .. } if *s == seat => Some(Input::Skip),
             _ => None,
         }
     }
@@ -1429,7 +1427,11 @@ fn apply_step(
                 }
             };
             let input = crate::one_open_input(plays, seat)?;
-            Freeloader::check_input(public, seat, input)?;
+            // The rules' own move for a seat the table goes on without need not be one the
+            // player could choose (a removed player gives nothing from a hidden hand).
+            if !matches!(plays.as_slice(), [(_, crate::Play::Away(_))]) {
+                Freeloader::check_input(public, seat, input)?;
+            }
             input_step(public, privates, phase, seat, input, &mut events)?;
         }
         _ => {
@@ -1609,9 +1611,9 @@ fn input_step(
                 with,
                 kind,
             },
-            Input::Give { card, face },
+            Input::Give { card },
         ) => {
-            give(public, privates, with, mover, kind, card, *face, events)?;
+            give(public, privates, with, mover, kind, card, events)?;
             public.phase = Phase::TradeBack {
                 seat: mover,
                 with,
@@ -1637,8 +1639,8 @@ fn input_step(
                 kind,
             };
         }
-        (Phase::TradeBack { with, kind, .. }, Input::Give { card, face }) => {
-            give(public, privates, seat, with, kind, card, *face, events)?;
+        (Phase::TradeBack { with, kind, .. }, Input::Give { card }) => {
+            give(public, privates, seat, with, kind, card, events)?;
             Freeloader::end_turn(public, seat, events);
         }
         (Phase::TradeBack { .. }, Input::Skip) => Freeloader::end_turn(public, seat, events),
@@ -1647,9 +1649,9 @@ fn input_step(
     Ok(())
 }
 
-/// `from` gives `card` to `to` in a trade: from hand to hand (a hidden card in secret) or
-/// from Stuff to Stuff.
-#[allow(clippy::too_many_arguments)]
+/// `from` gives `card` to `to` in a trade: from hand to hand (a hidden card in secret: the
+/// deck hands it over to the taker's key, and only the taker learns its face) or from
+/// Stuff to Stuff.
 fn give(
     public: &mut Public,
     privates: &mut [Option<Private>],
@@ -1657,12 +1659,13 @@ fn give(
     to: Seat,
     kind: TradeKind,
     card: &Held,
-    face: CardId,
     events: &mut Vec<Event>,
 ) -> Result<(), RuleError> {
     match kind {
         TradeKind::Hand => {
-            Freeloader::hand_face(privates, from, card, face)?;
+            if !public.hands[usize::from(from)].contains(card) {
+                return Err(illegal(from, "it gave a card it does not hold"));
+            }
             Freeloader::take_from_hand(public, privates, from, card);
             public.hands[usize::from(to)].push(*card);
             let shown = match card {
@@ -1676,6 +1679,12 @@ fn give(
             });
         }
         TradeKind::Stuff => {
+            let Held::Open(face) = *card else {
+                return Err(illegal(from, "Stuff lies face up: a hidden card is not in it"));
+            };
+            if !public.stuff[usize::from(from)].contains(&face) {
+                return Err(illegal(from, "it gave a card that is not in its Stuff"));
+            }
             public.stuff[usize::from(from)].retain(|c| *c != face);
             public.stuff[usize::from(to)].push(face);
             events.push(Event::Gave {

@@ -323,8 +323,8 @@ fn validate(p: &Public, privates: &[Option<Private>], step: &Step<Input>) -> Res
                 }
             },
             // The table's word for an away seat fits every step, whatever the seat holds.
-            Play::Open(input) if input.is_absence() => {}
-            Play::Open(input) => {
+            Play::Open(input) | Play::Away(input) if input.is_absence() => {}
+            Play::Open(input) | Play::Away(input) => {
                 check_input(p, *seat, input)?;
                 if let Some(private) = private {
                     check_private(p, private, *seat, input)?;
@@ -377,13 +377,13 @@ pub(crate) fn apply(
         Step::Shuffled | Step::Dealt | Step::Revealed(_) => {}
         Step::Inputs(inputs) => {
             for (seat, play) in inputs {
-                if *play == Play::Open(Input::Leave) && !t.p.left.contains(*seat) {
+                if play.input() == Some(&Input::Leave) && !t.p.left.contains(*seat) {
                     t.p.left.insert(*seat);
                     t.push(Event::Left { seat: *seat });
                 }
             }
             let opened = |i: usize| match inputs.get(i) {
-                Some((_, Play::Open(input))) => Some(*input),
+                Some((_, Play::Open(input) | Play::Away(input))) => Some(*input),
                 _ => None,
             };
             match t.p.stage {
@@ -473,7 +473,7 @@ pub(crate) fn begin_turn(t: &mut Table) {
 
 fn lay_cards(t: &mut Table, inputs: &[(Seat, Play<Input>)]) {
     for (seat, play) in inputs {
-        let (seat, Play::Open(Input::Card(card))) = (*seat, play) else {
+        let (seat, Play::Open(Input::Card(card)) | Play::Away(Input::Card(card))) = (*seat, play) else {
             t.push(Event::SitsOut {
                 seat: *seat,
                 why: SitOut::Away,
@@ -707,7 +707,7 @@ fn only_one(t: &mut Table, card: Card) -> Option<Seat> {
 fn name_wilds(t: &mut Table, inputs: &[(Seat, Play<Input>)]) {
     for (seat, play) in inputs {
         match play {
-            Play::Open(Input::Wild(value)) => {
+            Play::Open(Input::Wild(value)) | Play::Away(Input::Wild(value)) => {
                 t.p.table[usize::from(*seat)].wild = *value;
                 t.push(Event::WildValue {
                     seat: *seat,
@@ -885,7 +885,7 @@ fn next_round(t: &mut Table, duel: Duel) {
 fn duel_round(t: &mut Table, duel: Duel, inputs: &[(Seat, Play<Input>)]) {
     let mut best = 0;
     for (seat, play) in inputs {
-        let (seat, Play::Open(Input::Card(card))) = (*seat, play) else {
+        let (seat, Play::Open(Input::Card(card)) | Play::Away(Input::Card(card))) = (*seat, play) else {
             // An away duelist plays nothing, and so loses.
             t.push(Event::DuelCard {
                 seat: *seat,
@@ -907,7 +907,7 @@ fn duel_round(t: &mut Table, duel: Duel, inputs: &[(Seat, Play<Input>)]) {
     let mut top = SeatSet::EMPTY;
     let attrition = t.p.config.attrition;
     for (seat, play) in inputs {
-        let (seat, Play::Open(Input::Card(card))) = (*seat, play) else {
+        let (seat, Play::Open(Input::Card(card)) | Play::Away(Input::Card(card))) = (*seat, play) else {
             continue;
         };
         let won = best > 0 && card.duel_rank() == best;
@@ -1199,7 +1199,7 @@ fn end_turn(t: &mut Table) {
 fn last_party(t: &mut Table, inputs: &[(Seat, Play<Input>)]) {
     for (seat, play) in inputs {
         let seat = *seat;
-        if let (Play::Open(input), Some(private)) = (play, t.private(seat)) {
+        if let (Play::Open(input) | Play::Away(input), Some(private)) = (play, t.private(seat)) {
             match input {
                 Input::DiscardDrawn => Table::discard_first_card(private),
                 _ => {

@@ -120,6 +120,8 @@ fn value(public: &Public, seat: Seat, input: &Input) -> i32 {
         },
         Input::EndTurn => 1,
         Input::Pass => 0,
+        // Never legal for a player: the rules make it for a removed one.
+        Input::Abstain => i32::MIN,
     }
 }
 

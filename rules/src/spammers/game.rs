@@ -424,6 +424,10 @@ pub enum Input {
         card: Handle,
         face: CardId,
     },
+    /// At the start, for a player the table removed before they chose: their three Lists
+    /// leave the game with them, unseen (none goes to the Masses). Only the rules make it
+    /// ([`Game::sit_out`]); no player can choose it.
+    Abstain,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -441,6 +445,10 @@ pub enum Event {
         seat: Seat,
         masses: CardId,
         kept: Vec<CardId>,
+    },
+    /// A player removed before choosing: their Lists left the game with them, unseen.
+    Abstained {
+        seat: Seat,
     },
     ToMasses {
         card: CardId,
@@ -1144,7 +1152,7 @@ impl Game for Spammers {
             _ => {}
         }
         let ok = match input {
-            Input::Choose { .. } => false,
+            Input::Choose { .. } | Input::Abstain => false,
             _ => Self::legal_inputs(public, Some(&stand_in), seat).contains(input),
         };
         if ok {
@@ -1224,9 +1232,11 @@ impl Game for Spammers {
     }
 
     /// A seat the table goes on without answers nothing, sends a List it drew to the
-    /// Masses, and ends its turn; it cannot choose its Lists at the start for itself.
-    fn sit_out(public: &Public, seat: Seat, _absence: Absence) -> Option<Input> {
+    /// Masses, and ends its turn. Only its player can choose its Lists at the start: the
+    /// table waits for a skipped one, and a removed one's Lists leave the game unseen.
+    fn sit_out(public: &Public, seat: Seat, absence: Absence) -> Option<Input> {
         match &public.phase {
+            Phase::Choose if absence == Absence::Removed => Some(Input::Abstain),
             Phase::Window { seats, .. } if seats.contains(&seat) => Some(Input::Pass),
             Phase::ListDrawn { turn, .. } if turn.seat == seat => Some(Input::ListToMasses),
             Phase::Turn(turn) if turn.seat == seat => Some(Input::EndTurn),
@@ -1302,11 +1312,19 @@ fn apply_step(
                 });
             }
             for (seat, play) in plays {
-                let Play::Open(input) = play else {
+                let Some(input) = play.input() else {
                     return Err(RuleError::WrongStep {
                         expected: "every choice opened".into(),
                     });
                 };
+                if let (Play::Away(_), Input::Abstain) = (play, input) {
+                    // The removed player's Lists stay face down in a hand no one plays.
+                    if let Some(Some(p)) = privates.get_mut(usize::from(*seat)) {
+                        p.dealt_lists.clear();
+                    }
+                    events.push(Event::Abstained { seat: *seat });
+                    continue;
+                }
                 Spammers::check_input(public, *seat, input)?;
                 let Input::Choose { masses, keep } = input else {
                     return Err(illegal(*seat, "it must choose a List for the Masses"));
@@ -1425,7 +1443,7 @@ fn apply_step(
             }
             let mut answers = Vec::new();
             for (s, play) in plays {
-                let Play::Open(input) = play else { continue };
+                let Some(input) = play.input() else { continue };
                 Spammers::check_input(public, *s, input)?;
                 if let Input::Special { card, face, aim } = input {
                     Spammers::check_face(privates, *s, card, *face)?;

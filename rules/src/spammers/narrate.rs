@@ -27,6 +27,10 @@ pub fn line(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
             name(*seat),
             list(*masses).name
         ),
+        Event::Abstained { seat } => format!(
+            "{} has left the table: their Lists leave with them, unseen.",
+            name(*seat)
+        ),
         Event::ToMasses { card } => {
             format!("{} joins the Unwashed Masses.", list(*card).name)
         }

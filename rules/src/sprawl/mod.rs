@@ -388,7 +388,7 @@ fn single_input(
     seat: Seat,
 ) -> Result<Input, RuleError> {
     match plays {
-        [(s, Play::Open(input))] if *s == seat => Ok(*input),
+        [(s, Play::Open(input) | Play::Away(input))] if *s == seat => Ok(*input),
         [(s, Play::Closed)] if *s == seat => Err(RuleError::Illegal {
             seat,
             why: "Sprawl has no sealed moves; every move is shown".into(),
@@ -409,10 +409,11 @@ fn together_inputs(
     plays
         .iter()
         .map(|(seat, play)| match play {
-            Play::Open(input @ (Input::Ask | Input::Pass | Input::SitOut | Input::Leave)) => {
+            Play::Open(input @ (Input::Ask | Input::Pass | Input::SitOut | Input::Leave))
+            | Play::Away(input @ (Input::Ask | Input::Pass | Input::SitOut | Input::Leave)) => {
                 Ok((*seat, *input))
             }
-            Play::Open(_) => Err(RuleError::Illegal {
+            Play::Open(_) | Play::Away(_) => Err(RuleError::Illegal {
                 seat: *seat,
                 why: "the table waits to hear whether you ask \"Are you sure?\"".into(),
             }),

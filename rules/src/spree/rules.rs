@@ -8,7 +8,7 @@ use super::{
     AfterDraw, Contest, Event, HAND, Input, Phase, Private, Public, Roll, ShotOutcome, Turn,
     illegal,
 };
-use crate::{CardId, Handle, Outcome, Play, RuleError, Seat, Step, rng};
+use crate::{CardId, Handle, Outcome, RuleError, Seat, Step, rng};
 use std::collections::{BTreeMap, VecDeque};
 
 fn seat_of(public: &Public, seat: Seat) -> Option<usize> {
@@ -618,7 +618,7 @@ pub fn apply(
             let mut played = Vec::new();
             for (s, play) in plays {
                 // An answer left sealed came after the first Ace: it changes nothing.
-                let Play::Open(input) = play else { continue };
+                let Some(input) = play.input() else { continue };
                 check_input(public, *s, input)?;
                 if let Input::Ace { card, face } = input {
                     check_face(privates, *s, card, *face)?;

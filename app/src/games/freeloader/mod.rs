@@ -350,7 +350,7 @@ impl FreeloaderUi {
                 })
             })
             .or(self.reading);
-        let offers = moves::offered(view, public, me, legal, self.house, self.card);
+        let offers = moves::offered(view, public, private, me, legal, self.house, self.card);
         let mut rows: Vec<(String, Option<Input>, bool)> = offers
             .into_iter()
             .map(|o| (o.label, Some(o.input), o.primary))

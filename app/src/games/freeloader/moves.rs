@@ -4,7 +4,7 @@
 use super::words;
 use crate::net::GameView;
 use hoard_rules::Seat;
-use hoard_rules::freeloader::{Held, Input, Phase, Public, TradeKind};
+use hoard_rules::freeloader::{Held, Input, Phase, Private, Public, TradeKind};
 
 /// One button of the moves.
 pub struct Offer {
@@ -44,10 +44,11 @@ pub fn playable(legal: &[Input]) -> Vec<Held> {
     legal.iter().filter_map(hand_card).collect()
 }
 
-/// What `me` may do now, as buttons.
+/// What `me` may do now, as buttons (`private` names the cards of a hidden hand).
 pub fn offered(
     view: &GameView,
     public: &Public,
+    private: Option<&Private>,
     me: Seat,
     legal: &[Input],
     house: Option<u8>,
@@ -185,7 +186,10 @@ pub fn offered(
                 words::card_name(*card),
                 words::seat_name(view, *from)
             ),
-            Input::Give { face, .. } => format!("Give {}", words::card_name(*face)),
+            Input::Give { card } => match private.and_then(|p| p.face(card)) {
+                Some(face) => format!("Give {}", words::card_name(face)),
+                None => "Give a card".into(),
+            },
             Input::Skip if trading => "Give nothing".into(),
             Input::Skip => "Skip".into(),
             Input::GiveUp => "Give up".into(),
