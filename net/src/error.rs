@@ -21,6 +21,8 @@ pub enum NetError {
     NoSuchSeat { seat: Seat },
     #[error("a message claiming to be from seat {seat} ({name}) is not signed by that seat's key")]
     BadSignature { seat: Seat, name: String },
+    #[error("seat {seat} ({name}) sent a forged signature among other messages: none was taken")]
+    ForgedFrame { seat: Seat, name: String },
     #[error(
         "seat {seat} ({name}) sent a message for step {step}, far beyond the table's step {at}"
     )]

@@ -867,8 +867,11 @@ fn messages_on_a_made_up_log_are_bounded_per_seat_and_step() {
     honest_all_verified(&t);
 }
 
+/// Issue: "a frame with one forgery at its end is checked whole, its valid part kept.
+/// Charge the sender, not the receiver." A frame with a forgery anywhere is refused whole,
+/// naming its sender, and the link to it is cut.
 #[test]
-fn a_frame_of_forgeries_is_dropped_at_the_first_bad_signature() {
+fn a_frame_with_a_forgery_anywhere_is_refused_whole_and_its_sender_cut_off() {
     let mut t = honest_table(16);
     run_to(&mut t, 1);
     let rogue = t.devices[CHEAT].key();
@@ -883,14 +886,23 @@ fn a_frame_of_forgeries_is_dropped_at_the_first_bad_signature() {
     frame.extend((0..5).map(|i| head_on_log(&key, &t, at + 306 + i, 9)));
     let err = t.inject_frame(1, rogue, &frame).expect_err("forgeries");
     assert!(
-        matches!(err, NetError::BadSignature { seat: 2, .. }),
+        matches!(err, NetError::ForgedFrame { seat: 2, .. }),
         "{err}"
     );
-    assert_eq!(
-        kept(&t, 1).0,
-        before.0 + 5,
-        "only what came before the first forgery is taken"
-    );
+    assert_eq!(kept(&t, 1).0, before.0, "nothing of the frame is taken");
+    // The same with the forgery last: no valid part of it is kept either.
+    let mut frame: Vec<Vec<u8>> = (0..300)
+        .map(|i| head_on_log(&key, &t, at + 1 + i, 9))
+        .collect();
+    frame.push(head_on_log(&t.keys[0], &t, at + 301, 9));
+    assert!(t.inject_frame(1, rogue, &frame).is_err());
+    assert_eq!(kept(&t, 1).0, before.0, "nothing of the frame is taken");
+    let cut = t.devices[1]
+        .events()
+        .iter()
+        .filter(|e| e.starts_with("DropLink { seat: 2 }"))
+        .count();
+    assert_eq!(cut, 2, "each forged frame cuts its sender's link");
     assert!(t.finish());
     honest_all_verified(&t);
 }
@@ -921,9 +933,23 @@ fn a_peer_that_keeps_sending_refused_messages_is_dropped() {
     run_to(&mut t, 1);
     let rogue = t.devices[CHEAT].key();
     let at = t.devices[1].step();
+    // Messages that can be read but not taken (signed on another table's session) count
+    // toward cutting the peer off; a forged one cuts it at once (above).
+    use hoard_net::wire::{Body, Signed, Wire};
     for i in 0..hoard_net::core::REFUSALS_TO_DROP {
-        let forged = head_on_log(&t.keys[0], &t, at + 1 + i, 9);
-        assert!(t.inject(1, rogue, &forged).is_err());
+        // Each a distinct message, so none is a repeat.
+        let elsewhere = Signed::sign(
+            &t.keys[CHEAT],
+            hoard_net::SessionId([9; 32]),
+            CHEAT as u8,
+            at + 1 + i,
+            Default::default(),
+            Body::Head,
+        );
+        assert!(
+            t.inject(1, rogue, &Wire::Signed(elsewhere).encode())
+                .is_err()
+        );
     }
     assert_eq!(dropped(&t, 1), vec!["DropLink { seat: 2 }".to_string()]);
     assert!(dropped(&t, 0).is_empty());

@@ -11,7 +11,7 @@ use crate::beacon;
 use crate::error::{NetError, Result};
 use crate::identity::PublicKey;
 use crate::wire::{
-    Basis, Body, Hash, Kind, MAX_DECK_MESSAGE, MAX_INPUT, Signed, Wire, verify_until_bad,
+    Basis, Body, Hash, Hello, Kind, MAX_DECK_MESSAGE, MAX_INPUT, Signed, Wire, verify_all,
 };
 use hoard_rules::{Game, Seat};
 
@@ -53,10 +53,11 @@ impl<G: Game> Core<G> {
     /// Messages from peer `from`, in the order sent: each is taken as
     /// [`Core::handle_message`] would take it, but their signatures are checked as one batch
     /// and the step machine runs once at the end. A catching-up device gets the missed
-    /// steps this way, hundreds of messages to a frame. Every message is tried, up to the
-    /// first forged signature: the rest of the frame is refused unread (an honest device
-    /// never sends one). The first refusal is returned; every refusal counts against the
-    /// peer (see [`CoreEvent::DropLink`]).
+    /// steps this way, hundreds of messages to a frame. A frame with a forged signature
+    /// anywhere is refused whole and its sender's link cut (an honest device relays only
+    /// what it has checked), so a forgery buys its sender nothing and costs the receiver no
+    /// more than an honest frame of the same size. The first refusal is returned; every
+    /// refusal counts against the peer (see [`CoreEvent::DropLink`]).
     pub fn handle_messages<B: AsRef<[u8]>>(
         &mut self,
         now: Time,
@@ -69,10 +70,11 @@ impl<G: Game> Core<G> {
         }
         self.peers[peer as usize].heard = self.peers[peer as usize].heard.max(now);
         let mut refused = None;
+        // The frame's new messages in order, and where a hello comes among them.
         let mut fresh: Vec<Arrival> = Vec::new();
+        let mut hellos: Vec<(usize, Hello)> = Vec::new();
         let mut seen: IdMap<Hash, ()> = IdMap::default();
         let mut changed = false;
-        let mut forged = false;
         let at = self.step();
         for bytes in batch {
             let bytes = bytes.as_ref();
@@ -106,94 +108,84 @@ impl<G: Game> Core<G> {
                 }
             };
             changed = true;
-            if let Wire::Hello(hello) = wire {
-                // What came before the hello is ours before we answer it.
-                let fresh = std::mem::take(&mut fresh);
-                if self.ingest_all(now, fresh, &mut refused, origin) {
-                    forged = true;
-                    break;
-                }
-                self.answer_hello(now, peer, &hello);
-                continue;
+            match wire {
+                Wire::Hello(hello) => hellos.push((fresh.len(), hello)),
+                wire => fresh.push(Arrival {
+                    wire,
+                    bytes: bytes.to_vec(),
+                    id,
+                }),
             }
-            fresh.push(Arrival {
-                wire,
-                bytes: bytes.to_vec(),
-                id,
-            });
         }
-        if !forged {
-            self.ingest_all(now, fresh, &mut refused, Origin::Peer(peer));
+        // Every signature of the frame first: an honest device relays only what it has
+        // checked, so a frame with one forgery anywhere is its sender's, and is refused
+        // whole (its hellos unanswered), and the link to that sender is cut.
+        if let Some(e) = self.forged_in(&fresh, peer) {
+            self.events.push_back(CoreEvent::DropLink { seat: peer });
+            self.refuse(Origin::Peer(peer), e, &mut refused);
+            return refused.map_or(Ok(()), Err);
         }
+        // What came before each hello is ours before we answer it.
+        let mut rest = fresh.into_iter();
+        let mut taken = 0;
+        for (before, hello) in hellos {
+            let part: Vec<Arrival> = rest.by_ref().take(before - taken).collect();
+            taken = before;
+            self.ingest_checked(now, part, &mut refused, Origin::Peer(peer));
+            self.answer_hello(now, peer, &hello);
+        }
+        self.ingest_checked(now, rest.collect(), &mut refused, Origin::Peer(peer));
         if changed {
             self.advance(now);
         }
         refused.map_or(Ok(()), Err)
     }
 
-    /// Ingests messages that arrived together, their signatures checked as one batch, up
-    /// to the first forged one: whether there was one (the rest of the frame is dropped).
-    pub(super) fn ingest_all(
+    /// Ingests messages whose signatures are checked (or that came from this device's own
+    /// store, which keeps only what it made or found valid), in order.
+    pub(super) fn ingest_checked(
         &mut self,
         now: Time,
         fresh: Vec<Arrival>,
         refused: &mut Option<NetError>,
         origin: Origin,
-    ) -> bool {
-        // The store keeps only what this device made or found valid, each record with its
-        // checksum, next to the device's own key: its signatures are not checked again.
-        let valid = if origin == Origin::Store {
-            fresh.len()
-        } else {
-            self.signed_until_bad(&fresh)
-        };
-        let forged = valid < fresh.len();
-        for (i, arrival) in fresh.into_iter().enumerate() {
-            if i == valid {
-                let e = match &arrival.wire {
-                    Wire::Signed(s) if (s.seat as usize) < self.keys.len() => {
-                        NetError::BadSignature {
-                            seat: s.seat,
-                            name: self.start.name(s.seat),
-                        }
-                    }
-                    Wire::Signed(s) => NetError::NoSuchSeat { seat: s.seat },
-                    _ => NetError::Malformed("a message could not be checked".into()),
-                };
-                self.refuse(origin, e, refused);
-                break;
-            }
+    ) {
+        for arrival in fresh {
             let raw = Some((arrival.bytes, arrival.id));
             if let Err(e) = self.ingest(now, arrival.wire, raw, origin) {
                 self.refuse(origin, e, refused);
             }
         }
-        forged
     }
 
-    /// How many of `fresh`, from the first, carry valid signatures (links need none: their
-    /// chain authenticates them), stopping at the first that does not or that claims a
-    /// seat the table does not have.
-    fn signed_until_bad(&self, fresh: &[Arrival]) -> usize {
+    /// Why a frame from seat `peer` cannot be taken, if it cannot: a signed message in it
+    /// claims a seat the table does not have, or a signature in it is not valid (links need
+    /// none: their chain authenticates them). The fault is the sender's.
+    fn forged_in(&self, fresh: &[Arrival], peer: Seat) -> Option<NetError> {
         let mut items = Vec::new();
-        let mut at = Vec::new();
-        let mut end = fresh.len();
-        for (i, arrival) in fresh.iter().enumerate() {
+        for arrival in fresh {
             if let Wire::Signed(s) = &arrival.wire {
                 match self.verifiers.get(s.seat as usize) {
-                    Some(key) => {
-                        items.push((s, key));
-                        at.push(i);
-                    }
-                    None => {
-                        end = i;
-                        break;
-                    }
+                    Some(key) => items.push((s, key)),
+                    None => return Some(NetError::NoSuchSeat { seat: s.seat }),
                 }
             }
         }
-        let good = verify_until_bad(&items, self.cfg.memo.as_ref());
-        at.get(good).copied().unwrap_or(end)
+        if verify_all(&items, self.cfg.memo.as_ref()) {
+            return None;
+        }
+        // A lone message is refused naming the seat it claims to be from; a frame, naming
+        // its sender (finding which of its messages is forged would cost the receiver more).
+        Some(match items.as_slice() {
+            [(one, _)] => NetError::BadSignature {
+                seat: one.seat,
+                name: self.start.name(one.seat),
+            },
+            _ => NetError::ForgedFrame {
+                seat: peer,
+                name: self.start.name(peer),
+            },
+        })
     }
 
     /// Notes a refused message: the first refusal of a call is what it returns, and every

@@ -101,7 +101,7 @@ impl<G: Game> Core<G> {
             saved_messages.push(Arrival { wire, bytes, id });
         }
         // A saved message that no longer checks out is dropped, as it would be from a peer.
-        core.ingest_all(now, saved_messages, &mut None, Origin::Store);
+        core.ingest_checked(now, saved_messages, &mut None, Origin::Store);
         core.signed_to = (core.furthest_signed(), now);
         // A choice made about a seat whose player has moved since (as this device heard
         // before it stopped) had ended.
