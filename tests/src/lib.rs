@@ -2,6 +2,8 @@
 //! fails), their output as lines with timeouts, the parsed `RESULT` line, scratch
 //! directories that clean up, and in-process devices driven through the handle.
 
+#[cfg(target_os = "linux")]
+pub mod cables;
 pub mod netns;
 pub mod procs;
 pub mod rounds;

@@ -136,6 +136,16 @@ impl ProcTable {
         }
     }
 
+    /// The first line `pick` takes, up to `deadline`, every line seen on the way kept in
+    /// [`ProcTable::seen`].
+    pub fn wait<T>(
+        &mut self,
+        deadline: Instant,
+        pick: impl FnMut(&Line) -> Option<T>,
+    ) -> Option<T> {
+        wait_line(&self.lines, deadline, &mut self.seen, pick)
+    }
+
     /// One `RESULT` per peer (the latest a peer printed), up to `limit`; `also` sees every
     /// line on the way.
     pub fn results(

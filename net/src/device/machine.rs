@@ -37,6 +37,12 @@ use std::collections::BTreeMap;
 /// How long a peer whose messages keep being refused is kept away (ms).
 pub const CUT_OFF_MS: u64 = 30_000;
 
+/// How often a shared screen may have the whole game sent again (ms). A screen that starts
+/// again asks to watch again and is sent the game from its start; one that asks again
+/// sooner gets it once this has passed since its last, so asking again and again costs the
+/// table one copy of the game per period, not one per ask.
+pub const REFEED_MS: u64 = 10_000;
+
 /// What happens to a device: what its driver hands the machine.
 #[derive(Debug)]
 pub enum Happening {
@@ -77,7 +83,12 @@ struct Watching {
 /// A screen this device serves: its name and how many steps it has been sent.
 struct Screen {
     name: String,
+    /// The steps it has been sent.
     sent: u32,
+    /// When it was last sent the game from its start.
+    fed_at: Time,
+    /// It asked to watch again within [`REFEED_MS`] of that: the game goes again then.
+    again: bool,
 }
 
 /// One device. See the module docs.
@@ -211,6 +222,10 @@ impl Device {
             let tick = self.now.plus(1_000);
             next = Some(next.map_or(tick, |n| n.min(tick)));
         }
+        for screen in self.screens.values().filter(|s| s.again) {
+            let due = screen.fed_at.plus(REFEED_MS);
+            next = Some(next.map_or(due, |n| n.min(due)));
+        }
         next
     }
 
@@ -245,7 +260,17 @@ impl Device {
         if let Role::Playing(table) = &mut self.role {
             table.timeout(now);
         }
-        // A changed away-timer is a changed view.
+        for screen in self.screens.values_mut() {
+            if screen.again && now >= screen.fed_at.plus(REFEED_MS) {
+                *screen = Screen {
+                    name: std::mem::take(&mut screen.name),
+                    sent: 0,
+                    fed_at: now,
+                    again: false,
+                };
+            }
+        }
+        // A changed away-timer is a changed view (and a screen due its game is fed).
         self.last_view = None;
     }
 
@@ -539,12 +564,26 @@ impl Device {
             self.send(&peer, &frame);
             return;
         }
-        // A screen that comes back is sent the game again from its start.
+        // A screen that comes back is sent the game again from its start, at most once
+        // per REFEED_MS.
+        let now = self.now;
+        if let Some(screen) = self.screens.get_mut(&peer)
+            && now < screen.fed_at.plus(REFEED_MS)
+        {
+            screen.name = fit_name(&name);
+            screen.again = true;
+            if matches!(self.role, Role::Hosting(_)) {
+                self.lobby_changed();
+            }
+            return;
+        }
         self.screens.insert(
             peer,
             Screen {
                 name: fit_name(&name),
                 sent: 0,
+                fed_at: now,
+                again: false,
             },
         );
         match &self.role {
