@@ -12,8 +12,8 @@ use hoard_net::table_types::{Command, Update};
 use hoard_net::transport::TableInfo;
 use hoard_net::transport::table::PROTOCOL_VERSION;
 use hoard_net::{SecretKey, Time};
-use hoard_rules::counter::Counter;
 use hoard_rules::Listed;
+use hoard_rules::counter::Counter;
 use iroh::{EndpointAddr, EndpointId};
 use std::sync::{Arc, Mutex};
 
