@@ -58,13 +58,15 @@ fn play_once(h: &mut Harness<'_, HoardApp>, gave: &mut bool, countered: &mut boo
     if !*countered
         && let Some(counter) = buttons.iter().find(|b| b.starts_with("Counter with your "))
     {
+        // A window's answers close by themselves when it ends: tapped only while offered.
         let counter = counter.clone();
-        click(h, &counter);
-        *countered = true;
+        if click_if_offered(h, &counter) {
+            *countered = true;
+        }
         return true;
     }
     if buttons.iter().any(|b| b == "Let it stand") {
-        click(h, "Let it stand");
+        click_if_offered(h, "Let it stand");
         return true;
     }
     let mut cards: Vec<(u8, String)> = buttons

@@ -154,17 +154,21 @@ fn play_once(
     let buttons = enabled_buttons(h);
     let has_button = |b: &str| buttons.iter().any(|x| x == b);
     // Once in the game, Mia stops a play with her Ace (or Joker).
+    // A window's answers close by themselves when it ends, so each is tapped only while
+    // still offered.
     if tally.stopped == 0
         && let Some(stop) = buttons.iter().find(|b| b.starts_with("Stop! ("))
     {
         let stop = stop.clone();
-        click(h, &stop);
-        tally.stopped += 1;
+        if click_if_offered(h, &stop) {
+            tally.stopped += 1;
+        }
         return true;
     }
     if has_button("Let it go") {
-        click(h, "Let it go");
-        tally.let_go += 1;
+        if click_if_offered(h, "Let it go") {
+            tally.let_go += 1;
+        }
         return true;
     }
     if let Some(space) = buttons.iter().find(|b| b.starts_with("Park at ")) {
