@@ -607,10 +607,9 @@ fn a_hand_to_hand_trade_the_chosen_player_gives_first_then_you_give_one_back() {
     assert!(t.p.hands[1].contains(&theirs), "the same card may go back");
 }
 
-#[test]
-fn a_card_given_face_down_is_named_only_by_its_place_never_by_its_face() {
-    // "That player chooses a card from his hand and puts it in yours": only the two of them
-    // learn what it is, so the move every device receives must say nothing of its face.
+/// A table of three where seat 0 has asked seat 1, holding one hidden Hot Tub, for a
+/// hand-to-hand trade; and that card.
+fn hand_trade_asked_of_seat_1() -> (Table, Held) {
     let mut t = Table::new(3);
     let theirs = t.give(1, "Hot Tub");
     land_on(&mut t, DOCTOR, space_index(House::Doctor, Space::Trade));
@@ -621,6 +620,14 @@ fn a_card_given_face_down_is_named_only_by_its_place_never_by_its_face() {
             kind: TradeKind::Hand,
         },
     );
+    (t, theirs)
+}
+
+#[test]
+fn a_card_given_face_down_is_named_only_by_its_place_never_by_its_face() {
+    // "That player chooses a card from his hand and puts it in yours": only the two of them
+    // learn what it is, so the move every device receives must say nothing of its face.
+    let (mut t, theirs) = hand_trade_asked_of_seat_1();
     let offered = |t: &Table| Freeloader::legal_inputs(&t.p, t.privates[1].as_ref(), 1);
     let as_hot_tub = offered(&t);
     let Held::Hidden(h) = theirs else {
@@ -649,16 +656,7 @@ fn a_removed_player_asked_to_trade_a_hidden_hand_gives_nothing_and_a_skipped_one
     // "That player chooses a card from his hand": a hidden card leaves a hand only by its
     // holder's choice. A skipped player may come back to make it (the table waits); a
     // removed one has left the game with that hand, unseen, and gives nothing.
-    let mut t = Table::new(3);
-    let theirs = t.give(1, "Hot Tub");
-    land_on(&mut t, DOCTOR, space_index(House::Doctor, Space::Trade));
-    t.play(
-        0,
-        Input::Trade {
-            with: 1,
-            kind: TradeKind::Hand,
-        },
-    );
+    let (mut t, theirs) = hand_trade_asked_of_seat_1();
     assert_eq!(Freeloader::sit_out(&t.p, 1, Absence::Skipped), None);
     assert_eq!(
         Freeloader::sit_out(&t.p, 1, Absence::Removed),

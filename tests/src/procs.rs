@@ -95,19 +95,7 @@ impl ProcTable {
     /// restarted peer said it resumed the game (checked while collecting results).
     pub fn kill_at_step(&mut self, victim: usize, step: u32, limit: Duration) {
         let name = self.peers[victim].name.clone();
-        let reached = wait_line(&self.lines, Instant::now() + limit, &mut self.seen, |l| {
-            (l.peer == name
-                && l.text
-                    .strip_prefix("STEP ")
-                    .and_then(|s| s.parse::<u32>().ok())
-                    .is_some_and(|s| s >= step))
-            .then_some(())
-        });
-        assert!(
-            reached.is_some(),
-            "{name} never reached step {step}:\n{}",
-            tail(&self.seen, 40)
-        );
+        self.until_step(&name, step, limit);
         self.peers[victim].kill();
         // Whatever the killed process printed but did not flush is gone with it.
         std::thread::sleep(Duration::from_millis(300));
@@ -134,6 +122,23 @@ impl ProcTable {
                 }
             });
         }
+    }
+
+    /// Waits until peer `name` reports step `step` or later, up to `limit`.
+    pub fn until_step(&mut self, name: &str, step: u32, limit: Duration) {
+        let reached = self.wait(Instant::now() + limit, |l| {
+            (l.peer == name
+                && l.text
+                    .strip_prefix("STEP ")
+                    .and_then(|s| s.parse::<u32>().ok())
+                    .is_some_and(|s| s >= step))
+            .then_some(())
+        });
+        assert!(
+            reached.is_some(),
+            "{name} never reached step {step}:\n{}",
+            tail(&self.seen, 40)
+        );
     }
 
     /// The first line `pick` takes, up to `deadline`, every line seen on the way kept in

@@ -14,7 +14,7 @@
 
 use hoard_tests::cables::{Cables, Faults};
 use hoard_tests::procs::ProcTable;
-use hoard_tests::{Line, Scratch, tail, with_timeout};
+use hoard_tests::{Line, Scratch, with_timeout};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -64,22 +64,7 @@ fn a_game_on_bad_wifi(label: &str, host: &str, guests: usize) -> Option<(u32, f6
     );
     let (sleeper, unplugged) = (1, guests.min(2));
     // Play a little first: every device seated and the game under way.
-    let until_step = |table: &mut ProcTable, name: &str, step: u32, limit: Duration| {
-        let got = wait_line_of(table, limit, |l| {
-            (l.peer == name
-                && l.text
-                    .strip_prefix("STEP ")
-                    .and_then(|s| s.parse::<u32>().ok())
-                    .is_some_and(|s| s >= step))
-            .then_some(())
-        });
-        assert!(
-            got.is_some(),
-            "{name} never reached step {step}:\n{}",
-            tail(&table.seen, 40)
-        );
-    };
-    until_step(&mut table, "host", 4, Duration::from_secs(120));
+    table.until_step("host", 4, Duration::from_secs(120));
     // A phone asleep: its process stopped, and continued a minute later.
     let pid = table.peers[sleeper].child.id() as libc::pid_t;
     // SAFETY: a signal to a child process of this test, still running.
@@ -91,7 +76,7 @@ fn a_game_on_bad_wifi(label: &str, host: &str, guests: usize) -> Option<(u32, f6
     // SAFETY: as above.
     unsafe { libc::kill(pid, libc::SIGCONT) };
     let at = step_of(&table.seen, "host");
-    until_step(&mut table, "host", at + 2, Duration::from_secs(120));
+    table.until_step("host", at + 2, Duration::from_secs(120));
     // A phone off the Wi-Fi for 20 s, back with a new address.
     let name = table.peers[unplugged].name.clone();
     cables.plug(unplugged, false);
@@ -105,7 +90,7 @@ fn a_game_on_bad_wifi(label: &str, host: &str, guests: usize) -> Option<(u32, f6
     cables.plug(unplugged, true);
     let plugged = Instant::now();
     let before = step_of(&table.seen, &name);
-    until_step(&mut table, &name, before + 1, Duration::from_secs(180));
+    table.until_step(&name, before + 1, Duration::from_secs(180));
     let again = plugged.elapsed().as_secs_f64();
     let results = table.results(Duration::from_secs(420), |_| {});
     table.assert_agree(&results, 8);
