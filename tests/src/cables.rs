@@ -116,12 +116,26 @@ impl Cables {
         let tag = std::process::id() % 100_000;
         let names: Vec<String> = (0..devices).map(|i| format!("hoard{tag}w{i}")).collect();
         let tun: Vec<String> = (0..devices).map(|i| format!("hw{tag}t{i}")).collect();
+        let control = Arc::new(Mutex::new(Control {
+            faults: vec![Faults::NONE; devices],
+            down: vec![false; devices],
+            carried: 0,
+            lost: 0,
+        }));
+        let stop = Arc::new(AtomicBool::new(false));
+        // Made first, so that whatever is set up is taken down again if a step fails.
+        let cables = Cables {
+            devices: names,
+            control: control.clone(),
+            stop: stop.clone(),
+            tun,
+        };
         let mut files = Vec::new();
-        for (i, ns) in names.iter().enumerate() {
+        for (i, ns) in cables.devices.iter().enumerate() {
             let _ = ip(&["netns", "del", ns]);
             ip(&["netns", "add", ns])?;
-            let file = open_tun(&tun[i])?;
-            ip(&["link", "set", &tun[i], "netns", ns])?;
+            let file = open_tun(&cables.tun[i])?;
+            ip(&["link", "set", &cables.tun[i], "netns", ns])?;
             inside(ns, &["ip", "link", "set", "lo", "up"])?;
             inside(
                 ns,
@@ -139,28 +153,19 @@ impl Cables {
                     "add",
                     &format!("{}/24", device_ip(i, 0)),
                     "dev",
-                    &tun[i],
+                    &cables.tun[i],
                 ],
             )?;
-            inside(ns, &["ip", "link", "set", &tun[i], "up"])?;
+            inside(ns, &["ip", "link", "set", &cables.tun[i], "up"])?;
             // mDNS and the like go out on the cable too.
-            inside(ns, &["ip", "route", "add", "224.0.0.0/4", "dev", &tun[i]])?;
+            inside(
+                ns,
+                &["ip", "route", "add", "224.0.0.0/4", "dev", &cables.tun[i]],
+            )?;
             files.push(file);
         }
-        let control = Arc::new(Mutex::new(Control {
-            faults: vec![Faults::NONE; devices],
-            down: vec![false; devices],
-            carried: 0,
-            lost: 0,
-        }));
-        let stop = Arc::new(AtomicBool::new(false));
-        carry(files, control.clone(), stop.clone(), seed)?;
-        Ok(Cables {
-            devices: names,
-            control,
-            stop,
-            tun,
-        })
+        carry(files, control, stop, seed)?;
+        Ok(cables)
     }
 
     /// The words that run a command on device `i`.
