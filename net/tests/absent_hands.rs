@@ -106,10 +106,11 @@ fn a_freeloader_trade_asked_of_a_seat_then_removed_goes_on_and_ends_verified() {
         t.devices[0].describe()
     );
     let with = asked(&t).expect("a trade waits");
+    let trade = t.devices[0].step() as usize;
     // Everyone else stops here until the player asked is gone.
     remove(&mut t, with);
     let at = ends_verified_without(&mut t, with);
-    assert!(at > 0);
+    assert_eq!(at, trade, "the removed seat sat out the trade asked of it");
 }
 
 /// "Each player is dealt three Lists ... chooses one to send to the Unwashed Masses" (the

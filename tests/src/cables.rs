@@ -15,13 +15,13 @@
 //! it sends, so a device that comes back with a new address is found again); multicast goes
 //! to every other device. Needs root and `/dev/net/tun`.
 
+use crate::netns::ip;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 use std::collections::{BinaryHeap, HashMap};
 use std::fs::File;
 use std::io::{Read, Write};
 use std::os::fd::FromRawFd;
-use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
@@ -383,28 +383,9 @@ fn carry(
     Ok(())
 }
 
-fn ip(args: &[&str]) -> Result<(), String> {
-    run("ip", args)
-}
-
+/// Runs `words` inside namespace `ns`.
 fn inside(ns: &str, words: &[&str]) -> Result<(), String> {
     let mut all = vec!["netns", "exec", ns];
     all.extend_from_slice(words);
-    run("ip", &all)
-}
-
-fn run(program: &str, args: &[&str]) -> Result<(), String> {
-    let out = Command::new(program)
-        .args(args)
-        .output()
-        .map_err(|e| format!("cannot run {program}: {e}"))?;
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "{program} {} failed: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
-    }
+    ip(&all)
 }

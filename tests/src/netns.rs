@@ -31,9 +31,9 @@ impl RelayNet {
         };
         // Leftovers of an earlier run with the same process id would make `add` fail.
         for ns in std::iter::once(&net.hub).chain(&net.devices) {
-            let _ = run(&["netns", "del", ns]);
+            let _ = ip(&["netns", "del", ns]);
         }
-        run(&["netns", "add", &net.hub])?;
+        ip(&["netns", "add", &net.hub])?;
         net.inside(&net.hub, &["link", "set", "lo", "up"])?;
         net.inside(
             &net.hub,
@@ -44,14 +44,14 @@ impl RelayNet {
         for (i, ns) in net.devices.iter().enumerate() {
             let subnet = i + 1;
             let (hub_end, dev_end) = (format!("hoard{tag}h{i}"), format!("hoard{tag}v{i}"));
-            run(&["netns", "add", ns])?;
+            ip(&["netns", "add", ns])?;
             // Only IPv4 on the cable, so no link-local IPv6 path is left to try.
             sysctl(ns, "net.ipv6.conf.all.disable_ipv6", "1")?;
-            run(&[
+            ip(&[
                 "link", "add", &hub_end, "type", "veth", "peer", "name", &dev_end,
             ])?;
-            run(&["link", "set", &hub_end, "netns", &net.hub])?;
-            run(&["link", "set", &dev_end, "netns", ns])?;
+            ip(&["link", "set", &hub_end, "netns", &net.hub])?;
+            ip(&["link", "set", &dev_end, "netns", ns])?;
             net.inside(
                 &net.hub,
                 &[
@@ -102,7 +102,7 @@ impl RelayNet {
     fn inside(&self, ns: &str, args: &[&str]) -> Result<(), String> {
         let mut all = vec!["netns", "exec", ns, "ip"];
         all.extend_from_slice(args);
-        run(&all)
+        ip(&all)
     }
 }
 
@@ -110,7 +110,7 @@ impl Drop for RelayNet {
     fn drop(&mut self) {
         // Deleting a namespace takes its end of every cable with it, and so the other end.
         for ns in self.devices.iter().chain(std::iter::once(&self.hub)) {
-            let _ = run(&["netns", "del", ns]);
+            let _ = ip(&["netns", "del", ns]);
         }
     }
 }
@@ -118,7 +118,7 @@ impl Drop for RelayNet {
 /// Sets a kernel network setting inside `ns` (through /proc, which needs no `sysctl` tool).
 fn sysctl(ns: &str, key: &str, value: &str) -> Result<(), String> {
     let path = format!("/proc/sys/{}", key.replace('.', "/"));
-    run(&[
+    ip(&[
         "netns",
         "exec",
         ns,
@@ -129,7 +129,7 @@ fn sysctl(ns: &str, key: &str, value: &str) -> Result<(), String> {
 }
 
 /// `ip` with `args`; the error names the command and what it printed.
-fn run(args: &[&str]) -> Result<(), String> {
+pub(crate) fn ip(args: &[&str]) -> Result<(), String> {
     let out = Command::new("ip")
         .args(args)
         .output()

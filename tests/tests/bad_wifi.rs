@@ -71,7 +71,7 @@ fn a_game_on_bad_wifi(label: &str, host: &str, guests: usize) -> Option<(u32, f6
     unsafe { libc::kill(pid, libc::SIGSTOP) };
     let woke = Instant::now() + ASLEEP;
     while Instant::now() < woke {
-        let _ = wait_line_of(&mut table, Duration::from_millis(500), |_| None::<()>);
+        let _ = table.wait(Instant::now() + Duration::from_millis(500), |_| None::<()>);
     }
     // SAFETY: as above.
     unsafe { libc::kill(pid, libc::SIGCONT) };
@@ -82,7 +82,7 @@ fn a_game_on_bad_wifi(label: &str, host: &str, guests: usize) -> Option<(u32, f6
     cables.plug(unplugged, false);
     let back = Instant::now() + UNPLUGGED;
     while Instant::now() < back {
-        let _ = wait_line_of(&mut table, Duration::from_millis(500), |_| None::<()>);
+        let _ = table.wait(Instant::now() + Duration::from_millis(500), |_| None::<()>);
     }
     cables
         .readdress(unplugged, 1)
@@ -102,15 +102,6 @@ fn a_game_on_bad_wifi(label: &str, host: &str, guests: usize) -> Option<(u32, f6
         started.elapsed().as_secs_f64(),
     );
     Some((results[0].1.step, again))
-}
-
-/// [`wait_line`] on the table's lines, up to `limit` from now.
-fn wait_line_of<T>(
-    table: &mut ProcTable,
-    limit: Duration,
-    pick: impl FnMut(&Line) -> Option<T>,
-) -> Option<T> {
-    table.wait(Instant::now() + limit, pick)
 }
 
 macro_rules! bad_wifi {

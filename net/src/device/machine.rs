@@ -262,12 +262,9 @@ impl Device {
         }
         for screen in self.screens.values_mut() {
             if screen.again && now >= screen.fed_at.plus(REFEED_MS) {
-                *screen = Screen {
-                    name: std::mem::take(&mut screen.name),
-                    sent: 0,
-                    fed_at: now,
-                    again: false,
-                };
+                screen.sent = 0;
+                screen.fed_at = now;
+                screen.again = false;
             }
         }
         // A changed away-timer is a changed view (and a screen due its game is fed).
