@@ -54,7 +54,8 @@ impl Dev {
 }
 
 /// A 4-seat game played by bots on a perfect network up to step [`AT_STEP`] (or its end).
-fn table() -> (Vec<Dev>, Vec<SecretKey>, Start) {
+/// Also returns the bytes the rogue seat sent device 0 while playing.
+fn table() -> (Vec<Dev>, Vec<SecretKey>, Start, usize) {
     let keys: Vec<SecretKey> = (0..SEATS as u8)
         .map(|i| SecretKey::from_bytes(&[i * 17 + 3; 32]))
         .collect();
@@ -87,6 +88,7 @@ fn table() -> (Vec<Dev>, Vec<SecretKey>, Start) {
         .collect();
     let mut queue: VecDeque<(usize, Transmit)> = VecDeque::new();
     let mut now = Time(0);
+    let mut rogue_sent = 0;
     for (i, d) in devs.iter_mut().enumerate() {
         queue.extend(d.drain().into_iter().map(|t| (i, t)));
     }
@@ -97,6 +99,9 @@ fn table() -> (Vec<Dev>, Vec<SecretKey>, Start) {
                 .iter()
                 .position(|k| k.public() == t.to)
                 .expect("a seat");
+            if from == ROGUE && to == 0 {
+                rogue_sent += t.bytes.len();
+            }
             let _ = devs[to].core.handle_message(now, from_key, &t.bytes);
             queue.extend(devs[to].drain().into_iter().map(|t| (to, t)));
             continue;
@@ -135,7 +140,7 @@ fn table() -> (Vec<Dev>, Vec<SecretKey>, Start) {
             );
         }
     }
-    (devs, keys, start)
+    (devs, keys, start, rogue_sent)
 }
 
 fn head(key: &SecretKey, start: &Start, step: u32, log: u32) -> Vec<u8> {
@@ -148,7 +153,7 @@ fn head(key: &SecretKey, start: &Start, step: u32, log: u32) -> Vec<u8> {
 }
 
 fn hellos() {
-    let (mut devs, keys, start) = table();
+    let (mut devs, keys, start, played) = table();
     let rogue = keys[ROGUE].public();
     let (mut received, mut queued) = (0usize, 0usize);
     for i in 0..200u32 {
@@ -159,6 +164,7 @@ fn hellos() {
             reply: false,
             full: true,
             shared: 0,
+            pad: Vec::new(),
         })
         .encode();
         received += hello.len();
@@ -172,24 +178,29 @@ fn hellos() {
     }
     println!(
         "  hellos: 200 ({received} B) at step {} queued {queued} B for the peer: {:.1} B per B \
-         received (the device holds {} messages, {} B)",
+         of hellos, {:.2} B per B the peer sent in all, its game included (the device holds \
+         {} messages, {} B)",
         devs[0].core.step(),
         queued as f64 / received as f64,
+        queued as f64 / (received + played) as f64,
         devs[0].core.held(),
         devs[0].inbox,
     );
 }
+
+/// Paced hellos sent: enough to spend whatever credit the peer earned by playing.
+const PACED: u32 = 2_000;
 
 /// Hellos paced as the protocol allows: one per resync period (the device's answers start
 /// afresh after each), and one after a new connection each time; both asking for everything
 /// from an old step.
 fn paced_hellos() {
     for reconnect in [false, true] {
-        let (mut devs, keys, start) = table();
+        let (mut devs, keys, start, played) = table();
         let rogue = keys[ROGUE].public();
         let (mut received, mut queued) = (0usize, 0usize);
         let mut now = Time(10_000_000);
-        for i in 0..200u32 {
+        for i in 0..PACED {
             now = now.plus(1_501);
             if reconnect {
                 devs[0].core.peer_connected(now, rogue);
@@ -202,6 +213,7 @@ fn paced_hellos() {
                 reply: false,
                 full: true,
                 shared: 0,
+                pad: Vec::new(),
             })
             .encode();
             received += hello.len();
@@ -219,16 +231,17 @@ fn paced_hellos() {
             "one per resync period"
         };
         println!(
-            "  hellos, {how}: 200 ({received} B) at step {} queued {queued} B for the peer: \
-             {:.1} B per B received",
+            "  hellos, {how}: {PACED} ({received} B) at step {} queued {queued} B for the \
+             peer: {:.1} B per B of hellos, {:.2} B per B the peer sent in all",
             devs[0].core.step(),
             queued as f64 / received as f64,
+            queued as f64 / (received + played) as f64,
         );
     }
 }
 
 fn junk() {
-    let (mut devs, keys, start) = table();
+    let (mut devs, keys, start, _) = table();
     let rogue = keys[ROGUE].public();
     let session = start.session();
     let at = devs[0].core.step();
@@ -283,7 +296,7 @@ fn junk() {
 }
 
 fn forgeries() {
-    let (mut devs, keys, start) = table();
+    let (mut devs, keys, start, _) = table();
     let rogue = keys[ROGUE].public();
     let at = devs[0].core.step();
     const N: u32 = 3_000;
@@ -317,7 +330,7 @@ fn forgeries() {
 /// and keeps nothing of it, so a peer cannot make it check (and store) a frame's worth of
 /// messages for the price of a single bad signature.
 fn forged_tail() {
-    let (mut devs, keys, start) = table();
+    let (mut devs, keys, start, _) = table();
     let rogue = keys[ROGUE].public();
     let at = devs[0].core.step();
     const N: u32 = 3_000;
@@ -346,7 +359,7 @@ fn forged_tail() {
 /// slots no one filled): the device's time per byte, against the same number of bytes of
 /// an honest peer's messages (its heads for the steps ahead).
 fn past_votes() {
-    let (mut devs, keys, start) = table();
+    let (mut devs, keys, start, _) = table();
     let rogue = keys[ROGUE].public();
     let session = start.session();
     let at = devs[0].core.step();

@@ -531,6 +531,11 @@ pub struct Hello {
     /// same log: history is sent from here. Below `step` on a device that went on alone
     /// at a step the table then skipped it in, and so holds a log of its own after it.
     pub shared: u32,
+    /// Bytes that mean nothing, sent by a device that knows it is behind: a peer answers
+    /// hellos with at most [`crate::core::ANSWER_RATIO`] times what it has received from
+    /// their sender, so a device that must catch up on more than that pays its way.
+    #[serde(with = "byte_vec")]
+    pub pad: Vec<u8>,
 }
 
 /// Every message on the wire.

@@ -688,6 +688,7 @@ fn old_hello(t: &mut Table, session: hoard_net::SessionId, step: u32) -> usize {
         reply: false,
         full: true,
         shared: 0,
+        pad: Vec::new(),
     })
     .encode();
     let rogue = t.devices[CHEAT].key();
@@ -754,6 +755,98 @@ fn paced_old_hellos_and_reconnections_cannot_make_a_device_queue_the_history_eac
     assert!(
         queued <= copies * holds + (hellos as usize) * 2_000,
         "{received} bytes of hellos queued {queued} bytes; the device holds {holds}"
+    );
+    t.queue.clear();
+    t.now = t.now.plus(1);
+    for i in 0..3 {
+        t.devices[i].connected(t.now, t.keys[(i + 1) % 3].public());
+        t.devices[(i + 1) % 3].connected(t.now, t.keys[i].public());
+    }
+    assert!(t.finish());
+    honest_all_verified(&t);
+}
+
+/// Bytes device 0 has queued for `peer` in answer to its hellos: all but the hellos it
+/// sends of its own accord (asking for a reply: on a new connection, and when the table has
+/// been quiet for a resync period).
+fn answered_to(t: &Table, peer: hoard_net::PublicKey) -> usize {
+    t.queue
+        .iter()
+        .filter(|(from, tx)| *from == 0 && tx.to == peer)
+        .filter(|(_, tx)| !matches!(Wire::decode(&tx.bytes), Ok(Wire::Hello(h)) if h.reply))
+        .map(|(_, tx)| tx.bytes.len())
+        .sum()
+}
+
+/// Issue 27: "Give each peer a byte budget ... Charge the sender, not the receiver", and
+/// "bytes queued per byte received ≤ 10 for any pacing". Everything a device sends in answer
+/// to a peer's hellos is held to `ANSWER_RATIO` times what that peer has sent it, plus a
+/// small allowance, however the hellos are paced; a peer behind the table that pays with
+/// padded hellos is answered again.
+#[test]
+fn hellos_however_paced_get_at_most_a_fixed_multiple_of_what_their_sender_sent() {
+    use hoard_net::core::{ANSWER_ALLOWANCE, ANSWER_RATIO};
+    let mut t = honest_table(15);
+    run_to(&mut t, 10);
+    let rogue = t.devices[CHEAT].key();
+    let to_device_0 = t.keys[0].public();
+    let mut received: usize = t
+        .sent
+        .iter()
+        .filter(|(from, tx)| *from == CHEAT && tx.to == to_device_0)
+        .map(|(_, tx)| tx.bytes.len())
+        .sum();
+    t.queue.clear();
+    let session = t.start.session();
+    let hello = |step: u32, pad: usize| {
+        Wire::Hello(Hello {
+            session,
+            step,
+            have: Vec::new(),
+            reply: true,
+            full: true,
+            shared: 0,
+            pad: vec![0; pad],
+        })
+        .encode()
+    };
+    let (mut queued, mut last) = (0, 0);
+    for i in 0..600u32 {
+        // One per resync period, and a new connection every third time.
+        t.now = t.now.plus(1_001);
+        if i % 3 == 0 {
+            t.devices[0].connected(t.now, rogue);
+            t.queue.clear();
+        }
+        let bytes = hello(1 + i % 2, 0);
+        received += bytes.len();
+        let _ = t.inject(0, rogue, &bytes);
+        last = answered_to(&t, rogue);
+        queued += last;
+        t.queue.clear();
+    }
+    let credit = ANSWER_ALLOWANCE as usize + ANSWER_RATIO as usize * received;
+    assert!(
+        queued <= credit,
+        "{received} bytes from the peer in all got {queued} bytes in answer (credit {credit})"
+    );
+    assert!(
+        queued + 2_000 > credit,
+        "the peer spent its credit: {queued} of {credit} bytes"
+    );
+    // Once spent, a hello buys what it pays for (and a message left over from the last).
+    let one = hello(1, 0).len();
+    assert!(
+        last <= ANSWER_RATIO as usize * one + 400,
+        "a hello of {one} bytes with no credit left got {last}"
+    );
+    // A padded hello pays for an answer.
+    t.now = t.now.plus(1_001);
+    let _ = t.inject(0, rogue, &hello(1, hoard_net::core::HELLO_PAD));
+    let paid = answered_to(&t, rogue);
+    assert!(
+        paid > 0 && paid <= ANSWER_RATIO as usize * (hoard_net::core::HELLO_PAD + 100),
+        "a padded hello got {paid} bytes"
     );
     t.queue.clear();
     t.now = t.now.plus(1);

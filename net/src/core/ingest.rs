@@ -125,6 +125,9 @@ impl<G: Game> Core<G> {
             self.refuse(Origin::Peer(peer), e, &mut refused);
             return refused.map_or(Ok(()), Err);
         }
+        let frame: usize = batch.iter().map(|b| b.as_ref().len()).sum();
+        let received = &mut self.peers[peer as usize].received;
+        *received = received.saturating_add(frame as u64);
         // What came before each hello is ours before we answer it.
         let mut rest = fresh.into_iter();
         let mut taken = 0;

@@ -165,6 +165,21 @@ pub const WINDOW: u32 = 4096;
 /// cost a whole copy of the game each time.
 pub const HISTORY_BELOW_EVERY: u64 = 20;
 
+/// What a device sends a peer in answer to its hellos (history, gaps, its own hello back)
+/// is at most this many times the bytes it has received from that peer, plus
+/// [`ANSWER_ALLOWANCE`]: hellos, however paced, are charged to their sender. An honest
+/// peer sends a device every message it makes and echoes every other, so its credit
+/// covers any catching up; one that must catch up on more (both devices restarted, a long
+/// game lost) pads its hellos ([`crate::wire::Hello::pad`]) while it is behind.
+pub const ANSWER_RATIO: u64 = 8;
+
+/// Bytes a peer is answered before it has sent anything (see [`ANSWER_RATIO`]): a few steps'
+/// history, so a device that restarted catches up at once.
+pub const ANSWER_ALLOWANCE: u64 = 64 * 1024;
+
+/// What a device behind the table pads each hello with (see [`ANSWER_RATIO`]).
+pub const HELLO_PAD: usize = 4 * 1024;
+
 /// Bytes of one seat's messages for steps after the next that a device keeps. A table
 /// ahead of a device sends it about a kilobyte and a half per seat and step, so this holds
 /// hundreds of steps; a seat that signs junk far ahead fills only this.
@@ -617,6 +632,11 @@ struct Peer {
     asked: Option<u32>,
     /// Its messages refused since it was last reported ([`CoreEvent::DropLink`]).
     refusals: u32,
+    /// Bytes received from it (frames not refused whole), and bytes sent in answer to its
+    /// hellos, since this core started: the second is held to [`ANSWER_RATIO`] times the
+    /// first, plus [`ANSWER_ALLOWANCE`].
+    received: u64,
+    answered_bytes: u64,
 }
 
 impl Peer {
@@ -637,6 +657,8 @@ impl Peer {
             below_floor: [None; 2],
             asked: None,
             refusals: 0,
+            received: 0,
+            answered_bytes: 0,
         }
     }
 

@@ -111,8 +111,23 @@ impl<G: Game> Core<G> {
             reply,
             full,
             shared: self.ask_from(full),
+            pad: if self.behind() {
+                vec![0; super::HELLO_PAD]
+            } else {
+                Vec::new()
+            },
         })
         .encode()
+    }
+
+    /// Whether a peer has said it waits on a step two or more after ours: we have history
+    /// to catch up on, and pay for it (see [`super::ANSWER_RATIO`]).
+    fn behind(&self) -> bool {
+        let step = self.step();
+        self.peers
+            .iter()
+            .filter_map(|p| p.have.as_ref().map(|(s, _)| *s))
+            .any(|s| s > step.saturating_add(1) && s <= step.saturating_add(super::WINDOW))
     }
 
     /// The step a hello asks history from: the shared step ([`Core::shared_step`]); in a
@@ -192,7 +207,6 @@ impl<G: Game> Core<G> {
     }
 
     pub(super) fn answer_hello(&mut self, now: Time, peer: Seat, hello: &Hello) {
-        let to = self.keys[peer as usize];
         // Remember what the peer holds: its confirmation that it saw the same commitments.
         let newer = self.peers[peer as usize]
             .have
@@ -209,13 +223,13 @@ impl<G: Game> Core<G> {
         {
             self.asking(peer, false);
             let bytes = self.hello(false, false);
-            self.transmits.push_back(Transmit { to, bytes });
+            self.answer(peer, bytes);
         }
         // Our own hello first, so the peer knows where we stand before what we send it.
         if hello.reply {
             self.asking(peer, false);
             let bytes = self.hello(false, false);
-            self.transmits.push_back(Transmit { to, bytes });
+            self.answer(peer, bytes);
         }
         // Hellos cost a few bytes and can ask for the whole game: each kind of history
         // below goes to a peer at most once until our step changes (or it reconnects), and
@@ -292,7 +306,8 @@ impl<G: Game> Core<G> {
                 from = floor;
             }
         }
-        let answered = &mut self.peers[peer as usize].answered;
+        let mut answers = Vec::new();
+        let answered = &self.peers[peer as usize].answered;
         for (step, ids) in self.by_step.range(from..) {
             let gap = *step == hello.step;
             // A peer behind us may be holding its step for a vote or an agreement to end
@@ -309,15 +324,37 @@ impl<G: Game> Core<G> {
                 } else {
                     authors & (1 << author) != 0 || next && *author == self.me
                 };
-                if !wanted || answered.sent.insert(*id, ()).is_some() {
-                    continue;
-                }
-                if let Some(held) = self.msgs.get(id) {
-                    let bytes = held.bytes.clone();
-                    self.transmits.push_back(Transmit { to, bytes });
+                if wanted && !answered.sent.contains_key(id) && self.msgs.contains_key(id) {
+                    answers.push(*id);
                 }
             }
         }
+        for id in answers {
+            let Some(held) = self.msgs.get(&id) else {
+                continue;
+            };
+            // Out of credit: the rest goes when the peer has paid for it (a later hello).
+            if !self.answer(peer, held.bytes.clone()) {
+                break;
+            }
+            self.peers[peer as usize].answered.sent.insert(id, ());
+        }
+    }
+
+    /// Sends `bytes` to `peer` in answer to its hellos if it has the credit for them
+    /// ([`super::ANSWER_RATIO`]); returns whether it did.
+    fn answer(&mut self, peer: Seat, bytes: Vec<u8>) -> bool {
+        let p = &mut self.peers[peer as usize];
+        let credit =
+            super::ANSWER_ALLOWANCE.saturating_add(p.received.saturating_mul(super::ANSWER_RATIO));
+        let after = p.answered_bytes.saturating_add(bytes.len() as u64);
+        if after > credit {
+            return false;
+        }
+        p.answered_bytes = after;
+        let to = self.keys[peer as usize];
+        self.transmits.push_back(Transmit { to, bytes });
+        true
     }
 
     /// The last step at which `peer` signed a message on our log (0 if none).
