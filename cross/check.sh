@@ -22,8 +22,8 @@
 #   android --clippy   cargo clippy -p hoard-android --all-targets -D warnings
 #   windows, macos     cargo clippy -D warnings on the app and the crates under it
 #                      (rules, net, app: everything a desktop build compiles)
-#   browser            cargo clippy -D warnings on the rules and the protocol with its
-#                      device machine (rules, net), as a browser seat builds them
+#   browser            cargo clippy -D warnings on everything the page builds (rules,
+#                      net with its device machine and browser driver, app, web)
 set -euo pipefail
 
 ARM_HEADERS=/usr/aarch64-linux-gnu/include
@@ -104,7 +104,7 @@ if [[ -n "$package" ]]; then
         cargo check -p "$package" --target "$target"
     fi
 elif [[ $platform == browser ]]; then
-    cargo clippy -p hoard-rules -p hoard-net --target "$target" -- -D warnings
+    cargo clippy -p hoard-rules -p hoard-net -p hoard-app -p hoard-web --target "$target" -- -D warnings
 else
     cargo clippy -p hoard-rules -p hoard-net -p hoard-app --target "$target" -- -D warnings
 fi

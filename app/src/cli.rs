@@ -8,6 +8,7 @@
 //!            [--table NAME] [--data-dir DIR] [--loopback | --offline | --relay | --relay-url URL] [--timeout S]
 //! hoard join <ticket> --bot [--name NAME] [--data-dir DIR] [--loopback | --relay | --relay-url URL] [--timeout S]
 //! hoard tables [--wait S]          list the open tables on this network
+//! hoard page [--dir DIR] [--port N] [--loopback]   serve the browser seats' page and relay
 //! ```
 //!
 //! Standard output carries machine-readable lines only:
@@ -15,7 +16,7 @@
 //! `RESULT session=<hex> step=<n> state=<hex> audit=verified winners=<seats>` (or
 //! `audit=verified-except winners=<seats> unchecked=<words>` when seats removed before they
 //! revealed left what they hid unchecked, `audit=fault seat=<s> step=<n> what=<words>`, or
-//! `audit=halted what=<words>`).
+//! `audit=halted what=<words>`); `page` prints `PAGE <address>` once it serves.
 //! Exit status: 0 verified (with or without exceptions), 2 a fault or a halted game, 1
 //! anything else (with a message on standard error).
 
@@ -70,6 +71,10 @@ hoard join <ticket> --bot [--name NAME] [--data-dir DIR] [--loopback|--relay|--r
     Sit at a table by its join code and let a bot play the seat; print RESULT.
 hoard tables [--wait SECS]
     List the open tables on this network.
+hoard page [--dir DIR] [--port N] [--loopback]
+    Serve the page for browser seats (built by web/build.sh into DIR, by default web/dist)
+    and the table's relay on one port (default: any free one), on this machine's LAN
+    address (with --loopback: 127.0.0.1 only); print PAGE <address> and serve until stopped.
 --relay plays over the internet through iroh's public relays; --relay-url URL through the
 players' own relay (an iroh-relay server) instead.
 With --data-dir holding an unfinished game, host and join resume it instead.";
@@ -99,6 +104,10 @@ enum Mode {
     Tables {
         wait: Duration,
     },
+    Page {
+        dir: PathBuf,
+        port: u16,
+    },
     Help,
 }
 
@@ -125,6 +134,8 @@ fn parse(args: &[String]) -> Result<Options, String> {
     let mut ticket = None;
     let mut bot = false;
     let mut wait = Duration::from_secs(3);
+    let mut page_dir = None;
+    let mut port = 0u16;
     let mut opts = Options {
         mode: Mode::Help,
         name: None,
@@ -173,6 +184,11 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--linger-ms" => opts.linger = Duration::from_millis(number("--linger-ms", it.next())?),
             "--wait" => wait = Duration::from_secs(number("--wait", it.next())?),
             "--bot" => bot = true,
+            "--dir" => page_dir = Some(PathBuf::from(it.next().ok_or("--dir needs a folder")?)),
+            "--port" => {
+                let n = number("--port", it.next())?;
+                port = u16::try_from(n).map_err(|_| format!("--port {n} is no port"))?;
+            }
             "-h" | "--help" => {
                 return Ok(Options {
                     mode: Mode::Help,
@@ -226,6 +242,10 @@ fn parse(args: &[String]) -> Result<Options, String> {
             }
         }
         "tables" => Mode::Tables { wait },
+        "page" => Mode::Page {
+            dir: page_dir.unwrap_or_else(|| PathBuf::from("web/dist")),
+            port,
+        },
         "help" | "-h" | "--help" => Mode::Help,
         other => return Err(format!("unknown subcommand {other:?}\n{}", help())),
     };
@@ -255,8 +275,60 @@ fn execute(opts: Options) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Mode::Tables { wait } => tables(&opts, *wait),
+        Mode::Page { dir, port } => page(dir, *port, opts.network == Network::Loopback),
         Mode::Host { .. } | Mode::Join { .. } => play(&opts),
     }
+}
+
+/// Serves the page and the relay until the process is stopped.
+fn page(dir: &std::path::Path, port: u16, loopback: bool) -> Result<ExitCode, String> {
+    use hoard_net::transport::table_web::{PageFiles, TableWeb};
+    use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+    let files = PageFiles::from_dir(dir).map_err(|e| {
+        format!(
+            "{e} (in {}; build the page with web/build.sh)",
+            dir.display()
+        )
+    })?;
+    let host = if loopback {
+        IpAddr::V4(Ipv4Addr::LOCALHOST)
+    } else {
+        lan_address().ok_or("this machine has no LAN address to serve the page on")?
+    };
+    let bind = SocketAddr::new(
+        if loopback {
+            host
+        } else {
+            Ipv4Addr::UNSPECIFIED.into()
+        },
+        port,
+    );
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let web = TableWeb::start(bind, host, files)
+            .await
+            .map_err(|e| e.to_string())?;
+        println!("PAGE {}", web.page_url());
+        let _ = tokio::signal::ctrl_c().await;
+        web.stop().await;
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+/// The address this machine is reached at on its LAN: the source of its route towards a
+/// private address (nothing is sent).
+fn lan_address() -> Option<std::net::IpAddr> {
+    ["192.168.0.1:9", "10.0.0.1:9", "172.16.0.1:9"]
+        .iter()
+        .find_map(|to| {
+            let socket = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+            socket.connect(to).ok()?;
+            let ip = socket.local_addr().ok()?.ip();
+            (!ip.is_loopback() && !ip.is_unspecified()).then_some(ip)
+        })
 }
 
 fn start(opts: &Options) -> Result<DeviceHandle, String> {

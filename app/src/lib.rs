@@ -1,8 +1,9 @@
 //! The Hoard app: every screen from the first run to a game's end, shared by the desktop
-//! binary and Android. Phone first: portrait, fingers, no soft keyboard, repaint only
+//! binary, Android and a browser's page ([`web`]). Phone first: portrait, fingers, no soft keyboard, repaint only
 //! when something happens.
 
 mod app;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
 pub mod error;
 pub mod games;
@@ -14,15 +15,19 @@ pub mod rules_ref;
 pub mod screens;
 pub mod settings;
 pub mod theme;
+#[cfg(target_arch = "wasm32")]
+pub mod web;
 pub mod widgets;
 
 pub use app::{AppConfig, HoardApp};
 pub use error::AppError;
 pub use settings::NetworkChoice;
 
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::PathBuf;
 
 /// How the app is run, by the desktop binary or by Android.
+#[cfg(not(target_arch = "wasm32"))]
 pub struct RunOptions {
     /// Where identity, profile, settings and games are kept.
     pub data_dir: PathBuf,
@@ -34,11 +39,13 @@ pub struct RunOptions {
 }
 
 /// Opens the app window and runs until it is closed.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run(options: RunOptions) -> eframe::Result<()> {
     run_with(options, None)
 }
 
 /// As [`run`], with the Wi-Fi/offline choice overridden for this run.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run_with(options: RunOptions, network: Option<NetworkChoice>) -> eframe::Result<()> {
     let RunOptions {
         data_dir,
@@ -69,6 +76,7 @@ pub fn run_with(options: RunOptions, network: Option<NetworkChoice>) -> eframe::
 }
 
 /// The platform's folder for Hoard's data (e.g. ~/.local/share/hoard on Linux).
+#[cfg(not(target_arch = "wasm32"))]
 pub fn default_data_dir() -> Result<PathBuf, AppError> {
     directories::ProjectDirs::from("org", "Hoard", "hoard")
         .map(|d| d.data_dir().to_path_buf())

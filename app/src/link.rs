@@ -1,14 +1,20 @@
 //! The app's end of the network handle: a small thread takes events off the handle as
 //! they come, drops snapshots identical to the last of their kind, and wakes the GUI only
-//! for what changed. The GUI then never repaints for news that is not news.
+//! for what changed. The GUI then never repaints for news that is not news. A browser has no
+//! threads: there the device runs on the page's event loop and the GUI takes its events
+//! itself, dropping the same repeats.
 
 use crate::error::AppError;
 use crate::net::{Command, DeviceConfig, DeviceHandle, Network, Update};
 use std::path::PathBuf;
+use std::sync::Arc;
+#[cfg(not(target_arch = "wasm32"))]
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, mpsc};
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::{Mutex, mpsc};
 
 /// The handle, shared by the GUI (sending) and the forwarding thread (receiving).
+#[cfg(not(target_arch = "wasm32"))]
 pub struct Link {
     /// Taken only by [`Link::shutdown`].
     handle: Option<Arc<Mutex<DeviceHandle>>>,
@@ -49,13 +55,14 @@ impl Last {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Link {
     /// Starts the network in `network` mode; `wake` is called (from the forwarding
     /// thread) whenever something new is ready.
     pub fn start(
         data_dir: PathBuf,
         network: Network,
-        wake: impl Fn() + Send + 'static,
+        wake: impl Fn() + Send + Sync + 'static,
     ) -> Result<Link, AppError> {
         let (poke, poked) = mpsc::channel::<()>();
         let handle_poke = poke.clone();
@@ -116,6 +123,7 @@ impl Link {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Link {
     /// When the app closes: ends the forwarding thread, then closes the network politely
     /// (peers notice at once) and waits for it, about a second at most.
@@ -140,11 +148,53 @@ impl Link {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 impl Drop for Link {
     /// Ends the forwarding thread, which lets go of the handle, which shuts the network down
     /// in the background: dropping never blocks a frame.
     fn drop(&mut self) {
         self.stop_thread();
+    }
+}
+
+/// The handle in a browser: the GUI takes events off it each frame.
+#[cfg(target_arch = "wasm32")]
+pub struct Link {
+    handle: DeviceHandle,
+    last: std::cell::RefCell<Last>,
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Link {
+    /// Starts the device on the page; `wake` is called whenever an event is ready.
+    pub fn start(
+        data_dir: PathBuf,
+        network: Network,
+        wake: impl Fn() + Send + Sync + 'static,
+    ) -> Result<Link, AppError> {
+        let handle = DeviceHandle::start(DeviceConfig {
+            data_dir,
+            network,
+            wake: Arc::new(wake),
+        })
+        .map_err(|e| AppError::Network(e.to_string()))?;
+        Ok(Link {
+            handle,
+            last: Default::default(),
+        })
+    }
+
+    pub fn send(&self, cmd: Command) {
+        self.handle.send(cmd);
+    }
+
+    pub fn try_recv(&self) -> Option<Update> {
+        let mut last = self.last.borrow_mut();
+        std::iter::from_fn(|| self.handle.try_recv()).find(|event| last.is_new(event))
+    }
+
+    pub fn shutdown(self) {
+        self.handle.shutdown();
     }
 }
 

@@ -5,9 +5,16 @@
 //! default the platform's app-data folder), `--offline` (no network: you and bots),
 //! `--phone` (phone layout in a 360x780 window, for trying the phone screens on a laptop).
 
+#[cfg(not(target_arch = "wasm32"))]
 use hoard_app::{NetworkChoice, RunOptions};
+#[cfg(not(target_arch = "wasm32"))]
 use std::process::ExitCode;
 
+/// A browser starts the app from the page (`hoard_app::web`), never from here.
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| !a.starts_with('-')) {
@@ -22,6 +29,7 @@ fn main() -> ExitCode {
     }
 }
 
+#[cfg(not(target_arch = "wasm32"))]
 fn gui(args: &[String]) -> Result<(), String> {
     let mut data_dir = None;
     let mut network = None;

@@ -66,7 +66,7 @@ impl Settings {
     /// (the caller shows it) and replaced by defaults rather than stopping the app.
     pub fn load(data_dir: &Path) -> Result<Settings, AppError> {
         let path = Settings::path(data_dir);
-        let bytes = match std::fs::read(&path) {
+        let bytes = match read_file(&path) {
             Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Settings::default()),
             Err(source) => return Err(AppError::ReadSettings { path, source }),
@@ -92,16 +92,48 @@ impl Settings {
     /// settings, never half of new ones.
     pub fn save(&self, data_dir: &Path) -> Result<(), AppError> {
         let path = Settings::path(data_dir);
-        let write = |path: &Path| -> std::io::Result<()> {
-            std::fs::create_dir_all(data_dir)?;
-            // Plain data always serialises; an empty vector would only write an empty file.
-            let bytes = postcard::to_stdvec(self).unwrap_or_default();
-            let tmp = path.with_extension("tmp");
-            std::fs::write(&tmp, bytes)?;
-            std::fs::rename(&tmp, path)
-        };
-        write(&path).map_err(|source| AppError::WriteSettings { path, source })
+        // Plain data always serialises; an empty vector would only write an empty file.
+        let bytes = postcard::to_stdvec(self).unwrap_or_default();
+        write_file(data_dir, &path, &bytes)
+            .map_err(|source| AppError::WriteSettings { path, source })
     }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    std::fs::read(path)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn write_file(data_dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    std::fs::create_dir_all(data_dir)?;
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// In a browser the settings are kept in the page's storage, beside the device's files
+/// (a key replaced whole, so never half written).
+#[cfg(target_arch = "wasm32")]
+fn read_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    use hoard_net::device::{browser::LocalStorage, web_store};
+    match LocalStorage::open() {
+        Some(kv) => web_store::read(&kv, &path.to_string_lossy()),
+        None => Err(std::io::ErrorKind::NotFound.into()),
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn write_file(_data_dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use hoard_net::device::{browser::LocalStorage, web_store};
+    use hoard_net::storage::Change;
+    let mut kv = LocalStorage::open()
+        .ok_or_else(|| std::io::Error::other("this browser keeps nothing for the page"))?;
+    let put = Change::Put {
+        path: path.to_string_lossy().into_owned(),
+        bytes: bytes.to_vec(),
+    };
+    web_store::keep(&mut kv, &[put])
 }
 
 /// A name as typed, cleaned for the table: trimmed, inner runs of spaces collapsed,

@@ -5,13 +5,13 @@
 //! [`crate::device`]): the iroh endpoint, table discovery, the lobby, and the protocol
 //! cores of every seat this device holds (its own, and on the host its bots'). With
 //! [`Network::Offline`] there is no endpoint at all: one device and its bots, the same
-//! cores wired in-process.
+//! cores wired in-process. In a browser it runs the device as a task on the page's event
+//! loop instead, its files in the page's storage (`device::browser`).
 
 use crate::device;
 use crate::error::Result;
 use crate::identity::PublicKey;
 use crate::identity::SystemRandom;
-use crate::storage::{DiskStorage, Folder};
 use std::path::PathBuf;
 use std::sync::{Arc, mpsc};
 use tokio::sync::mpsc as tokio_mpsc;
@@ -27,7 +27,8 @@ pub use crate::transport::{Relays, TableId, TableInfo};
 
 /// How to start a [`DeviceHandle`].
 pub struct DeviceConfig {
-    /// Identity key, profile and saved games live here.
+    /// Identity key, profile and saved games live here (in a browser: in the page's
+    /// storage, whatever this says).
     pub data_dir: PathBuf,
     pub network: Network,
     /// Called after every event is queued (the GUI: `ctx.request_repaint()`).
@@ -50,6 +51,7 @@ pub struct DeviceHandle {
     commands: tokio_mpsc::UnboundedSender<device::ToDevice>,
     events: mpsc::Receiver<Update>,
     me: PublicKey,
+    #[cfg(not(target_arch = "wasm32"))]
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -57,7 +59,9 @@ impl DeviceHandle {
     /// Loads (or makes) this device's identity in `data_dir` and starts the network on a
     /// thread of its own. Returns at once; binding the endpoint happens in the background
     /// and a failure there arrives as an [`Update::Error`].
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn start(config: DeviceConfig) -> Result<DeviceHandle> {
+        use crate::storage::{DiskStorage, Folder};
         std::fs::create_dir_all(&config.data_dir)?;
         let data = Folder::root(Arc::new(DiskStorage::new(&config.data_dir)));
         let key = device::load_identity(&data, &mut SystemRandom)?;
@@ -88,6 +92,26 @@ impl DeviceHandle {
         })
     }
 
+    /// In a browser: loads (or makes) the identity kept in the page's storage and runs the
+    /// device as a task on the page's event loop. The page plays on its own for now: the
+    /// network asked for is not reached yet (see `device::browser`).
+    #[cfg(target_arch = "wasm32")]
+    pub fn start(config: DeviceConfig) -> Result<DeviceHandle> {
+        let mut kept = device::browser::Kept::open();
+        let key = device::load_identity(&kept.folder(), &mut SystemRandom)?;
+        let me = key.public();
+        let (commands, commands_rx) = tokio_mpsc::unbounded_channel();
+        let (events_tx, events) = mpsc::channel();
+        let out = device::Out::new(events_tx, config.wake.clone());
+        kept.keep(&out);
+        n0_future::task::spawn(device::browser::run(kept, key, out, commands_rx));
+        Ok(DeviceHandle {
+            commands,
+            events,
+            me,
+        })
+    }
+
     /// Queues a command. Never blocks.
     pub fn send(&self, cmd: Command) {
         // If the network thread is gone, there is nobody left to tell.
@@ -100,6 +124,7 @@ impl DeviceHandle {
     }
 
     /// Waits up to `timeout` for the next event (for headless callers).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn recv_timeout(&self, timeout: std::time::Duration) -> Option<Update> {
         self.events.recv_timeout(timeout).ok()
     }
@@ -117,11 +142,15 @@ impl DeviceHandle {
 
     fn stop(&mut self, wait: bool) {
         let _ = self.commands.send(device::ToDevice::Shutdown);
+        #[cfg(not(target_arch = "wasm32"))]
         if let Some(thread) = self.thread.take()
             && wait
         {
             let _ = thread.join();
         }
+        // In a browser the device's task ends on its own: nothing can wait on a page.
+        #[cfg(target_arch = "wasm32")]
+        let _ = wait;
     }
 }
 

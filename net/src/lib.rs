@@ -4,9 +4,9 @@
 //! [`core::Core`] is the state machine one device runs for one seat at one session; the
 //! transport and the simulator are thin loops around it. See DESIGN.md, "net".
 //!
-//! Everything but a native device's driver (tokio, UDP, mDNS: [`handle`],
-//! [`device::native`], the endpoint and the mesh) builds for a browser too
-//! (`wasm32-unknown-unknown`; `cross/check.sh browser` lints it).
+//! Everything but a native device's driver (tokio, UDP, mDNS: `device::native`, the
+//! endpoint and the mesh) builds for a browser too (`wasm32-unknown-unknown`, where
+//! [`handle`] runs `device::browser` instead; `cross/check.sh browser` lints it).
 pub mod audit;
 pub mod beacon;
 pub mod bytes;
@@ -15,7 +15,6 @@ pub mod core;
 pub mod device;
 pub mod error;
 pub mod games;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod handle;
 pub mod identity;
 pub mod log;

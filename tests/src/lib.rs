@@ -3,6 +3,8 @@
 //! directories that clean up, and in-process devices driven through the handle.
 
 #[cfg(target_os = "linux")]
+pub mod browser;
+#[cfg(target_os = "linux")]
 pub mod cables;
 pub mod netns;
 pub mod procs;

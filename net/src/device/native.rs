@@ -6,42 +6,19 @@
 use super::links::Links;
 use super::machine::{Device, Happening};
 use super::profile::{load_port, save_port};
+use super::{Out, ToDevice};
 use crate::core::Time;
 use crate::identity::{SecretKey, SystemRandom};
 use crate::storage::Folder;
-use crate::table_types::{Command, Network, Update};
+use crate::table_types::{Network, Update};
 use crate::transport::discovery::Discovery;
 use crate::transport::endpoint::{self, EndpointOptions};
 use crate::transport::mesh::{self, Mesh, MeshEvent};
 use crate::transport::{NetMode, Relays, TableInfo};
 use iroh::{Endpoint, EndpointAddr, EndpointId, TransportAddr};
-use std::sync::{Arc, Mutex, MutexGuard, mpsc};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc as tokio_mpsc;
-
-/// What the handle sends the device.
-pub enum ToDevice {
-    Command(Command),
-    Shutdown,
-}
-
-/// The events queue to the screens, and the callback that wakes them.
-pub struct Out {
-    tx: mpsc::Sender<Update>,
-    wake: Arc<dyn Fn() + Send + Sync>,
-}
-
-impl Out {
-    pub fn new(tx: mpsc::Sender<Update>, wake: Arc<dyn Fn() + Send + Sync>) -> Out {
-        Out { tx, wake }
-    }
-
-    fn emit(&self, event: Update) {
-        if self.tx.send(event).is_ok() {
-            (self.wake)();
-        }
-    }
-}
 
 /// The most frames taken in one go before the session does its work.
 const BURST: usize = 256;

@@ -1,0 +1,100 @@
+//! The app in a browser's page: the same screens, drawn on the page's canvas by eframe's web
+//! backend, with the device run on the page's event loop and kept in the page's storage
+//! (`hoard_net::device::browser`). The page has no keyboard of its own to rely on, so it is
+//! laid out as a phone is: the in-app keypads, never a focused text box.
+//!
+//! For now the page plays on its own, against bots; reaching a table goes through the relay
+//! a device at the table serves, which the browser's driver does not drive yet.
+
+use crate::settings::NetworkChoice;
+use crate::{AppConfig, HoardApp};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use wasm_bindgen::JsCast;
+
+/// The id of the page's `<canvas>` the app draws on.
+pub const CANVAS: &str = "hoard";
+
+/// Starts the app on the page's canvas [`CANVAS`]; returns at once. Errors go to the
+/// browser's console, the only place left to tell them when the canvas is missing.
+pub fn start() {
+    wasm_bindgen_futures::spawn_local(async {
+        let Some(canvas) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(CANVAS))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+        else {
+            tracing::error!("the page has no <canvas id=\"{CANVAS}\"> to draw on");
+            return;
+        };
+        let config = AppConfig {
+            data_dir: PathBuf::new(),
+            phone: true,
+            network: Some(NetworkChoice::Offline),
+            platform: None,
+        };
+        let started = eframe::WebRunner::new()
+            .start(
+                canvas,
+                eframe::WebOptions::default(),
+                Box::new(|cc| {
+                    cc.egui_ctx.add_plugin(Shown);
+                    Ok(Box::new(HoardApp::new(cc, config)))
+                }),
+            )
+            .await;
+        if let Err(e) = started {
+            tracing::error!("the app could not start on the page: {e:?}");
+        }
+    });
+}
+
+/// What the page shows, one line per thing on it: where it is in the page's CSS pixels (left,
+/// top, width, height), whether it can be tapped, and its words, tab-separated. Read from
+/// egui's accessibility tree of the last frame, so a test (or a screen reader's view of it)
+/// finds "Start" where a player sees it and taps there.
+pub fn shown() -> String {
+    SHOWN.lock().map(|s| s.clone()).unwrap_or_default()
+}
+
+static SHOWN: Mutex<String> = Mutex::new(String::new());
+
+/// Keeps [`SHOWN`] up to date from each frame's accessibility tree.
+struct Shown;
+
+impl egui::plugin::Plugin for Shown {
+    fn debug_name(&self) -> &'static str {
+        "hoard-shown"
+    }
+
+    fn setup(&mut self, ctx: &egui::Context) {
+        ctx.enable_accesskit();
+    }
+
+    fn output_hook(&mut self, ctx: &egui::Context, output: &mut egui::FullOutput) {
+        let Some(update) = &output.platform_output.accesskit_update else {
+            return;
+        };
+        // Points to CSS pixels: egui's points are CSS pixels times its zoom.
+        let zoom = f64::from(ctx.zoom_factor());
+        let mut lines = String::new();
+        for (_, node) in &update.nodes {
+            let (Some(words), Some(b)) = (node.label().or(node.value()), node.bounds()) else {
+                continue;
+            };
+            let tap = node.supports_action(egui::accesskit::Action::Click) && !node.is_disabled();
+            let words = words.replace(['\t', '\n'], " ");
+            lines += &format!(
+                "{:.0}\t{:.0}\t{:.0}\t{:.0}\t{}\t{words}\n",
+                b.x0 * zoom,
+                b.y0 * zoom,
+                (b.x1 - b.x0) * zoom,
+                (b.y1 - b.y0) * zoom,
+                u8::from(tap),
+            );
+        }
+        if let Ok(mut shown) = SHOWN.lock() {
+            *shown = lines;
+        }
+    }
+}

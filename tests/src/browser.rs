@@ -1,0 +1,357 @@
+//! A real browser for the page's tests: headless Chromium driven over the DevTools protocol
+//! on a pipe (`--remote-debugging-pipe`: commands on its fd 3, answers on its fd 4, each a
+//! JSON message ended by a NUL byte), so no socket and no extra crate is needed. The page is
+//! tapped with touch events where it shows what a player would tap: the page tells where
+//! through `window.hoardShown()` (`hoard_app::web::shown`). The browser is killed on drop.
+
+use crate::Scratch;
+use serde_json::{Value, json};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write};
+use std::os::fd::{FromRawFd, RawFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Something the page shows (see `hoard_app::web::shown`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shown {
+    pub x: f64,
+    pub y: f64,
+    pub w: f64,
+    pub h: f64,
+    /// It can be tapped (a button, enabled).
+    pub tap: bool,
+    pub words: String,
+}
+
+impl Shown {
+    fn parse(line: &str) -> Option<Shown> {
+        let mut f = line.splitn(6, '\t');
+        let mut num = || f.next()?.parse::<f64>().ok();
+        let (x, y, w, h) = (num()?, num()?, num()?, num()?);
+        let tap = f.next()? == "1";
+        let words = f.next()?.to_string();
+        Some(Shown {
+            x,
+            y,
+            w,
+            h,
+            tap,
+            words,
+        })
+    }
+}
+
+/// A headless Chromium with one page open.
+pub struct Browser {
+    child: Child,
+    commands: File,
+    answers: mpsc::Receiver<Value>,
+    session: String,
+    next: u64,
+    width: u32,
+    height: u32,
+    _profile: Scratch,
+}
+
+/// Chromium as Debian names it (`chromium`), or as others do.
+pub fn chromium() -> Option<String> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|b| {
+            Command::new(b)
+                .arg("--version")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        })
+        .map(str::to_string)
+}
+
+fn pipe() -> Result<(RawFd, RawFd), String> {
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(format!("pipe: {}", std::io::Error::last_os_error()));
+    }
+    // Above 9, so neither can be 3 or 4, which the child's ends are moved to.
+    let high = |fd: RawFd| {
+        // SAFETY: duplicating a descriptor this process owns.
+        let h = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 10) };
+        // SAFETY: `fd` is ours and no longer used.
+        unsafe { libc::close(fd) };
+        h
+    };
+    Ok((high(fds[0]), high(fds[1])))
+}
+
+impl Browser {
+    /// Starts Chromium with a page of `width`×`height` CSS pixels (a phone's, with touch)
+    /// showing `url`.
+    pub fn open(url: &str, width: u32, height: u32) -> Result<Browser, String> {
+        let bin = chromium().ok_or("no chromium to run (Debian: apt-get install chromium)")?;
+        let profile = Scratch::new("chromium");
+        let (their_in, our_out) = pipe()?;
+        let (our_in, their_out) = pipe()?;
+        let mut cmd = Command::new(bin);
+        cmd.args([
+            "--headless",
+            "--no-sandbox",
+            "--remote-debugging-pipe",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--enable-unsafe-swiftshader",
+            "--use-angle=swiftshader",
+            "--disable-background-timer-throttling",
+            "--disable-renderer-backgrounding",
+            &format!("--window-size={width},{height}"),
+            &format!("--user-data-dir={}", profile.path.display()),
+            "about:blank",
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+        // SAFETY: only async-signal-safe calls (dup2) between fork and exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::dup2(their_in, 3) < 0 || libc::dup2(their_out, 4) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let child = cmd.spawn().map_err(|e| format!("chromium: {e}"))?;
+        // SAFETY: the child has its copies; ours of its ends are closed, and the two left
+        // are owned by the files made here.
+        let (commands, answers_file) = unsafe {
+            libc::close(their_in);
+            libc::close(their_out);
+            (File::from_raw_fd(our_out), File::from_raw_fd(our_in))
+        };
+        let (tx, answers) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(answers_file);
+            let mut buf = Vec::new();
+            while reader.read_until(0, &mut buf).is_ok_and(|n| n > 0) {
+                buf.pop();
+                if let Ok(v) = serde_json::from_slice::<Value>(&buf)
+                    && tx.send(v).is_err()
+                {
+                    return;
+                }
+                buf.clear();
+            }
+        });
+        let mut browser = Browser {
+            child,
+            commands,
+            answers,
+            session: String::new(),
+            next: 0,
+            width,
+            height,
+            _profile: profile,
+        };
+        let target =
+            browser.call_browser("Target.createTarget", json!({ "url": "about:blank" }))?;
+        let id = target["targetId"]
+            .as_str()
+            .ok_or("no target id")?
+            .to_string();
+        let attached = browser.call_browser(
+            "Target.attachToTarget",
+            json!({ "targetId": id, "flatten": true }),
+        )?;
+        browser.session = attached["sessionId"]
+            .as_str()
+            .ok_or("no session id")?
+            .to_string();
+        browser.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": true }),
+        )?;
+        browser.call(
+            "Emulation.setTouchEmulationEnabled",
+            json!({ "enabled": true, "maxTouchPoints": 1 }),
+        )?;
+        browser.call("Page.enable", json!({}))?;
+        browser.call("Page.navigate", json!({ "url": url }))?;
+        Ok(browser)
+    }
+
+    fn send(&mut self, method: &str, params: Value, session: bool) -> Result<Value, String> {
+        self.next += 1;
+        let id = self.next;
+        let mut msg = json!({ "id": id, "method": method, "params": params });
+        if session {
+            msg["sessionId"] = json!(self.session);
+        }
+        let mut bytes = serde_json::to_vec(&msg).map_err(|e| e.to_string())?;
+        bytes.push(0);
+        self.commands
+            .write_all(&bytes)
+            .map_err(|e| format!("{method}: the browser is gone ({e})"))?;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let answer = self
+                .answers
+                .recv_timeout(left)
+                .map_err(|_| format!("{method}: no answer from the browser"))?;
+            if answer["id"].as_u64() != Some(id) {
+                continue;
+            }
+            if let Some(e) = answer.get("error") {
+                return Err(format!("{method}: {e}"));
+            }
+            return Ok(answer["result"].clone());
+        }
+    }
+
+    fn call_browser(&mut self, method: &str, params: Value) -> Result<Value, String> {
+        self.send(method, params, false)
+    }
+
+    /// A DevTools command to the page.
+    pub fn call(&mut self, method: &str, params: Value) -> Result<Value, String> {
+        self.send(method, params, true)
+    }
+
+    /// The value of a JavaScript expression on the page.
+    pub fn eval(&mut self, expression: &str) -> Result<Value, String> {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({ "expression": expression, "returnByValue": true, "awaitPromise": true }),
+        )?;
+        if let Some(e) = r.get("exceptionDetails") {
+            return Err(format!("{expression}: {e}"));
+        }
+        Ok(r["result"]["value"].clone())
+    }
+
+    /// What the page shows now (empty until the app has drawn).
+    pub fn shown(&mut self) -> Vec<Shown> {
+        let text = self
+            .eval("window.hoardShown ? window.hoardShown() : ''")
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        text.lines().filter_map(Shown::parse).collect()
+    }
+
+    /// A finger's tap at (`x`, `y`) in CSS pixels.
+    pub fn tap_at(&mut self, x: f64, y: f64) -> Result<(), String> {
+        let point = json!([{ "x": x, "y": y }]);
+        self.call(
+            "Input.dispatchTouchEvent",
+            json!({ "type": "touchStart", "touchPoints": point }),
+        )?;
+        self.call(
+            "Input.dispatchTouchEvent",
+            json!({ "type": "touchEnd", "touchPoints": [] }),
+        )?;
+        Ok(())
+    }
+
+    /// A finger dragged up the middle of the page by `by` CSS pixels (down, if negative):
+    /// the page scrolls that much towards its end.
+    pub fn swipe(&mut self, by: f64) -> Result<(), String> {
+        let x = f64::from(self.width) / 2.0;
+        let from = f64::from(self.height) / 2.0 + by / 2.0;
+        self.call(
+            "Input.dispatchTouchEvent",
+            json!({ "type": "touchStart", "touchPoints": [{ "x": x, "y": from }] }),
+        )?;
+        for i in 1..=10 {
+            let y = from - by * f64::from(i) / 10.0;
+            self.call(
+                "Input.dispatchTouchEvent",
+                json!({ "type": "touchMove", "touchPoints": [{ "x": x, "y": y }] }),
+            )?;
+            std::thread::sleep(Duration::from_millis(16));
+        }
+        // Held still a moment before lifting, so the scroll stops where the finger did.
+        std::thread::sleep(Duration::from_millis(100));
+        self.call(
+            "Input.dispatchTouchEvent",
+            json!({ "type": "touchEnd", "touchPoints": [] }),
+        )?;
+        std::thread::sleep(Duration::from_millis(200));
+        Ok(())
+    }
+
+    /// Taps the middle of the first tappable thing whose words are `words`, waiting up to
+    /// `wait` for it to show.
+    /// It is scrolled into view first, with a finger's swipe, as a player would.
+    pub fn tap(&mut self, words: &str, wait: Duration) -> Result<(), String> {
+        let pick = |s: &[Shown]| s.iter().find(|s| s.tap && s.words == words).cloned();
+        let mut found = self.wait_for(wait, pick)?;
+        for _ in 0..12 {
+            let middle = found.y + found.h / 2.0;
+            let (top, bottom) = (8.0, f64::from(self.height) - 8.0);
+            if (top..bottom).contains(&middle) {
+                break;
+            }
+            // Up to half a screen at a time, towards it.
+            let by = (middle - f64::from(self.height) / 2.0)
+                .clamp(-f64::from(self.height) / 2.0, f64::from(self.height) / 2.0);
+            self.swipe(by)?;
+            found = self.wait_for(wait, pick)?;
+        }
+        self.tap_at(found.x + found.w / 2.0, found.y + found.h / 2.0)?;
+        // A frame for the app to take the tap.
+        std::thread::sleep(Duration::from_millis(60));
+        Ok(())
+    }
+
+    /// Waits up to `wait` for `what` to find something in what the page shows.
+    pub fn wait_for<T>(
+        &mut self,
+        wait: Duration,
+        mut what: impl FnMut(&[Shown]) -> Option<T>,
+    ) -> Result<T, String> {
+        let deadline = Instant::now() + wait;
+        loop {
+            let shown = self.shown();
+            if let Some(t) = what(&shown) {
+                return Ok(t);
+            }
+            if Instant::now() >= deadline {
+                let words: Vec<&str> = shown.iter().map(|s| s.words.as_str()).collect();
+                return Err(format!("not shown in time; the page shows {words:?}"));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Whether something the page shows has words containing `part`.
+    pub fn shows(&mut self, part: &str) -> bool {
+        self.shown().iter().any(|s| s.words.contains(part))
+    }
+
+    /// Reloads the page, as a player pulling down or a phone bringing a killed tab back.
+    pub fn reload(&mut self) -> Result<(), String> {
+        self.call("Page.reload", json!({}))?;
+        Ok(())
+    }
+
+    /// A PNG of the page as it looks now.
+    pub fn screenshot(&mut self) -> Result<Vec<u8>, String> {
+        use base64::Engine;
+        let r = self.call("Page.captureScreenshot", json!({ "format": "png" }))?;
+        let data = r["data"].as_str().ok_or("no screenshot")?;
+        base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .map_err(|e| e.to_string())
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
