@@ -4,15 +4,58 @@
 //! tapped with touch events where it shows what a player would tap: the page tells where
 //! through `window.hoardShown()` (`hoard_app::web::shown`). The browser is killed on drop.
 
-use crate::Scratch;
+use crate::{Line, Peer, Scratch, wait_line};
 use serde_json::{Value, json};
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::os::fd::{FromRawFd, RawFd};
 use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{OnceLock, mpsc};
 use std::time::{Duration, Instant};
+
+/// The page's files: built (or brought up to date) by `web/build.sh` once per process, into
+/// `target/page`, with a target folder of its own (`target/page-build`) so the build never
+/// waits on the one running the tests.
+pub fn page() -> &'static Path {
+    static PAGE: OnceLock<PathBuf> = OnceLock::new();
+    PAGE.get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let out = root.join("target/page");
+        let status = Command::new(root.join("web/build.sh"))
+            .arg(&out)
+            .env("CARGO_TARGET_DIR", root.join("target/page-build"))
+            .status()
+            .expect("web/build.sh runs");
+        assert!(
+            status.success(),
+            "web/build.sh failed: the page could not be built"
+        );
+        out
+    })
+}
+
+/// `hoard page --loopback` (the CLI in `bin`) serving [`page`], and the page's address.
+pub fn serve(bin: &Path, scratch: &Scratch) -> (Peer, String) {
+    let (tx, lines) = mpsc::channel::<Line>();
+    let args = vec![
+        "page".to_string(),
+        "--loopback".into(),
+        "--dir".into(),
+        page().display().to_string(),
+    ];
+    let peer = Peer::spawn(bin, "page", &args, &scratch.dir("server"), &tx);
+    let mut seen = Vec::new();
+    let url = wait_line(
+        &lines,
+        Instant::now() + Duration::from_secs(20),
+        &mut seen,
+        |l| l.text.strip_prefix("PAGE ").map(String::from),
+    )
+    .unwrap_or_else(|| panic!("the page was not served: {seen:?}"));
+    (peer, url)
+}
 
 /// Something the page shows (see `hoard_app::web::shown`).
 #[derive(Clone, Debug, PartialEq)]

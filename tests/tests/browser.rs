@@ -7,54 +7,12 @@
 //! `.ci/run` installs).
 #![cfg(target_os = "linux")]
 
-use hoard_tests::browser::{Browser, Shown};
-use hoard_tests::{Line, Peer, Scratch, wait_line};
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::{OnceLock, mpsc};
+use hoard_tests::Scratch;
+use hoard_tests::browser::{Browser, Shown, serve};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 const PEER: &str = env!("CARGO_BIN_EXE_hoard-peer");
-
-/// The page's files: built (or brought up to date) once for every test of this binary.
-fn page() -> &'static Path {
-    static PAGE: OnceLock<PathBuf> = OnceLock::new();
-    PAGE.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let out = root.join("target/page");
-        let status = Command::new(root.join("web/build.sh"))
-            .arg(&out)
-            .env("CARGO_TARGET_DIR", root.join("target/page-build"))
-            .status()
-            .expect("web/build.sh runs");
-        assert!(
-            status.success(),
-            "web/build.sh failed: the page could not be built"
-        );
-        out
-    })
-}
-
-/// A `hoard page` process serving the page on loopback, and its address.
-fn serve(scratch: &Scratch) -> (Peer, String) {
-    let (tx, lines) = mpsc::channel::<Line>();
-    let args = vec![
-        "page".to_string(),
-        "--loopback".into(),
-        "--dir".into(),
-        page().display().to_string(),
-    ];
-    let peer = Peer::spawn(Path::new(PEER), "page", &args, &scratch.dir("server"), &tx);
-    let mut seen = Vec::new();
-    let url = wait_line(
-        &lines,
-        Instant::now() + Duration::from_secs(20),
-        &mut seen,
-        |l| l.text.strip_prefix("PAGE ").map(String::from),
-    )
-    .unwrap_or_else(|| panic!("the page was not served: {seen:?}"));
-    (peer, url)
-}
 
 const TAP: Duration = Duration::from_secs(20);
 
@@ -149,7 +107,7 @@ fn play(b: &mut Browser, moves: Option<usize>, deadline: Instant) -> Result<usiz
 #[test]
 fn a_phone_browser_plays_counter_against_bots_by_tapping_and_a_reload_loses_nothing() {
     let scratch = Scratch::new("browser-counter");
-    let (_server, url) = serve(&scratch);
+    let (_server, url) = serve(Path::new(PEER), &scratch);
     let mut b = Browser::open(&url, 360, 640).expect("chromium opens the page");
     b.wait_for(Duration::from_secs(60), |s| {
         s.iter()
