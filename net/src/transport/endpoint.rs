@@ -18,9 +18,7 @@ pub const KEEP_ALIVE: Duration = Duration::from_millis(750);
 /// A peer silent for this long is gone: its link drops and reconnection starts. Short,
 /// because at a table a vanished phone should show as away within seconds.
 pub const IDLE_TIMEOUT: Duration = Duration::from_secs(4);
-/// The longest a dial may take before it is abandoned (a dead address would otherwise
-/// wait out the QUIC handshake timeout).
-pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+pub use super::mesh::CONNECT_TIMEOUT;
 
 /// How to bind one endpoint.
 #[derive(Clone, Debug)]

@@ -19,17 +19,21 @@
 //! [`WRITE_TIMEOUT`] (a peer that stopped reading) resets the link too, and the driver can
 //! cut a misbehaving peer off for a while ([`Mesh::cut_off`]).
 
-use super::endpoint::CONNECT_TIMEOUT;
 use super::frame;
 use super::{ALPN, SCREEN_ALPN};
 use iroh::endpoint::{Connection, VarInt};
 use iroh::{Endpoint, EndpointAddr, EndpointId};
+use n0_future::task::{JoinHandle, spawn};
+use n0_future::time::{Instant, sleep, sleep_until, timeout};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::sync::{mpsc, watch};
-use tokio::task::JoinHandle;
+
+/// The longest a dial may take before it is abandoned (a dead address would otherwise
+/// wait out the QUIC handshake timeout).
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// The first wait before dialing again after a failed dial or a broken link.
 pub const BACKOFF_MIN: Duration = Duration::from_millis(100);
@@ -115,7 +119,7 @@ impl Mesh {
     /// Starts accepting connections on `endpoint`; everything that happens is sent to
     /// `events`. Must run inside a tokio runtime.
     pub fn new(endpoint: Endpoint, events: mpsc::UnboundedSender<MeshEvent>) -> Mesh {
-        let accept = tokio::spawn(accept_loop(endpoint.clone(), events.clone()));
+        let accept = spawn(accept_loop(endpoint.clone(), events.clone()));
         Mesh {
             endpoint,
             events,
@@ -183,10 +187,8 @@ impl Mesh {
         };
         let conns = link.conns.clone();
         let endpoint = self.endpoint.clone();
-        tokio::spawn(async move {
-            if let Ok(Ok(conn)) =
-                tokio::time::timeout(CONNECT_TIMEOUT, endpoint.connect(addr, ALPN)).await
-            {
+        spawn(async move {
+            if let Ok(Ok(conn)) = timeout(CONNECT_TIMEOUT, endpoint.connect(addr, ALPN)).await {
                 let _ = conns.send(conn);
             }
         });
@@ -280,7 +282,7 @@ impl Mesh {
         let (conns, conns_rx) = mpsc::unbounded_channel();
         let (target_tx, target_rx) = watch::channel(target);
         let queued = Arc::new(AtomicUsize::new(0));
-        let task = tokio::spawn(run_link(
+        let task = spawn(run_link(
             self.endpoint.clone(),
             peer,
             target_rx,
@@ -315,11 +317,11 @@ async fn accept_loop(endpoint: Endpoint, events: mpsc::UnboundedSender<MeshEvent
     while let Some(incoming) = endpoint.accept().await {
         let events = events.clone();
         // Each handshake runs on its own so one slow peer cannot hold up the others.
-        tokio::spawn(async move {
+        spawn(async move {
             let Ok(accepting) = incoming.accept() else {
                 return;
             };
-            match tokio::time::timeout(CONNECT_TIMEOUT, accepting).await {
+            match timeout(CONNECT_TIMEOUT, accepting).await {
                 Ok(Ok(conn)) => {
                     let _ = events.send(MeshEvent::Incoming { conn });
                 }
@@ -353,7 +355,7 @@ impl Outbox {
 
 /// Writes one frame, or gives up after [`WRITE_TIMEOUT`].
 async fn write(send: &mut iroh::endpoint::SendStream, bytes: &[u8]) -> Result<(), String> {
-    match tokio::time::timeout(WRITE_TIMEOUT, frame::write(send, bytes)).await {
+    match timeout(WRITE_TIMEOUT, frame::write(send, bytes)).await {
         Ok(Ok(())) => Ok(()),
         Ok(Err(e)) => Err(e.to_string()),
         Err(_) => Err(format!(
@@ -398,7 +400,7 @@ async fn run_link(
                             Some(conn) => conn,
                             None => return,
                         },
-                        dialed = tokio::time::timeout(CONNECT_TIMEOUT, endpoint.connect(addr, alpn)) => match dialed {
+                        dialed = timeout(CONNECT_TIMEOUT, endpoint.connect(addr, alpn)) => match dialed {
                             Ok(Ok(conn)) => conn,
                             Ok(Err(e)) => {
                                 tracing::debug!("dialing {} failed: {e}", peer.fmt_short());
@@ -492,10 +494,10 @@ async fn run_link(
                     peer,
                     why: "cut off for a while: too many of its messages were refused".into(),
                 });
-                let until = tokio::time::Instant::now() + time;
+                let until = Instant::now() + time;
                 loop {
                     tokio::select! {
-                        _ = tokio::time::sleep_until(until) => break,
+                        _ = sleep_until(until) => break,
                         conn = conns.recv() => match conn {
                             Some(conn) => refuse(&conn, "cut off for a while"),
                             None => return,
@@ -518,7 +520,7 @@ async fn pause(
     let wait = *backoff;
     *backoff = (*backoff * 2).min(BACKOFF_MAX);
     tokio::select! {
-        _ = tokio::time::sleep(wait) => true,
+        _ = sleep(wait) => true,
         conn = conns.recv() => match conn {
             Some(conn) => {
                 *next = Some(conn);
@@ -552,7 +554,7 @@ async fn serve(
     let reader = {
         let conn = conn.clone();
         let events = events.clone();
-        tokio::spawn(async move {
+        spawn(async move {
             let mut recv = match conn.accept_uni().await {
                 Ok(recv) => recv,
                 Err(e) => return e.to_string(),

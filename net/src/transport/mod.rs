@@ -24,7 +24,6 @@ pub mod endpoint;
 pub mod frame;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod lan_relay;
-#[cfg(not(target_arch = "wasm32"))]
 pub mod mesh;
 pub mod settings;
 pub mod table;
