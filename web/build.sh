@@ -25,6 +25,6 @@ export AR_wasm32_unknown_unknown="${AR_wasm32_unknown_unknown:-llvm-ar}"
 cargo build -p hoard-web --release --target wasm32-unknown-unknown
 mkdir -p "$OUT"
 wasm-bindgen --target web --no-typescript --out-dir "$OUT" \
-    target/wasm32-unknown-unknown/release/hoard_web.wasm
+    "${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/release/hoard_web.wasm"
 cp web/index.html "$OUT/index.html"
 ls -l "$OUT"

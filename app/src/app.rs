@@ -32,6 +32,9 @@ pub struct AppConfig {
     pub network: Option<NetworkChoice>,
     /// The device's system bars and screen, where it has them (a phone).
     pub platform: Option<Box<dyn Platform>>,
+    /// A join code to use as soon as the player has a name: the one in the address a phone's
+    /// camera opened (the page's `#join=…`).
+    pub join: Option<String>,
 }
 
 /// What the platform last said about the system bars: when, for what window size, and what.
@@ -268,6 +271,16 @@ impl HoardApp {
             self.seated = true;
             self.left = None;
             self.send(Command::Resume { session });
+        }
+        // A scanned join code, once the device has said what it holds and the player who
+        // sits down has a name (a game the app was killed at comes first).
+        if self.listed
+            && !self.seated
+            && self.settings.profile.is_some()
+            && let Some(ticket) = self.config.join.take()
+        {
+            self.seated = true;
+            self.send(Command::JoinTicket { ticket });
         }
     }
 

@@ -52,8 +52,11 @@ fn help() -> String {
         "\
 hoard host --game {} [--bots N] [--seats N] [--variant V] [--name NAME]
            [--table NAME] [--data-dir DIR] [--loopback|--offline|--relay|--relay-url URL] [--timeout SECS]
+           [--page DIR]
     Open a table, print its join code (TICKET ...), wait for --seats players (default:
     you and the bots), start, let bots play every seat of this device, print RESULT.
+    With --page, also serve the browser seats' page from DIR and the table's relay
+    (PAGE <address>: a phone opens <address>#join=<code> to sit down).
 ",
         games::names().join("|")
     );
@@ -120,6 +123,8 @@ struct Options {
     timeout: Duration,
     /// After the result, keep serving peers this long so they can finish their audit.
     linger: Duration,
+    /// Host: also serve the browser seats' page from this folder (and the table's relay).
+    page: Option<PathBuf>,
 }
 
 fn parse(args: &[String]) -> Result<Options, String> {
@@ -143,6 +148,7 @@ fn parse(args: &[String]) -> Result<Options, String> {
         network: Network::Lan,
         timeout: Duration::from_secs(600),
         linger: Duration::from_millis(1500),
+        page: None,
     };
     let mut it = args[1..].iter();
     let number = |flag: &str, v: Option<&String>| -> Result<u64, String> {
@@ -185,6 +191,9 @@ fn parse(args: &[String]) -> Result<Options, String> {
             "--wait" => wait = Duration::from_secs(number("--wait", it.next())?),
             "--bot" => bot = true,
             "--dir" => page_dir = Some(PathBuf::from(it.next().ok_or("--dir needs a folder")?)),
+            "--page" => {
+                opts.page = Some(PathBuf::from(it.next().ok_or("--page needs a folder")?));
+            }
             "--port" => {
                 let n = number("--port", it.next())?;
                 port = u16::try_from(n).map_err(|_| format!("--port {n} is no port"))?;
@@ -282,6 +291,28 @@ fn execute(opts: Options) -> Result<ExitCode, String> {
 
 /// Serves the page and the relay until the process is stopped.
 fn page(dir: &std::path::Path, port: u16, loopback: bool) -> Result<ExitCode, String> {
+    let (runtime, web) = serve_page(dir, port, loopback)?;
+    runtime.block_on(async {
+        let _ = tokio::signal::ctrl_c().await;
+        web.stop().await;
+    });
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Starts serving the browser seats' page from `dir` and the table's relay on one port, on
+/// a runtime of its own (kept by the caller for as long as it serves), and prints
+/// `PAGE <address>`.
+fn serve_page(
+    dir: &std::path::Path,
+    port: u16,
+    loopback: bool,
+) -> Result<
+    (
+        tokio::runtime::Runtime,
+        hoard_net::transport::table_web::TableWeb,
+    ),
+    String,
+> {
     use hoard_net::transport::table_web::{PageFiles, TableWeb};
     use std::net::{IpAddr, Ipv4Addr, SocketAddr};
     let files = PageFiles::from_dir(dir).map_err(|e| {
@@ -303,19 +334,17 @@ fn page(dir: &std::path::Path, port: u16, loopback: bool) -> Result<ExitCode, St
         },
         port,
     );
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .thread_name("hoard-page")
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
-    runtime.block_on(async {
-        let web = TableWeb::start(bind, host, files)
-            .await
-            .map_err(|e| e.to_string())?;
-        println!("PAGE {}", web.page_url());
-        let _ = tokio::signal::ctrl_c().await;
-        web.stop().await;
-        Ok(ExitCode::SUCCESS)
-    })
+    let web = runtime
+        .block_on(TableWeb::start(bind, host, files))
+        .map_err(|e| e.to_string())?;
+    println!("PAGE {}", web.page_url());
+    Ok((runtime, web))
 }
 
 /// The address this machine is reached at on its LAN: the source of its route towards a
@@ -362,7 +391,16 @@ enum Phase {
 }
 
 fn play(opts: &Options) -> Result<ExitCode, String> {
-    let handle = start(opts)?;
+    // Served for as long as the game is played.
+    let page = match &opts.page {
+        Some(dir) => Some(serve_page(dir, 0, opts.network == Network::Loopback)?),
+        None => None,
+    };
+    let lan_relay = page.as_ref().map(|(_, web)| web.relay_url().clone());
+    let dir = data_dir(opts)?;
+    let mut config = DeviceConfig::new(dir, opts.network.clone());
+    config.lan_relay = lan_relay;
+    let handle = DeviceHandle::start(config).map_err(|e| e.to_string())?;
     let deadline = Instant::now() + opts.timeout;
     // The first event tells whether an unfinished game waits on disk.
     let unfinished = loop {

@@ -67,6 +67,7 @@ pub fn run_with(options: RunOptions, network: Option<NetworkChoice>) -> eframe::
         phone,
         network,
         platform,
+        join: None,
     };
     eframe::run_native(
         "Hoard",

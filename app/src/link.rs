@@ -72,6 +72,7 @@ impl Link {
             wake: Arc::new(move || {
                 let _ = handle_poke.send(());
             }),
+            lan_relay: None,
         })
         .map_err(|e| AppError::Network(e.to_string()))?;
         let handle = Arc::new(Mutex::new(handle));
@@ -176,6 +177,7 @@ impl Link {
             data_dir,
             network,
             wake: Arc::new(wake),
+            lan_relay: None,
         })
         .map_err(|e| AppError::Network(e.to_string()))?;
         Ok(Link {

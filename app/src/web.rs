@@ -3,10 +3,10 @@
 //! (`hoard_net::device::browser`). The page has no keyboard of its own to rely on, so it is
 //! laid out as a phone is: the in-app keypads, never a focused text box.
 //!
-//! For now the page plays on its own, against bots; reaching a table goes through the relay
-//! a device at the table serves, which the browser's driver does not drive yet.
+//! The page reaches the table through the relay at its own origin (the laptop that served
+//! it); an address with `#join=<join code>` seats the player at that table as soon as they
+//! have a name. "Offline" in the settings plays on the page alone, against bots.
 
-use crate::settings::NetworkChoice;
 use crate::{AppConfig, HoardApp};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -30,8 +30,9 @@ pub fn start() {
         let config = AppConfig {
             data_dir: PathBuf::new(),
             phone: true,
-            network: Some(NetworkChoice::Offline),
+            network: None,
             platform: None,
+            join: scanned_join(),
         };
         let started = eframe::WebRunner::new()
             .start(
@@ -47,6 +48,18 @@ pub fn start() {
             tracing::error!("the app could not start on the page: {e:?}");
         }
     });
+}
+
+/// The join code in the page's address (`#join=<code>`), taken out of the address so a
+/// reload does not join again (a reload comes back to the seat by itself).
+fn scanned_join() -> Option<String> {
+    let window = web_sys::window()?;
+    let hash = window.location().hash().ok()?;
+    let code = hash.strip_prefix("#join=")?.trim().to_string();
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/"));
+    }
+    (!code.is_empty()).then_some(code)
 }
 
 /// What the page shows, one line per thing on it: where it is in the page's CSS pixels (left,

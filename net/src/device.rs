@@ -6,7 +6,7 @@
 //! - [`lobby`]: what devices say to each other, and the host's seat list;
 //! - [`profile`]: the device's identity, its player's name and colour, its bots' keys;
 //! - [`saved`]: opening a kept game, and the list of them;
-//! - [`links`]: what the machine asks of its transport;
+//! - [`links`]: what the machine asks of its transport; [`mesh_links`]: those links over iroh;
 //! - [`web_store`]: a browser's storage for it.
 
 #[cfg(target_arch = "wasm32")]
@@ -14,6 +14,7 @@ pub mod browser;
 pub mod links;
 pub mod lobby;
 pub mod machine;
+pub mod mesh_links;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod native;
 pub mod profile;

@@ -33,6 +33,10 @@ pub struct DeviceConfig {
     pub network: Network,
     /// Called after every event is queued (the GUI: `ctx.request_repaint()`).
     pub wake: Arc<dyn Fn() + Send + Sync>,
+    /// The relay this device serves with the browser seats' page
+    /// ([`crate::transport::table_web`]): on the LAN (or loopback) the endpoint uses it, so
+    /// browser seats reach this device through it.
+    pub lan_relay: Option<crate::transport::RelayUrl>,
 }
 
 impl DeviceConfig {
@@ -42,6 +46,7 @@ impl DeviceConfig {
             data_dir: data_dir.into(),
             network,
             wake: Arc::new(|| {}),
+            lan_relay: None,
         }
     }
 }
@@ -74,12 +79,12 @@ impl DeviceHandle {
             .thread_name("hoard-net")
             .enable_all()
             .build()?;
-        let network = config.network;
+        let (network, lan_relay) = (config.network, config.lan_relay);
         let thread = std::thread::Builder::new()
             .name("hoard-net".into())
             .spawn(move || {
                 runtime.block_on(async move {
-                    device::native::run(data, key, network, out, commands_rx).await;
+                    device::native::run(data, key, network, lan_relay, out, commands_rx).await;
                 });
                 // Connections still closing are cut here; peers notice within the idle timeout.
                 runtime.shutdown_timeout(std::time::Duration::from_millis(200));
@@ -93,8 +98,8 @@ impl DeviceHandle {
     }
 
     /// In a browser: loads (or makes) the identity kept in the page's storage and runs the
-    /// device as a task on the page's event loop. The page plays on its own for now: the
-    /// network asked for is not reached yet (see `device::browser`).
+    /// device as a task on the page's event loop, its links through the table's relay at
+    /// the page's origin (any network but [`Network::Offline`]; see `device::browser`).
     #[cfg(target_arch = "wasm32")]
     pub fn start(config: DeviceConfig) -> Result<DeviceHandle> {
         let mut kept = device::browser::Kept::open();
@@ -104,7 +109,11 @@ impl DeviceHandle {
         let (events_tx, events) = mpsc::channel();
         let out = device::Out::new(events_tx, config.wake.clone());
         kept.keep(&out);
-        n0_future::task::spawn(device::browser::run(kept, key, out, commands_rx));
+        let relay = match config.network {
+            Network::Offline => None,
+            _ => device::browser::page_relay(),
+        };
+        n0_future::task::spawn(device::browser::run(kept, key, relay, out, commands_rx));
         Ok(DeviceHandle {
             commands,
             events,

@@ -7,9 +7,10 @@
 //! `.ci/run` installs).
 #![cfg(target_os = "linux")]
 
-use hoard_tests::Scratch;
-use hoard_tests::browser::{Browser, Shown, serve};
+use hoard_tests::browser::{Browser, Shown, page, serve};
+use hoard_tests::{GameResult, Line, Peer, Scratch, tail, wait_line};
 use std::path::Path;
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 const PEER: &str = env!("CARGO_BIN_EXE_hoard-peer");
@@ -32,6 +33,19 @@ fn type_on_keys(b: &mut Browser, text: &str) -> Result<(), String> {
         b.tap(&key, TAP)?;
     }
     Ok(())
+}
+
+/// A first run: the name typed on the keypad, a colour, "Let's play".
+fn first_run(b: &mut Browser, name: &str, colour: &str) {
+    b.wait_for(Duration::from_secs(60), |s| {
+        s.iter()
+            .any(|x| x.words == "Welcome to Hoard")
+            .then_some(())
+    })
+    .expect("the welcome screen");
+    type_on_keys(b, name).expect("typed on the keypad");
+    b.tap(colour, TAP).expect("a colour");
+    b.tap("Let's play", TAP).expect("Let's play");
 }
 
 fn buttons(shown: &[Shown]) -> Vec<String> {
@@ -100,8 +114,8 @@ fn play(b: &mut Browser, moves: Option<usize>, deadline: Instant) -> Result<usiz
 
 /// The issue's: "a browser seat ... holds a hidden hand dealt from the mental deck" and "one
 /// browser tab is closed mid-game and opened again: it returns to its seat, the game ends
-/// verified". The page, on its own against two bots (its device runs them, as a laptop's
-/// does offline): a first run typed on the keypad, a Counter game dealt from the mental deck,
+/// verified". The page hosting a table with two bots (its device runs them, as a laptop's
+/// does): a first run typed on the keypad, a Counter game dealt from the mental deck,
 /// the page reloaded mid-game and the game resumed from what the browser kept, played to
 /// the verified end by tapping.
 #[test]
@@ -115,10 +129,9 @@ fn a_phone_browser_plays_counter_against_bots_by_tapping_and_a_reload_loses_noth
             .then_some(())
     })
     .expect("the welcome screen");
-    type_on_keys(&mut b, "Mia").expect("typed on the keypad");
-    b.tap("Blue", TAP).expect("a colour");
-    b.tap("Let's play", TAP).expect("Let's play");
-    b.tap("Play against bots", TAP).expect("Play against bots");
+    first_run(&mut b, "Mia", "Blue");
+    // A table of its own (with the table's relay at hand, the page hosts as a laptop does).
+    b.tap("Host a table", TAP).expect("Host a table");
     for n in 1..=2 {
         b.tap("Add a bot", TAP).expect("Add a bot");
         b.wait_for(TAP, |s| {
@@ -197,4 +210,103 @@ fn shoot(b: &mut Browser, name: &str) {
     if let (Ok(png), Ok(())) = (b.screenshot(), std::fs::create_dir_all(&dir)) {
         let _ = std::fs::write(dir.join(format!("{name}.png")), png);
     }
+}
+
+/// The issue's "a browser seat ... holds a hidden hand dealt from the mental deck", at a real
+/// table: a laptop (`hoard host --page`, with a bot) serves the page and the table's relay on
+/// loopback; a phone's browser opens the page's address with the join code in it, types a
+/// name, sits down by itself and plays Counter through the relay, by tapping, to the end.
+/// Both devices end verified, on the same game.
+#[test]
+fn a_phone_browser_sits_at_a_laptops_table_through_its_relay_and_the_game_ends_verified() {
+    let scratch = Scratch::new("browser-table");
+    let (tx, lines) = mpsc::channel::<Line>();
+    let args: Vec<String> = [
+        "host",
+        "--game",
+        "counter",
+        "--bots",
+        "1",
+        "--seats",
+        "3",
+        "--name",
+        "Lap",
+        "--loopback",
+        "--timeout",
+        "240",
+        "--linger-ms",
+        "4000",
+        "--page",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .chain([page().display().to_string()])
+    .collect();
+    let _host = Peer::spawn(Path::new(PEER), "host", &args, &scratch.dir("host"), &tx);
+    let mut seen = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let (mut url, mut ticket) = (None, None);
+    while url.is_none() || ticket.is_none() {
+        let line = wait_line(&lines, deadline, &mut seen, |l| Some(l.text.clone()))
+            .unwrap_or_else(|| panic!("no page and code: {}", tail(&seen, 20)));
+        if let Some(u) = line.strip_prefix("PAGE ") {
+            url = Some(u.to_string());
+        }
+        if let Some(t) = line.strip_prefix("TICKET ") {
+            ticket = Some(t.to_string());
+        }
+    }
+    let (url, ticket) = (url.unwrap_or_default(), ticket.unwrap_or_default());
+    let mut b = Browser::open(&format!("{url}#join={ticket}"), 360, 640).expect("chromium");
+    first_run(&mut b, "Mia", "Blue");
+    let ready = b.wait_for(Duration::from_secs(60), |s| {
+        s.iter()
+            .find(|x| x.tap && (x.words == "I'm ready" || x.words.starts_with("Deck: ")))
+            .map(|x| x.words.clone())
+    });
+    if ready.as_deref() == Ok("I'm ready") {
+        b.tap("I'm ready", TAP).expect("ready");
+    }
+    b.wait_for(Duration::from_secs(60), |s| {
+        s.iter()
+            .any(|x| x.words.starts_with("Deck: "))
+            .then_some(())
+    })
+    .unwrap_or_else(|e| {
+        panic!(
+            "the game started at the laptop's table: {e}; {}",
+            tail(&seen, 20)
+        )
+    });
+    let hand = b.wait_for(Duration::from_secs(60), |s| {
+        s.iter().any(|x| x.words.starts_with("Your ")).then_some(())
+    });
+    assert!(
+        hand.is_ok(),
+        "a hand dealt through the relay from the mental deck"
+    );
+    let moves = play(&mut b, None, Instant::now() + Duration::from_secs(240))
+        .unwrap_or_else(|e| panic!("{e}; the laptop said: {}", tail(&seen, 20)));
+    b.wait_for(Duration::from_secs(60), |s| {
+        s.iter()
+            .any(|x| x.words.contains("Verified") || x.words.contains("Not verified"))
+            .then_some(())
+    })
+    .expect("the audit's verdict in the browser");
+    assert!(
+        b.shows("Verified: every hidden card"),
+        "the browser verifies the game it played ({moves} moves)"
+    );
+    shoot(&mut b, "browser-at-a-table");
+    let result = wait_line(
+        &lines,
+        Instant::now() + Duration::from_secs(60),
+        &mut seen,
+        |l| GameResult::parse(&l.text),
+    )
+    .unwrap_or_else(|| panic!("no result from the laptop: {}", tail(&seen, 30)));
+    assert_eq!(
+        result.audit, "verified",
+        "the laptop verifies the same game"
+    );
 }

@@ -82,6 +82,7 @@ pub fn app_built(
                 phone,
                 network: Some(network),
                 platform: None,
+                join: None,
             },
         )
     })
@@ -102,6 +103,7 @@ pub fn app_in_real_time(data_dir: PathBuf, size: [f32; 2]) -> Harness<'static, H
                     phone: true,
                     network: Some(NetworkChoice::Offline),
                     platform: None,
+                    join: None,
                 },
             )
         })

@@ -4,19 +4,49 @@
 //! any moment comes back to what was kept.
 //!
 //! A browser cannot send UDP: it reaches the table only through the relay a device at the
-//! table serves on the LAN (`transport/table_web.rs`). That transport is not driven here
-//! yet: the page plays on its own, against bots.
+//! table serves on the LAN with the page (`transport/table_web.rs`), the page's own origin.
+//! Its endpoint knows that relay only, and every peer is dialed through it; the links are the
+//! native device's mesh, on the page's tasks and timers. Offline, the page plays on its own,
+//! against bots.
 
+use super::links::Links;
 use super::machine::{Device, Happening};
+use super::mesh_links::{MeshLinks, SharedLinks, happening};
 use super::web_store::{self, KeyValue};
 use super::{Out, ToDevice};
 use crate::core::Time;
 use crate::identity::{SecretKey, SystemRandom};
 use crate::storage::{Folder, JournalStorage};
 use crate::table_types::Update;
+use crate::transport::mesh::{Mesh, MeshEvent};
+use crate::transport::{ALPN, NetMode, SCREEN_ALPN};
+use iroh::endpoint::presets;
+use iroh::{Endpoint, RelayMode, RelayUrl};
 use n0_future::time::{Duration, Instant};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc as tokio_mpsc;
+
+/// The most frames taken in one go before the device does its work.
+const BURST: usize = 256;
+
+/// The relay at the page's own origin (`http://<laptop>:<port>/`): where the page came from
+/// is where the table's relay is.
+pub fn page_relay() -> Option<RelayUrl> {
+    let origin = web_sys::window()?.location().origin().ok()?;
+    format!("{origin}/").parse().ok()
+}
+
+/// The page's endpoint: this device's key, the table's relay as its only way out.
+async fn bind(key: &SecretKey, relay: &RelayUrl) -> Result<Endpoint, String> {
+    Endpoint::builder(presets::Minimal)
+        .secret_key(key.clone())
+        .alpns(vec![ALPN.to_vec(), SCREEN_ALPN.to_vec()])
+        .transport_config(crate::transport::settings::transport_config())
+        .relay_mode(RelayMode::custom([relay.clone()]))
+        .bind()
+        .await
+        .map_err(|e| e.to_string())
+}
 
 /// The page's `localStorage`.
 pub struct LocalStorage(web_sys::Storage);
@@ -92,16 +122,40 @@ impl Kept {
     }
 }
 
-/// Runs the device until the handle is dropped or shut down.
+/// Runs the device until the handle is dropped or shut down; with `relay`, its links go
+/// through that relay (see the module's docs), without, it plays alone.
 pub async fn run(
     mut kept: Kept,
     key: SecretKey,
+    relay: Option<RelayUrl>,
     out: Out,
     mut inputs: tokio_mpsc::UnboundedReceiver<ToDevice>,
 ) {
     let clock = Instant::now();
     let now = || Time(clock.elapsed().as_millis() as u64);
-    let mut device = Device::new(kept.folder(), key, None, Box::new(SystemRandom), now());
+    let mut mesh_rx = None;
+    let mut links = None;
+    if let Some(relay) = relay {
+        match bind(&key, &relay).await {
+            Ok(endpoint) => {
+                let (tx, rx) = tokio_mpsc::unbounded_channel();
+                let mesh = Mesh::new(endpoint.clone(), tx);
+                mesh_rx = Some(rx);
+                links = Some(SharedLinks(Arc::new(Mutex::new(MeshLinks {
+                    endpoint,
+                    mesh,
+                    mode: NetMode::Relay,
+                    via: Some(relay),
+                }))));
+            }
+            Err(e) => out.emit(Update::Error(format!(
+                "The table's relay at {relay} could not be reached ({e}). You can still play \
+                 here against bots."
+            ))),
+        }
+    }
+    let boxed = links.clone().map(|l| Box::new(l) as Box<dyn Links>);
+    let mut device = Device::new(kept.folder(), key, boxed, Box::new(SystemRandom), now());
     loop {
         kept.keep(&out);
         for event in device.take_events() {
@@ -115,6 +169,20 @@ pub async fn run(
                 Some(ToDevice::Command(cmd)) => device.handle(now(), Happening::Command(cmd)),
                 Some(ToDevice::Shutdown) | None => break,
             },
+            Some(event) = recv(&mut mesh_rx) => {
+                // What else has arrived is taken too, so a catch-up is worked through once.
+                let mut happened = Vec::new();
+                let mut next = Some(event);
+                while let Some(event) = next {
+                    if let Some(h) = happening(&device, links.as_ref(), event) {
+                        happened.push(h);
+                    }
+                    next = (happened.len() < BURST)
+                        .then(|| mesh_rx.as_mut().and_then(|rx| rx.try_recv().ok()))
+                        .flatten();
+                }
+                device.handle_all(now(), happened);
+            }
             _ = sleep(wait) => device.handle(now(), Happening::Timeout),
         }
     }
@@ -122,6 +190,13 @@ pub async fn run(
     kept.keep(&out);
     for event in device.take_events() {
         out.emit(event);
+    }
+}
+
+async fn recv(rx: &mut Option<tokio_mpsc::UnboundedReceiver<MeshEvent>>) -> Option<MeshEvent> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
     }
 }
 

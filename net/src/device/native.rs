@@ -5,6 +5,7 @@
 
 use super::links::Links;
 use super::machine::{Device, Happening};
+use super::mesh_links::{MeshLinks, SharedLinks, happening};
 use super::profile::{load_port, save_port};
 use super::{Out, ToDevice};
 use crate::core::Time;
@@ -13,98 +14,15 @@ use crate::storage::Folder;
 use crate::table_types::{Network, Update};
 use crate::transport::discovery::Discovery;
 use crate::transport::endpoint::{self, EndpointOptions};
-use crate::transport::mesh::{self, Mesh, MeshEvent};
-use crate::transport::{NetMode, Relays, TableInfo};
-use iroh::{Endpoint, EndpointAddr, EndpointId, TransportAddr};
-use std::sync::{Arc, Mutex, MutexGuard};
+use crate::transport::mesh::{Mesh, MeshEvent};
+use crate::transport::{NetMode, RelayUrl, Relays, TableInfo};
+use iroh::Endpoint;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc as tokio_mpsc;
 
 /// The most frames taken in one go before the session does its work.
 const BURST: usize = 256;
-
-/// The device's links over iroh: the mesh, on the endpoint it was bound to.
-struct MeshLinks {
-    endpoint: Endpoint,
-    mesh: Mesh,
-    mode: NetMode,
-}
-
-/// The mesh, shared by the machine (its links) and the driver (which takes incoming
-/// connections into it): both on the one task, so never contended.
-#[derive(Clone)]
-struct SharedLinks(Arc<Mutex<MeshLinks>>);
-
-impl SharedLinks {
-    fn lock(&self) -> MutexGuard<'_, MeshLinks> {
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-impl Links for SharedLinks {
-    fn addr(&self) -> EndpointAddr {
-        self.lock().addr()
-    }
-
-    fn connect(&mut self, addr: EndpointAddr, dial: bool) {
-        self.lock().mesh.connect(addr, dial);
-    }
-
-    fn connect_as_screen(&mut self, addr: EndpointAddr) {
-        self.lock().mesh.connect_as_screen(addr);
-    }
-
-    fn knock(&mut self, addr: EndpointAddr) {
-        self.lock().mesh.knock(addr);
-    }
-
-    fn disconnect(&mut self, peer: &EndpointId) {
-        self.lock().mesh.disconnect(peer);
-    }
-
-    fn cut_off(&mut self, peer: &EndpointId, ms: u64) {
-        tracing::info!("cutting {} off for a while", peer.fmt_short());
-        self.lock().mesh.cut_off(peer, Duration::from_millis(ms));
-    }
-
-    fn send(&mut self, peer: &EndpointId, bytes: Vec<u8>, synced: bool) -> bool {
-        let links = self.lock();
-        if synced {
-            links.mesh.send_synced(peer, bytes)
-        } else {
-            links.mesh.send(peer, bytes)
-        }
-    }
-
-    fn has(&self, peer: &EndpointId) -> bool {
-        self.lock().mesh.has(peer)
-    }
-
-    fn peers(&self) -> Vec<EndpointId> {
-        self.lock().mesh.peers().copied().collect()
-    }
-
-    fn advertise(&mut self, table: Option<&TableInfo>) {
-        let links = self.lock();
-        endpoint::advertise(&links.endpoint, table.map(TableInfo::to_user_data));
-    }
-}
-
-impl MeshLinks {
-    fn addr(&self) -> EndpointAddr {
-        if self.mode == NetMode::Loopback {
-            // Only loopback addresses: nothing in a test's ticket points off the machine.
-            let ips = self
-                .endpoint
-                .bound_sockets()
-                .into_iter()
-                .filter(endpoint::is_loopback)
-                .map(TransportAddr::Ip);
-            return EndpointAddr::from_parts(self.endpoint.id(), ips);
-        }
-        self.endpoint.addr()
-    }
-}
 
 /// What the native driver holds besides the machine.
 struct World {
@@ -129,6 +47,7 @@ async fn bind(
     data: &Folder,
     key: &SecretKey,
     network: &Network,
+    lan_relay: Option<RelayUrl>,
     world: &mut World,
 ) -> Option<MeshLinks> {
     let (mode, relays) = match network {
@@ -139,6 +58,7 @@ async fn bind(
     };
     let mut options = EndpointOptions::new(mode);
     options.relays = relays;
+    options.lan_relay = lan_relay;
     options.port = load_port(data);
     let bound = match endpoint::bind_endpoint(key.clone(), &options).await {
         Ok(bound) => bound,
@@ -184,6 +104,7 @@ async fn bind(
         endpoint: bound.endpoint,
         mesh,
         mode,
+        via: None,
     })
 }
 
@@ -193,6 +114,7 @@ pub async fn run(
     data: Folder,
     key: SecretKey,
     network: Network,
+    lan_relay: Option<RelayUrl>,
     out: Out,
     mut inputs: tokio_mpsc::UnboundedReceiver<ToDevice>,
 ) {
@@ -204,7 +126,7 @@ pub async fn run(
         tables_rx: None,
         _discovery: None,
     };
-    let links = bind(&data, &key, &network, &mut world)
+    let links = bind(&data, &key, &network, lan_relay, &mut world)
         .await
         .map(|l| SharedLinks(Arc::new(Mutex::new(l))));
     let boxed = links.clone().map(|l| Box::new(l) as Box<dyn Links>);
@@ -250,34 +172,6 @@ pub async fn run(
         drop(device);
         drop(links);
         let _ = tokio::time::timeout(Duration::from_millis(500), endpoint.close()).await;
-    }
-}
-
-/// What a mesh event is to the machine; a connection from a device without a link is
-/// taken or refused here, as the machine says.
-fn happening(device: &Device, links: Option<&SharedLinks>, event: MeshEvent) -> Option<Happening> {
-    match event {
-        MeshEvent::Incoming { conn } => {
-            let peer = conn.remote_id();
-            if let Some(links) = links
-                && device.welcome(&peer, conn.alpn() == crate::transport::SCREEN_ALPN)
-            {
-                links.lock().mesh.adopt(conn);
-            } else {
-                tracing::info!(
-                    "refused a connection from {}: not seated at this table",
-                    peer.fmt_short()
-                );
-                mesh::refuse(&conn, "not seated at this table");
-            }
-            None
-        }
-        MeshEvent::Up { peer } => Some(Happening::LinkUp(peer)),
-        MeshEvent::Down { peer, why } => {
-            tracing::debug!("link to {} down: {why}", peer.fmt_short());
-            Some(Happening::LinkDown(peer))
-        }
-        MeshEvent::Frame { peer, bytes } => Some(Happening::Frame(peer, bytes)),
     }
 }
 

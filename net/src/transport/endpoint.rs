@@ -7,18 +7,14 @@ use super::TransportError;
 use super::{ALPN, NetMode, Relays, SCREEN_ALPN};
 use iroh::address_lookup::UserData;
 use iroh::dns::{DnsResolver, FallbackMode};
-use iroh::endpoint::{NetReportConfig, PortmapperConfig, QuicTransportConfig, presets};
+use iroh::endpoint::{NetReportConfig, PortmapperConfig, presets};
 use iroh::{Endpoint, RelayMode, RelayUrl, SecretKey};
 use iroh_mdns_address_lookup::MdnsAddressLookup;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::Duration;
 
-/// How often an idle connection proves it is alive. The same on every device.
-pub const KEEP_ALIVE: Duration = Duration::from_millis(750);
-/// A peer silent for this long is gone: its link drops and reconnection starts. Short,
-/// because at a table a vanished phone should show as away within seconds.
-pub const IDLE_TIMEOUT: Duration = Duration::from_secs(4);
 pub use super::mesh::CONNECT_TIMEOUT;
+pub use super::settings::{IDLE_TIMEOUT, KEEP_ALIVE, transport_config};
 
 /// How to bind one endpoint.
 #[derive(Clone, Debug)]
@@ -46,18 +42,6 @@ impl EndpointOptions {
             lan_relay: None,
         }
     }
-}
-
-/// The QUIC settings every Hoard device uses: keep-alive and idle timeout tuned so a
-/// vanished peer is noticed in seconds, not the default half minute.
-pub fn transport_config() -> QuicTransportConfig {
-    let idle = IDLE_TIMEOUT.try_into().map(Some).unwrap_or(None);
-    QuicTransportConfig::builder()
-        .keep_alive_interval(KEEP_ALIVE)
-        .default_path_keep_alive_interval(KEEP_ALIVE)
-        .max_idle_timeout(idle)
-        .default_path_max_idle_timeout(IDLE_TIMEOUT)
-        .build()
 }
 
 /// The mDNS service name Hoard devices announce themselves under.

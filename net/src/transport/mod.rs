@@ -33,6 +33,7 @@ pub mod ticket;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use endpoint::{EndpointOptions, bind_endpoint};
+pub use iroh::RelayUrl;
 pub use settings::{ALPN, NetMode, Relays, SCREEN_ALPN};
 pub use table::{PROTOCOL_VERSION, TableId, TableInfo};
 

@@ -1,7 +1,27 @@
 //! What every device agrees on about the network, whatever carries its links: the names of
 //! the protocol, and the ways to play (on the LAN, alone, through relays).
 
+use iroh::endpoint::QuicTransportConfig;
 use iroh::{RelayMode, RelayUrl};
+use std::time::Duration;
+
+/// How often an idle connection proves it is alive. The same on every device.
+pub const KEEP_ALIVE: Duration = Duration::from_millis(750);
+/// A peer silent for this long is gone: its link drops and reconnection starts. Short,
+/// because at a table a vanished phone should show as away within seconds.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(4);
+
+/// The QUIC settings every Hoard device uses: keep-alive and idle timeout tuned so a
+/// vanished peer is noticed in seconds, not the default half minute.
+pub fn transport_config() -> QuicTransportConfig {
+    let idle = IDLE_TIMEOUT.try_into().map(Some).unwrap_or(None);
+    QuicTransportConfig::builder()
+        .keep_alive_interval(KEEP_ALIVE)
+        .default_path_keep_alive_interval(KEEP_ALIVE)
+        .max_idle_timeout(idle)
+        .default_path_max_idle_timeout(IDLE_TIMEOUT)
+        .build()
+}
 
 /// The application protocol every Hoard connection speaks.
 pub const ALPN: &[u8] = b"hoard/1";
