@@ -24,6 +24,17 @@ pub struct Link {
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
+/// Starts the device, `wake` called whenever it has news.
+fn start_device(
+    data_dir: PathBuf,
+    network: Network,
+    wake: impl Fn() + Send + Sync + 'static,
+) -> Result<DeviceHandle, AppError> {
+    let mut config = DeviceConfig::new(data_dir, network);
+    config.wake = Arc::new(wake);
+    DeviceHandle::start(config).map_err(|e| AppError::Network(e.to_string()))
+}
+
 /// The last snapshot of each kind passed on, to know a repeat when one comes.
 #[derive(Default)]
 struct Last {
@@ -66,15 +77,9 @@ impl Link {
     ) -> Result<Link, AppError> {
         let (poke, poked) = mpsc::channel::<()>();
         let handle_poke = poke.clone();
-        let handle = DeviceHandle::start(DeviceConfig {
-            data_dir,
-            network,
-            wake: Arc::new(move || {
-                let _ = handle_poke.send(());
-            }),
-            lan_relay: None,
-        })
-        .map_err(|e| AppError::Network(e.to_string()))?;
+        let handle = start_device(data_dir, network, move || {
+            let _ = handle_poke.send(());
+        })?;
         let handle = Arc::new(Mutex::new(handle));
         let stop = Arc::new(AtomicBool::new(false));
         let (forward, events) = mpsc::channel();
@@ -173,13 +178,7 @@ impl Link {
         network: Network,
         wake: impl Fn() + Send + Sync + 'static,
     ) -> Result<Link, AppError> {
-        let handle = DeviceHandle::start(DeviceConfig {
-            data_dir,
-            network,
-            wake: Arc::new(wake),
-            lan_relay: None,
-        })
-        .map_err(|e| AppError::Network(e.to_string()))?;
+        let handle = start_device(data_dir, network, wake)?;
         Ok(Link {
             handle,
             last: Default::default(),

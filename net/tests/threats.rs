@@ -698,9 +698,18 @@ fn old_hello(t: &mut Table, session: hoard_net::SessionId, step: u32) -> usize {
 
 /// Bytes device 0 has queued for `peer`.
 fn queued_for(t: &Table, peer: hoard_net::PublicKey) -> usize {
+    queued_matching(t, peer, |_| true)
+}
+
+/// Bytes device 0 has queued for `peer` in the transmits `keep` picks.
+fn queued_matching(
+    t: &Table,
+    peer: hoard_net::PublicKey,
+    keep: impl Fn(&Transmit) -> bool,
+) -> usize {
     t.queue
         .iter()
-        .filter(|(from, tx)| *from == 0 && tx.to == peer)
+        .filter(|(from, tx)| *from == 0 && tx.to == peer && keep(tx))
         .map(|(_, tx)| tx.bytes.len())
         .sum()
 }
@@ -770,12 +779,11 @@ fn paced_old_hellos_and_reconnections_cannot_make_a_device_queue_the_history_eac
 /// sends of its own accord (asking for a reply: on a new connection, and when the table has
 /// been quiet for a resync period).
 fn answered_to(t: &Table, peer: hoard_net::PublicKey) -> usize {
-    t.queue
-        .iter()
-        .filter(|(from, tx)| *from == 0 && tx.to == peer)
-        .filter(|(_, tx)| !matches!(Wire::decode(&tx.bytes), Ok(Wire::Hello(h)) if h.reply))
-        .map(|(_, tx)| tx.bytes.len())
-        .sum()
+    queued_matching(
+        t,
+        peer,
+        |tx| !matches!(Wire::decode(&tx.bytes), Ok(Wire::Hello(h)) if h.reply),
+    )
 }
 
 /// Issue 27: "Give each peer a byte budget ... Charge the sender, not the receiver", and

@@ -11,23 +11,20 @@
 
 use super::links::Links;
 use super::machine::{Device, Happening};
-use super::mesh_links::{MeshLinks, SharedLinks, happening};
+use super::mesh_links::{MeshLinks, SharedLinks, burst, recv};
 use super::web_store::{self, KeyValue};
 use super::{Out, ToDevice};
 use crate::core::Time;
 use crate::identity::{SecretKey, SystemRandom};
 use crate::storage::{Folder, JournalStorage};
 use crate::table_types::Update;
-use crate::transport::mesh::{Mesh, MeshEvent};
+use crate::transport::mesh::Mesh;
 use crate::transport::{ALPN, NetMode, SCREEN_ALPN};
 use iroh::endpoint::presets;
 use iroh::{Endpoint, RelayMode, RelayUrl};
 use n0_future::time::{Duration, Instant};
 use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc as tokio_mpsc;
-
-/// The most frames taken in one go before the device does its work.
-const BURST: usize = 256;
 
 /// The relay at the page's own origin (`http://<laptop>:<port>/`): where the page came from
 /// is where the table's relay is.
@@ -170,17 +167,7 @@ pub async fn run(
                 Some(ToDevice::Shutdown) | None => break,
             },
             Some(event) = recv(&mut mesh_rx) => {
-                // What else has arrived is taken too, so a catch-up is worked through once.
-                let mut happened = Vec::new();
-                let mut next = Some(event);
-                while let Some(event) = next {
-                    if let Some(h) = happening(&device, links.as_ref(), event) {
-                        happened.push(h);
-                    }
-                    next = (happened.len() < BURST)
-                        .then(|| mesh_rx.as_mut().and_then(|rx| rx.try_recv().ok()))
-                        .flatten();
-                }
+                let happened = burst(&device, links.as_ref(), event, &mut mesh_rx);
                 device.handle_all(now(), happened);
             }
             _ = sleep(wait) => device.handle(now(), Happening::Timeout),
@@ -190,13 +177,6 @@ pub async fn run(
     kept.keep(&out);
     for event in device.take_events() {
         out.emit(event);
-    }
-}
-
-async fn recv(rx: &mut Option<tokio_mpsc::UnboundedReceiver<MeshEvent>>) -> Option<MeshEvent> {
-    match rx {
-        Some(rx) => rx.recv().await,
-        None => std::future::pending().await,
     }
 }
 

@@ -9,6 +9,39 @@ use crate::transport::{NetMode, TableInfo};
 use iroh::{Endpoint, EndpointAddr, EndpointId, RelayUrl};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
+use tokio::sync::mpsc::UnboundedReceiver;
+
+/// The most frames taken in one go before the device does its work.
+const BURST: usize = 256;
+
+/// `first` and what else the mesh has already delivered (up to [`BURST`]), as the machine's
+/// happenings: a burst (a catch-up) is then written and worked through once, not per frame.
+pub fn burst(
+    device: &Device,
+    links: Option<&SharedLinks>,
+    first: MeshEvent,
+    rx: &mut Option<UnboundedReceiver<MeshEvent>>,
+) -> Vec<Happening> {
+    let mut happened = Vec::new();
+    let mut next = Some(first);
+    while let Some(event) = next {
+        if let Some(h) = happening(device, links, event) {
+            happened.push(h);
+        }
+        next = (happened.len() < BURST)
+            .then(|| rx.as_mut().and_then(|rx| rx.try_recv().ok()))
+            .flatten();
+    }
+    happened
+}
+
+/// The next of `rx`'s items, or never if there is no `rx` (a device with no links).
+pub async fn recv<T>(rx: &mut Option<UnboundedReceiver<T>>) -> Option<T> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
 
 /// The device's links over iroh: the mesh, on the endpoint it was bound to.
 pub struct MeshLinks {

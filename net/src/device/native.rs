@@ -5,7 +5,7 @@
 
 use super::links::Links;
 use super::machine::{Device, Happening};
-use super::mesh_links::{MeshLinks, SharedLinks, happening};
+use super::mesh_links::{MeshLinks, SharedLinks, burst, recv};
 use super::profile::{load_port, save_port};
 use super::{Out, ToDevice};
 use crate::core::Time;
@@ -20,9 +20,6 @@ use iroh::Endpoint;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc as tokio_mpsc;
-
-/// The most frames taken in one go before the session does its work.
-const BURST: usize = 256;
 
 /// What the native driver holds besides the machine.
 struct World {
@@ -144,18 +141,7 @@ pub async fn run(
                 Some(ToDevice::Shutdown) | None => break,
             },
             Some(event) = recv(&mut world.mesh_rx) => {
-                // Take what else has arrived before doing the work it causes, so a burst
-                // (a catch-up) is written and worked through once, not per frame.
-                let mut happened = Vec::new();
-                let mut next = Some(event);
-                while let Some(event) = next {
-                    if let Some(h) = happening(&device, links.as_ref(), event) {
-                        happened.push(h);
-                    }
-                    next = (happened.len() < BURST)
-                        .then(|| world.mesh_rx.as_mut().and_then(|rx| rx.try_recv().ok()))
-                        .flatten();
-                }
+                let happened = burst(&device, links.as_ref(), event, &mut world.mesh_rx);
                 device.handle_all(world.now(), happened);
             }
             Some(list) = recv(&mut world.tables_rx) => device.handle(world.now(), Happening::Tables(list)),
@@ -172,13 +158,6 @@ pub async fn run(
         drop(device);
         drop(links);
         let _ = tokio::time::timeout(Duration::from_millis(500), endpoint.close()).await;
-    }
-}
-
-async fn recv<T>(rx: &mut Option<tokio_mpsc::UnboundedReceiver<T>>) -> Option<T> {
-    match rx {
-        Some(rx) => rx.recv().await,
-        None => std::future::pending().await,
     }
 }
 
