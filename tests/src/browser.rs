@@ -292,6 +292,9 @@ impl Browser {
             "Input.dispatchTouchEvent",
             json!({ "type": "touchStart", "touchPoints": point }),
         )?;
+        // A finger rests a moment: a press and a lift in one frame (a busy machine) would
+        // lose the tap, as a real tap never does.
+        std::thread::sleep(Duration::from_millis(120));
         self.call(
             "Input.dispatchTouchEvent",
             json!({ "type": "touchEnd", "touchPoints": [] }),
