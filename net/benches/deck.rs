@@ -1,10 +1,10 @@
 //! `cargo bench -p hoard-net --bench deck`: the mental deck's cryptography at the sizes the
 //! games need. A 108-card deck at 8 seats: each seat's part of the shuffle and the whole
-//! round on one core; dealing one card (seven seats' shares with their proof, checked by
-//! the receiver); showing one card (its holder's share, checked by everyone); the audit of
-//! a game's shuffles (every seat's part replayed); the bytes a dealt card costs each seat
-//! on the wire; passing a card; and escrowing a seat's key against its removal.
-
+//! round on one core; each part's proof of shuffle, made with the part and checked by every
+//! device; dealing one card (seven seats' shares with their proof, checked by the
+//! receiver); showing one card (its holder's share, checked by everyone); the audit of a
+//! game's shuffles (every seat's part replayed); the bytes a dealt card costs each seat on
+//! the wire; passing a card; and escrowing a seat's key against its removal.
 use curve25519_dalek::ristretto::RistrettoBasepointTable;
 use curve25519_dalek::{RistrettoPoint, Scalar};
 use hoard_net::mental::elgamal::{Ciphertext, card_point, scalar_from_hash};
@@ -87,6 +87,36 @@ fn main() {
         ms(whole)
     );
 
+    // The proof that goes with each part: made by its seat with the part, checked by every
+    // device when the part arrives.
+    let proofs: Vec<_> = seeds
+        .iter()
+        .enumerate()
+        .map(|(s, seed)| {
+            let (out, proof) =
+                shuffle::shuffle_and_prove(&ctx(s as u8, 0), seed, &joint, &decks[s]);
+            assert_eq!(out, decks[s + 1], "the proven part is the part");
+            proof
+        })
+        .collect();
+    let proving = median(5, || {
+        shuffle::shuffle_and_prove(&ctx(0, 0), &seeds[0], &joint, &plain);
+    });
+    let checking = median(5, || {
+        for (s, proof) in proofs.iter().enumerate() {
+            proof
+                .verify_afresh(&ctx(s as u8, 0), &joint, &decks[s], &decks[s + 1])
+                .expect("an honest shuffle is proven");
+        }
+    });
+    let proof_bytes = postcard::to_stdvec(&proofs[0]).expect("encodes").len();
+    println!(
+        "proof of one seat's part: the part made and proven in {} ({:.1}x the part alone, goal: <= 10x), {proof_bytes} bytes (goal: <= 20 KB); all {SEATS} parts checked in {} (goal: <= 300 ms)",
+        ms(proving),
+        proving.as_secs_f64() / part.as_secs_f64(),
+        ms(checking)
+    );
+
     // The audit: every seat's part replayed from its revealed seed.
     let audit = median(3, || {
         for (s, seed) in seeds.iter().enumerate() {
@@ -94,9 +124,9 @@ fn main() {
                 .expect("an honest shuffle replays");
         }
     });
-    // One seat's shuffle part as it goes on the wire (the escrow, sent once, is measured
-    // below): what the cap on a deck message (`MAX_DECK_MESSAGE`) is set against.
-    let part_bytes = postcard::to_stdvec(&decks[1]).expect("encodes").len();
+    // One seat's shuffle part as it goes on the wire, with its proof (the escrow, sent
+    // once, is measured below): what the cap on a deck message (`MAX_DECK_MESSAGE`) is set against.
+    let part_bytes = postcard::to_stdvec(&decks[1]).expect("encodes").len() + proof_bytes;
     println!(
         "one seat's shuffle part of {CARDS} cards: {part_bytes} bytes (a deck message may be {} at most)",
         hoard_net::wire::MAX_DECK_MESSAGE

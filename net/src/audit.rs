@@ -6,7 +6,7 @@
 
 use crate::identity::{SessionId, Start};
 use crate::log::{PlayRecord, StepRecord};
-use crate::mental::table::{DeckRecord, TableDeck};
+use crate::mental::table::TableDeck;
 use crate::seal;
 use crate::wire::{Accept, Hash, Reveal};
 use hoard_rules::{Game, Play, Seat, Step, public_hash};
@@ -114,9 +114,6 @@ pub fn audit<G: Game>(input: &AuditInput<'_, G>) -> Verdict {
 pub enum Unchecked {
     /// Choices it sealed and never opened, by step: nobody saw what it chose.
     Sealed { steps: Vec<u32> },
-    /// Its parts in the shuffles of a shared deck, by step: a shuffle replays only from its
-    /// maker's secret, so a card changed, dropped or doubled there would not show.
-    Shuffles { steps: Vec<u32> },
     /// Its own deck: its private side is made from its secret (GreedQuest's deck), so
     /// nobody could check the order its cards came in, nor its plays against them.
     OwnDeck,
@@ -145,22 +142,14 @@ pub fn unchecked_parts<G: Game>(
     history: &[G::Public],
     seat: Seat,
 ) -> Vec<Unchecked> {
-    let mut shuffles = Vec::new();
     let mut sealed = Vec::new();
     let mut held = 0u32;
     for (n, record) in records.iter().enumerate() {
         let public = history.get(n);
         let handed = match record {
-            StepRecord::Deck { parts, .. } => {
-                if parts
-                    .iter()
-                    .any(|(s, p)| *s == seat && matches!(p, DeckRecord::Shuffle { .. }))
-                {
-                    shuffles.push(n as u32);
-                }
-                // A deck step is a deal when the game waited for one.
-                Step::Dealt
-            }
+            // A deck step is a deal when the game waited for one. (A seat's shuffles are
+            // not among what it leaves unchecked: each was proven when it arrived.)
+            StepRecord::Deck { .. } => Step::Dealt,
             StepRecord::Inputs { plays, .. } => {
                 if plays
                     .iter()
@@ -195,9 +184,6 @@ pub fn unchecked_parts<G: Game>(
     if !sealed.is_empty() {
         parts.push(Unchecked::Sealed { steps: sealed });
     }
-    if !shuffles.is_empty() {
-        parts.push(Unchecked::Shuffles { steps: shuffles });
-    }
     // A private side that two secrets make differently is one the secret deals.
     if G::private(config, seat, [0; 32]) != G::private(config, seat, [0xff; 32]) {
         parts.push(Unchecked::OwnDeck);
@@ -214,8 +200,7 @@ const MOST_STEPS: usize = 3;
 const MOST_PARTS: usize = 4;
 
 /// What the audit could not check, in words, to follow "Verified, except ": "Cat's sealed
-/// choices at steps 12 and 30 and Cat's shuffle of the deck at step 0, which Cat never
-/// revealed: Cat left the game before the end". `name` gives a seat's player name.
+/// choices at steps 12 and 30 and the 3 hidden cards Cat held, which Cat never revealed: Cat left the game before the end". `name` gives a seat's player name.
 pub fn unchecked_words(unchecked: &[UncheckedSeat], name: &dyn Fn(Seat) -> String) -> String {
     let mut phrases = Vec::new();
     for u in unchecked {
@@ -223,11 +208,6 @@ pub fn unchecked_words(unchecked: &[UncheckedSeat], name: &dyn Fn(Seat) -> Strin
         for part in &u.parts {
             phrases.push(match part {
                 Unchecked::OwnDeck => format!("the cards {who} drew from {who}'s own deck"),
-                Unchecked::Shuffles { steps } => format!(
-                    "{who}'s {} of the deck {}",
-                    noun(steps, "shuffle", "shuffles"),
-                    at_steps(steps)
-                ),
                 Unchecked::Held { cards: 1 } => format!("the hidden card {who} held"),
                 Unchecked::Held { cards } => format!("the {cards} hidden cards {who} held"),
                 Unchecked::Sealed { steps } => format!(
@@ -539,6 +519,7 @@ pub fn card_moves<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mental::table::DeckRecord;
     use hoard_rules::counter::{self, Counter};
     use hoard_rules::greedquest::{Config, GreedQuest};
     use hoard_rules::{Listed, Pending};
@@ -599,10 +580,10 @@ mod tests {
     }
 
     /// Counter: "the deck is shuffled so that nobody knows its order. Each player is dealt 3
-    /// cards", and a Give passes one face down. A seat that never revealed made a shuffle
-    /// nobody could replay and held cards nobody could read.
+    /// cards", and a Give passes one face down. A seat that never revealed held cards nobody
+    /// could read; its shuffle is not named, as every shuffle was proven when it arrived.
     #[test]
-    fn a_counter_seat_that_never_revealed_leaves_its_shuffle_and_its_hand_unchecked() {
+    fn a_counter_seat_that_never_revealed_leaves_its_hand_unchecked_and_not_its_shuffle() {
         let config = Counter::config(3);
         let mut public = Counter::setup(&config).expect("set up");
         let mut history = vec![public.clone()];
@@ -659,17 +640,11 @@ mod tests {
 
         assert_eq!(
             unchecked_parts::<Counter>(&config, &records, &history, to),
-            vec![
-                Unchecked::Shuffles { steps: vec![0] },
-                Unchecked::Held { cards: 4 }
-            ]
+            vec![Unchecked::Held { cards: 4 }]
         );
         assert_eq!(
             unchecked_parts::<Counter>(&config, &records, &history, giver),
-            vec![
-                Unchecked::Shuffles { steps: vec![0] },
-                Unchecked::Held { cards: 3 }
-            ]
+            vec![Unchecked::Held { cards: 3 }]
         );
     }
 
@@ -685,13 +660,13 @@ mod tests {
                 Unchecked::Sealed {
                     steps: vec![12, 30],
                 },
-                Unchecked::Shuffles { steps: vec![0] },
+                Unchecked::Held { cards: 3 },
             ],
         };
         assert_eq!(
             unchecked_words(std::slice::from_ref(&cat), &names),
-            "Cat's sealed choices at steps 12 and 30 and Cat's shuffle of the deck at step 0, \
-             which Cat never revealed: Cat left the game before the end"
+            "Cat's sealed choices at steps 12 and 30 and the 3 hidden cards Cat held, which Cat \
+             never revealed: Cat left the game before the end"
         );
         let bo = UncheckedSeat {
             seat: 1,
@@ -700,8 +675,8 @@ mod tests {
         assert_eq!(
             unchecked_words(&[bo, cat], &names),
             "the hidden card Bo held, the cards Bo drew from Bo's own deck, Cat's sealed \
-             choices at steps 12 and 30 and Cat's shuffle of the deck at step 0, which Bo and \
-             Cat never revealed: they left the game before the end"
+             choices at steps 12 and 30 and the 3 hidden cards Cat held, which Bo and Cat never \
+             revealed: they left the game before the end"
         );
     }
 

@@ -15,9 +15,9 @@ pub const MAX_WIRE: usize = 256 * 1024;
 /// The largest encoded game input a message may carry, in bytes.
 pub const MAX_INPUT: usize = 4 * 1024;
 /// The largest message about the shared deck (a shuffle part, shares, opened key parts, a
-/// complaint), in bytes. The largest an honest device makes is a shuffle of 108 cards at 8
-/// seats, 7.1 KB and its escrow 0.7 KB once (`cargo bench -p hoard-net --bench deck`); a
-/// peer cannot park more than this in one slot.
+/// complaint), in bytes. The largest an honest device makes is a shuffle part of 108 cards
+/// with its proof, 25.3 KB, and its escrow 0.7 KB once (`cargo bench -p hoard-net --bench
+/// deck`); a peer cannot park more than this in one slot.
 pub const MAX_DECK_MESSAGE: usize = 64 * 1024;
 
 /// What a signed message was made against: the log and the public state the signer held

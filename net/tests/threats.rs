@@ -1153,6 +1153,15 @@ fn counter_table(nonce: u8) -> Table {
 
 /// Three Counter devices; the third runs modified software that changes its deck parts.
 fn counter_table_with(nonce: u8, crooked: Option<fn(&mut DeckPart)>) -> Table {
+    counter_table_keyed(nonce, crooked).0
+}
+
+/// [`counter_table_with`], and the table's joint deck key (public: every accept carries
+/// a seat's part of it).
+fn counter_table_keyed(
+    nonce: u8,
+    crooked: Option<fn(&mut DeckPart)>,
+) -> (Table, curve25519_dalek::RistrettoPoint) {
     let keys = keys(3, nonce);
     let mut config = ctr::Config::new(3);
     config.turns = 24;
@@ -1161,16 +1170,18 @@ fn counter_table_with(nonce: u8, crooked: Option<fn(&mut DeckPart)>) -> Table {
         sit_out: Some(<Counter as Game>::sit_out),
         ..cfg()
     };
+    let mut joint = curve25519_dalek::RistrettoPoint::default();
     let devices: Vec<Box<dyn Device>> = (0..3)
         .map(|i| {
             let mut b = bot::<Counter>(&start, &keys[i], i as u8, cfg.clone());
+            joint += b.core.deck_key();
             if let (Some(f), CHEAT) = (crooked, i) {
                 b.core.tamper_own_deck_parts(f);
             }
             b as Box<dyn Device>
         })
         .collect();
-    Table::new(devices, keys, start)
+    (Table::new(devices, keys, start), joint)
 }
 
 /// A tamper that re-signs every deck part the cheater sends after `change`.
@@ -1194,11 +1205,36 @@ fn tamper_deck(t: &mut Table, mut change: impl FnMut(&Signed, &mut DeckPart) -> 
     }));
 }
 
+/// Runs until both honest devices have refused the cheater's shuffle part, and checks they
+/// named it, at the shuffle, before any card was dealt: nobody gave a share of any card.
+fn refused_at_the_shuffle(t: &mut Table) {
+    let refused = t.run_until(400_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.halted().is_some())
+    });
+    assert!(refused, "the honest devices stop at the bad shuffle");
+    for d in &t.devices[..2] {
+        let f = d.halted().expect("halted");
+        assert_eq!(f.seat, Some(CHEAT as Seat), "{}", f.what);
+        assert!(f.what.contains("Cat (seat 2)"), "{}", f.what);
+        assert!(
+            f.what.contains("re-encrypted and reordered"),
+            "named for its shuffle: {}",
+            f.what
+        );
+    }
+    assert!(
+        deck_parts(t)
+            .iter()
+            .filter(|(_, seat, _)| usize::from(*seat) != CHEAT)
+            .all(|(_, _, p)| matches!(p, DeckPart::Shuffle { .. })),
+        "no honest seat gave a share of any card"
+    );
+}
+
 #[test]
-fn a_shuffler_who_doubles_cards_is_caught_when_one_shows_twice_and_named_by_the_audit() {
-    // The cheater passes on a deck whose every card is the first one: the first two cards
-    // shown are the same card, caught the moment the second shows; the game stops there
-    // and the audit, replaying each shuffle from its revealed secret, names the shuffler.
+fn a_shuffler_who_doubles_cards_is_refused_at_its_shuffle() {
+    // The cheater passes on a deck whose every card is the first one: its proof cannot
+    // show that deck is the one it was given, so it is refused when it arrives.
     let mut t = counter_table_with(
         11,
         Some(|part| {
@@ -1208,25 +1244,13 @@ fn a_shuffler_who_doubles_cards_is_caught_when_one_shows_twice_and_named_by_the_
             }
         }),
     );
-    honest_finish(&mut t);
-    for d in &t.devices[..2] {
-        assert!(
-            d.events()
-                .iter()
-                .any(|e| e.contains("DeckBroken") && e.contains("twice")),
-            "the doubled card is caught when it shows: {:?}",
-            d.events()
-        );
-        let f = fault_of(d.as_ref());
-        assert_eq!(f.seat, Some(CHEAT as Seat), "{}", f.what);
-        assert!(f.what.contains("does not replay"), "{}", f.what);
-    }
+    refused_at_the_shuffle(&mut t);
 }
 
 #[test]
-fn a_shuffler_who_swaps_cards_that_never_show_is_named_by_the_audit() {
-    // Two cards swapped for one another's re-encryption: no card shows twice, yet the
-    // cheater's part does not replay from its secret.
+fn a_shuffler_who_swaps_cards_that_would_never_show_is_refused_at_its_shuffle() {
+    // Two cards swapped after the proof was made: no card would show twice, and before
+    // shuffles were proven only the audit could name it.
     let mut t = counter_table_with(
         12,
         Some(|part| {
@@ -1235,15 +1259,59 @@ fn a_shuffler_who_swaps_cards_that_never_show_is_named_by_the_audit() {
             }
         }),
     );
-    honest_finish(&mut t);
+    refused_at_the_shuffle(&mut t);
+}
+
+#[test]
+fn a_last_shuffler_who_stacks_the_deck_is_refused_at_its_shuffle_before_any_deal() {
+    // The attack as it was found: the last shuffler throws away the deck it was passed and
+    // passes on every real card freshly encrypted under the table's key, in an order it
+    // chose, then vanishes before the end. Every card is distinct and real, so nothing
+    // about the cards shows it; before shuffles were proven it knew every honest seat's
+    // hand and the audit could not name it without its own reveal. Now its part is
+    // refused when it arrives, naming it, before any card is dealt.
+    let (mut t, joint) = counter_table_keyed(16, None);
+    tamper_deck(&mut t, move |_, part| match part {
+        DeckPart::Shuffle { cards, .. } => {
+            let n = cards.len() as u32;
+            *cards = (0..n)
+                .rev()
+                .map(|c| {
+                    Ciphertext::encrypt(
+                        &hoard_net::mental::card_point("counter", "deck 0", c),
+                        &joint,
+                        &curve25519_dalek::Scalar::from(c + 1),
+                    )
+                })
+                .collect();
+            true
+        }
+        _ => false,
+    });
+    refused_at_the_shuffle(&mut t);
+    t.devices[CHEAT].set_down(true);
     for d in &t.devices[..2] {
-        let f = fault_of(d.as_ref());
-        assert_eq!(f.seat, Some(CHEAT as Seat), "{}", f.what);
         assert!(
-            f.what.contains("shuffle of deck 0 does not replay"),
-            "{}",
-            f.what
+            !d.verdict().is_some_and(|v| v.is_verified()),
+            "no game is verified on that deck: {:?}",
+            d.verdict()
         );
+    }
+}
+
+#[test]
+fn an_honest_shuffle_always_passes() {
+    // Every seat's part of every shuffle of whole games, checked by every device on
+    // arrival: honest games verify.
+    for nonce in 30..36u8 {
+        let mut t = counter_table(nonce);
+        assert!(t.finish());
+        honest_all_verified(&t);
+        let shuffles = deck_parts(&t)
+            .iter()
+            .filter(|(_, _, p)| matches!(p, DeckPart::Shuffle { .. }))
+            .count();
+        assert!(shuffles >= 3, "every seat shuffled: {shuffles}");
     }
 }
 
@@ -1268,24 +1336,6 @@ fn a_wrong_decryption_share_is_refused_at_once_naming_its_seat() {
         assert!(f.what.contains("Cat (seat 2)"), "{}", f.what);
         assert!(f.step.is_some_and(|s| s <= 4), "at the first deal: {f:?}");
     }
-}
-
-/// Runs until the two honest devices have a verdict (the cheater's own device holds the
-/// part it made, not the one it sent, and is left behind).
-fn honest_finish(t: &mut Table) {
-    let done = t.run_until(2_000_000, 100, |t| {
-        t.devices[..2].iter().all(|d| d.verdict().is_some())
-    });
-    assert!(
-        done,
-        "{:?}",
-        t.devices[0]
-            .events()
-            .iter()
-            .rev()
-            .take(5)
-            .collect::<Vec<_>>()
-    );
 }
 
 /// Every deck part sent at the table, by step.
@@ -1607,10 +1657,10 @@ fn a_seat_that_withholds_its_decryption_shares_is_away_and_its_removal_keeps_the
 }
 
 #[test]
-fn a_shuffler_who_slips_in_a_card_that_is_no_card_is_shown_up_by_its_receiver() {
-    // The top card becomes a point that is no card of the deck. Only seat 0, to whom it is
-    // dealt, can see that; it shows the table its own share with a proof, every device
-    // opens the card, the game stops there, and the audit names the shuffler.
+fn a_shuffler_who_slips_in_a_card_that_is_no_card_is_refused_at_its_shuffle() {
+    // The top card becomes a point that is no card of the deck. Before shuffles were
+    // proven only seat 0, to whom it was dealt, could see that (and showed the table its
+    // share); now the part is refused when it arrives.
     use curve25519_dalek::{RistrettoPoint, Scalar};
     let mut t = counter_table_with(
         15,
@@ -1623,19 +1673,7 @@ fn a_shuffler_who_slips_in_a_card_that_is_no_card_is_shown_up_by_its_receiver() 
             }
         }),
     );
-    honest_finish(&mut t);
-    for d in &t.devices[..2] {
-        assert!(
-            d.events()
-                .iter()
-                .any(|e| e.contains("DeckBroken") && e.contains("opens to no card")),
-            "{:?}",
-            d.events()
-        );
-        let f = fault_of(d.as_ref());
-        assert_eq!(f.seat, Some(CHEAT as Seat), "{}", f.what);
-        assert!(f.what.contains("does not replay"), "{}", f.what);
-    }
+    refused_at_the_shuffle(&mut t);
 }
 
 #[test]
@@ -1712,13 +1750,22 @@ fn a_deck_part_larger_than_any_honest_one_is_refused() {
     let Body::Deck(part) = &theirs.body else {
         unreachable!()
     };
-    let DeckPart::Shuffle { cards, escrow } = (**part).clone() else {
+    let DeckPart::Shuffle {
+        cards,
+        escrow,
+        proof,
+    } = (**part).clone()
+    else {
         unreachable!()
     };
     // Three thousand cards, about 200 KB (under the 256 KiB any message may take), for a
     // step ahead of the table.
     let big: Vec<Ciphertext> = cards.iter().cycle().take(3_000).cloned().collect();
-    let body = Body::Deck(Box::new(DeckPart::Shuffle { cards: big, escrow }));
+    let body = Body::Deck(Box::new(DeckPart::Shuffle {
+        cards: big,
+        escrow,
+        proof,
+    }));
     let at = t.devices[0].step() + 5;
     let signed = Signed::sign(
         &t.keys[CHEAT],

@@ -41,6 +41,11 @@ impl<G: Game> Core<G> {
         self.crooked_deck = Some(f);
     }
 
+    /// This seat's part of the table's deck key (public: its accept carries it).
+    pub fn deck_key(&self) -> curve25519_dalek::RistrettoPoint {
+        curve25519_dalek::RistrettoPoint::mul_base(&crate::mental::table::deck_secret(&self.secret))
+    }
+
     pub(super) fn deck_fault(&self, n: u32, e: CardFault) -> Fault {
         match e {
             CardFault::Seat { seat, why } => Fault {
@@ -77,12 +82,25 @@ impl<G: Game> Core<G> {
         let Some(gs) = &self.game else { return };
         let n = view.n;
         let mut dishonest = None;
+        // The seats a shuffle passes through, as the step's active seats: those still in
+        // the game and not passed over at this step (one that already passed the deck on
+        // is owed nothing, so no honest seat votes to go on without it).
+        let removed = super::away::removed_before(&gs.removed, n);
+        let (skips, _) = super::away::quorum(&view.votes, &removed, self.keys.len());
+        let shuffling = |s: &Seat| !removed.contains(s) && !skips.contains(s);
         for (seat, (_, part)) in &view.deck {
             if view.deck_ok.contains(seat) {
                 continue;
             }
             let checked = match (pending, part) {
-                (Pending::Shuffle { cards, .. }, DeckPart::Shuffle { cards: out, escrow }) => {
+                (
+                    Pending::Shuffle { deck, cards },
+                    DeckPart::Shuffle {
+                        cards: out,
+                        escrow,
+                        proof,
+                    },
+                ) => {
                     let escrowed = match (gs.deck.escrow_due(*seat), escrow.is_empty()) {
                         (true, false) => gs.deck.check_escrow(*seat, escrow).and_then(|()| {
                             // The part sealed for this seat must be the one committed to.
@@ -103,10 +121,23 @@ impl<G: Game> Core<G> {
                             why: "it escrowed its key a second time".into(),
                         }),
                     };
+                    // The deck it was given: the part of the seat before it in the chain,
+                    // once that part is proven (or the cards in the open for the first).
+                    let before = (0..*seat).rev().find(shuffling);
+                    let previous = before.map(|p| match view.deck.get(&p) {
+                        Some((_, DeckPart::Shuffle { cards, .. })) if view.deck_ok.contains(&p) => {
+                            Some(&cards[..])
+                        }
+                        _ => None,
+                    });
                     if let Err(e) = escrowed {
                         Err(e)
+                    } else if !shuffling(seat) || previous == Some(None) {
+                        Ok(false)
                     } else if out.len() == cards.len() {
-                        Ok(true)
+                        gs.deck
+                            .check_shuffle(*seat, *deck, cards, previous.flatten(), out, proof)
+                            .map(|()| true)
                     } else {
                         Err(CardFault::Seat {
                             seat: *seat,
@@ -195,9 +226,13 @@ impl<G: Game> Core<G> {
                 } else {
                     Vec::new()
                 };
+                let (cards, proof) = gs
+                    .deck
+                    .shuffle_part(me, *deck, cards, previous, &self.secret);
                 Some(Ok(DeckPart::Shuffle {
-                    cards: gs.deck.shuffle_part(*deck, cards, previous, &self.secret),
+                    cards,
                     escrow,
+                    proof: Box::new(proof),
                 }))
             }
             Pending::Deal { cards, .. } | Pending::Reveal { cards } => Some(

@@ -11,8 +11,9 @@
 //! - [`proof`]: a seat's key share (Schnorr proof of knowledge), its decryption shares
 //!   (one Chaum–Pedersen proof for any number of cards), and a handover of a held card to
 //!   another seat's key (a plaintext-equality proof).
-//! - [`shuffle`]: a seat's part of a shuffle, made from one committed seed and replayed at
-//!   the audit.
+//! - [`shuffle`]: a seat's part of a shuffle, made from one committed seed.
+//! - [`shuffle_proof`]: the proof that goes with it, checked by every device on arrival:
+//!   the deck passed on is the deck given, re-encrypted and reordered, and nothing else.
 //!
 //! Every proof is made non-interactive through a Merlin transcript bound to its
 //! [`Context`] (session, deck, seat, what is being proved), so a proof made for one place
@@ -21,6 +22,7 @@
 pub mod elgamal;
 pub mod proof;
 pub mod shuffle;
+pub mod shuffle_proof;
 pub mod table;
 
 pub use elgamal::{Ciphertext, card_point};
@@ -40,4 +42,9 @@ pub enum DeckError {
     Mismatch,
     #[error("a shuffle does not replay from the seed its seat committed to")]
     BadShuffle,
+    #[error(
+        "a shuffle's proof does not show that the deck passed on is the deck given, \
+         re-encrypted and reordered"
+    )]
+    BadShuffleProof,
 }

@@ -36,7 +36,7 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
-    fn transcript(&self, what: &'static [u8]) -> Transcript {
+    pub(super) fn transcript(&self, what: &'static [u8]) -> Transcript {
         let mut t = Transcript::new(b"hoard v1 mental deck");
         t.append_message(b"what", what);
         t.append_message(b"session", self.session);
@@ -51,7 +51,7 @@ fn append(t: &mut Transcript, label: &'static [u8], p: &RistrettoPoint) {
     t.append_message(label, p.compress().as_bytes());
 }
 
-fn challenge(t: &mut Transcript, label: &'static [u8]) -> Scalar {
+pub(super) fn challenge(t: &mut Transcript, label: &'static [u8]) -> Scalar {
     let mut wide = [0u8; 64];
     t.challenge_bytes(label, &mut wide);
     Scalar::from_bytes_mod_order_wide(&wide)

@@ -1,14 +1,17 @@
 //! A seat's part of a shuffle: every card re-encrypted under the table's key and the deck
 //! put in a new order, both drawn from one 32-byte seed the seat committed to before it
 //! shuffled. Nobody can follow a card through a shuffle without the seed, so one honest
-//! shuffler is enough to hide the order from everyone. At the audit each seed is revealed
-//! and every device replays every shuffle: a shuffler who swapped in, dropped or doubled a
-//! card is named then (and a card that shows twice is caught the moment it shows).
+//! shuffler is enough to hide the order from everyone. The part goes with a proof
+//! ([`super::shuffle_proof`]) that every device checks when it arrives, so a shuffler who
+//! swapped in, dropped or doubled a card is refused at once; at the audit each seed is
+//! revealed and the shuffles are replayed as well.
 
 use super::DeckError;
 use super::elgamal::{Ciphertext, scalar_from_hash};
-use curve25519_dalek::RistrettoPoint;
+use super::proof::Context;
+use super::shuffle_proof::ShuffleProof;
 use curve25519_dalek::ristretto::RistrettoBasepointTable;
+use curve25519_dalek::{RistrettoPoint, Scalar};
 
 /// What a shuffler commits to before its shuffle leaves it.
 pub fn commitment(
@@ -39,8 +42,20 @@ pub fn order(seed: &[u8; 32], cards: usize) -> Vec<u32> {
     order.into_iter().map(|(_, j)| j).collect()
 }
 
+/// The randomness each card of the output is re-encrypted with, by output position.
+pub fn randomness(seed: &[u8; 32], cards: usize) -> Vec<Scalar> {
+    (0..cards as u32)
+        .map(|i| {
+            scalar_from_hash(
+                "hoard v1 mental deck shuffle randomness",
+                &[seed, &i.to_le_bytes()],
+            )
+        })
+        .collect()
+}
+
 /// The deck as the shuffler passes it on: reordered by [`order`], each card re-encrypted
-/// to `key` (the table's joint key) with randomness from the seed.
+/// to `key` (the table's joint key) with [`randomness`] from the seed.
 pub fn shuffle(
     seed: &[u8; 32],
     key: &RistrettoBasepointTable,
@@ -48,15 +63,29 @@ pub fn shuffle(
 ) -> Vec<Ciphertext> {
     order(seed, deck.len())
         .into_iter()
-        .enumerate()
-        .map(|(i, j)| {
-            let r = scalar_from_hash(
-                "hoard v1 mental deck shuffle randomness",
-                &[seed, &(i as u32).to_le_bytes()],
-            );
-            deck[j as usize].rerandomize(key, &r)
-        })
+        .zip(randomness(seed, deck.len()))
+        .map(|(j, r)| deck[j as usize].rerandomize(key, &r))
         .collect()
+}
+
+/// The deck as the shuffler passes it on, and the proof that it is `deck` re-encrypted and
+/// reordered, which every device checks when it arrives.
+pub fn shuffle_and_prove(
+    ctx: &Context<'_>,
+    seed: &[u8; 32],
+    key: &RistrettoPoint,
+    deck: &[Ciphertext],
+) -> (Vec<Ciphertext>, ShuffleProof) {
+    let order = order(seed, deck.len());
+    let randomness = randomness(seed, deck.len());
+    let table = RistrettoBasepointTable::create(key);
+    let output: Vec<Ciphertext> = order
+        .iter()
+        .zip(&randomness)
+        .map(|(j, r)| deck[*j as usize].rerandomize(&table, r))
+        .collect();
+    let proof = ShuffleProof::prove(ctx, key, deck, &output, &order, &randomness, seed);
+    (output, proof)
 }
 
 /// The audit's check: `output` is what `seed` makes of `input`.
@@ -76,7 +105,6 @@ pub fn replay(
 mod tests {
     use super::*;
     use crate::mental::elgamal::card_point;
-    use curve25519_dalek::Scalar;
 
     #[test]
     fn a_shuffle_hides_the_order_and_keeps_every_card() {

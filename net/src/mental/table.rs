@@ -14,6 +14,7 @@
 
 use super::elgamal::{self, Ciphertext, card_point, scalar_from_hash};
 use super::proof::{Context, DleqProof, HandoverProof, KeyProof};
+use super::shuffle_proof::ShuffleProof;
 use super::{DeckError, shuffle};
 use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoBasepointTable};
 use curve25519_dalek::{RistrettoPoint, Scalar};
@@ -74,11 +75,13 @@ pub struct Complaint {
 /// One seat's part of a deck step, signed in its own message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DeckPart {
-    /// Its turn in a shuffle: the deck as it passes it on; in the game's first shuffle,
-    /// also its deck key escrowed with every other seat (in seat order).
+    /// Its turn in a shuffle: the deck as it passes it on, with the proof that it is the
+    /// deck it was given re-encrypted and reordered; in the game's first shuffle, also its
+    /// deck key escrowed with every other seat (in seat order).
     Shuffle {
         cards: Vec<Ciphertext>,
         escrow: Vec<Escrowed>,
+        proof: Box<ShuffleProof>,
     },
     /// Its decryption shares of the cards of a deal or a reveal, in the step's order.
     Shares {
@@ -114,7 +117,7 @@ impl DeckPart {
     /// What the log keeps of it.
     pub fn record(&self) -> DeckRecord {
         match self {
-            DeckPart::Shuffle { cards, escrow } => DeckRecord::Shuffle {
+            DeckPart::Shuffle { cards, escrow, .. } => DeckRecord::Shuffle {
                 cards: cards.clone(),
                 escrow: escrow.clone(),
             },
@@ -341,31 +344,74 @@ impl TableDeck {
         shuffle::shuffle(&seed, &table, &s.current)
     }
 
-    /// This seat's part of a shuffle of `deck` from `cards`, given the deck as the last
-    /// seat before it passed it on (`None`: this seat shuffles first).
+    /// The deck a shuffle of `deck` from `cards` starts from: every card in the open.
+    fn plain_deck(&self, deck: DeckId, cards: &[CardId]) -> Vec<Ciphertext> {
+        cards
+            .iter()
+            .map(|c| {
+                Ciphertext::plain(card_point(
+                    self.game,
+                    &format!("deck {deck}"),
+                    u32::from(*c),
+                ))
+            })
+            .collect()
+    }
+
+    /// The proof's place: the seat, the deck and the making its part is for.
+    fn shuffle_ctx(&self, deck: DeckId, seat: Seat) -> Context<'_> {
+        self.ctx(deck, seat, u32::from(self.next_generation(deck)))
+    }
+
+    /// `seat`'s part of a shuffle of `deck` from `cards`, with its proof, given the deck as
+    /// the last seat before it passed it on (`None`: this seat shuffles first).
     pub fn shuffle_part(
         &self,
+        seat: Seat,
         deck: DeckId,
         cards: &[CardId],
         previous: Option<&[Ciphertext]>,
         secret: &[u8; 32],
-    ) -> Vec<Ciphertext> {
-        let input: Vec<Ciphertext> = match previous {
+    ) -> (Vec<Ciphertext>, ShuffleProof) {
+        let input = match previous {
             Some(p) => p.to_vec(),
-            None => cards
-                .iter()
-                .map(|c| {
-                    Ciphertext::plain(card_point(
-                        self.game,
-                        &format!("deck {deck}"),
-                        u32::from(*c),
-                    ))
-                })
-                .collect(),
+            None => self.plain_deck(deck, cards),
         };
         let seed = shuffle_seed(secret, deck, self.next_generation(deck));
-        let table = RistrettoBasepointTable::create(&self.joint);
-        shuffle::shuffle(&seed, &table, &input)
+        shuffle::shuffle_and_prove(&self.shuffle_ctx(deck, seat), &seed, &self.joint, &input)
+    }
+
+    /// Checks `seat`'s part of a shuffle of `deck` from `cards` when it arrives: `output`
+    /// is the deck it was given (`previous`, or the cards in the open if it shuffles
+    /// first) re-encrypted to the table's key and reordered, as its proof shows.
+    pub fn check_shuffle(
+        &self,
+        seat: Seat,
+        deck: DeckId,
+        cards: &[CardId],
+        previous: Option<&[Ciphertext]>,
+        output: &[Ciphertext],
+        proof: &ShuffleProof,
+    ) -> Result<(), CardFault> {
+        let plain;
+        let input = match previous {
+            Some(p) => p,
+            None => {
+                plain = self.plain_deck(deck, cards);
+                &plain[..]
+            }
+        };
+        proof
+            .verify(&self.shuffle_ctx(deck, seat), &self.joint, input, output)
+            .map_err(|_| {
+                CardFault::seat(
+                    seat,
+                    format!(
+                        "its shuffle of deck {deck} is not the deck it was given, re-encrypted \
+                         and reordered: its proof does not hold"
+                    ),
+                )
+            })
     }
 
     /// Takes a seat's part (the next in order): the same number of cards. What it did to

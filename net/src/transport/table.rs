@@ -14,7 +14,8 @@ use std::fmt;
 /// 7: shared hidden decks: a deck key in every accept, `Body::Deck`, `StepRecord::Deck`,
 ///    and the cards an input passes in its `StepRecord::Inputs`.
 /// 8: shared screens (`Envelope::Watch`, `Envelope::Screen`) and the screens in the lobby.
-pub const PROTOCOL_VERSION: u32 = 8;
+/// 9: every shuffle part carries its proof of shuffle, checked on arrival.
+pub const PROTOCOL_VERSION: u32 = 9;
 
 /// Marks a Hoard table card (and its layout version) in mDNS user data.
 const MAGIC: &str = "hoard1";
