@@ -61,6 +61,87 @@ fn seat_two_owes_a_turn() -> Table {
     panic!("seat 2 never won a round");
 }
 
+/// A table that waits on seat 2's open choice, seat 2's device up and its player thinking
+/// (it does not move).
+fn seat_two_thinking() -> Table {
+    for nonce in 20..60 {
+        let mut t = table(nonce, 4);
+        let owes = |t: &Table| {
+            t.devices
+                .iter()
+                .all(|d| d.pending() == Some(Pending::Turn { seat: 2 }))
+        };
+        if !t.run_until(100_000, 10, |t| owes(t) || t.devices[0].verdict().is_some()) || !owes(&t) {
+            continue;
+        }
+        t.devices[2].set_plays(false);
+        return t;
+    }
+    panic!("seat 2 never won a round");
+}
+
+/// Runs the table for `ms` of its clock.
+fn run_for(t: &mut Table, ms: u64) {
+    let until = t.now.plus(ms);
+    assert!(t.run_until(1_000_000, 100, |t| t.now >= until));
+}
+
+/// Issue 31: "A player thinking 34 s on her own turn was called away ... A player's own phone
+/// said 'Dee is away' about herself." Away means "this device has not been heard from";
+/// thinking is not being away, and a device never calls its own player away. (A player who
+/// has not moved for six times the wait, device up, has left the table with the app open:
+/// away too, so nobody can hold a table forever.)
+#[test]
+fn a_player_thinking_is_not_away_and_no_device_calls_its_own_player_away() {
+    let mut t = seat_two_thinking();
+    // Three times the wait (5 s here), its device up and saying hello.
+    run_for(&mut t, 15_000);
+    for d in &t.devices {
+        assert!(!d.is_away(2), "thinking is not being away");
+    }
+    // Six times the wait without a move: away, on the others' screens only.
+    assert!(t.run_until(1_000_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.is_away(2))
+    }));
+    assert!(
+        !t.devices[2].is_away(2),
+        "its own device never calls it away"
+    );
+}
+
+/// Issue 31: "After a device came back (killed and restarted, back in its seat in 4 s), the
+/// others kept seeing 'Cal has been away 55…75 s' until he moved." A device not heard from
+/// is away once the wait passes, and back the moment it is heard again, before it moves.
+#[test]
+fn a_device_not_heard_from_is_away_and_back_the_moment_it_is_heard() {
+    let mut t = seat_two_thinking();
+    let gone = t.now;
+    t.devices[2].set_down(true);
+    assert!(t.run_until(1_000_000, 100, |t| {
+        t.devices[..2].iter().all(|d| d.is_away(2))
+    }));
+    let waited = t.now.as_millis() - gone.as_millis();
+    assert!(
+        (5_000..10_000).contains(&waited),
+        "away once unheard for the wait: {waited} ms"
+    );
+    t.devices[2].set_down(false);
+    let back = t.now;
+    assert!(t.run_until(1_000_000, 100, |t| {
+        t.devices[..2].iter().all(|d| !d.is_away(2))
+    }));
+    let took = t.now.as_millis() - back.as_millis();
+    assert!(
+        took < 3_000,
+        "back when heard, not when it moves: {took} ms"
+    );
+    assert_eq!(
+        t.devices[0].pending(),
+        Some(Pending::Turn { seat: 2 }),
+        "it has not moved"
+    );
+}
+
 #[test]
 fn the_tables_vote_skips_an_away_seat_and_the_log_records_it() {
     let mut t = seat_two_owes_a_turn();

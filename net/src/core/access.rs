@@ -28,11 +28,12 @@ impl<G: Game> Core<G> {
         let mut consider = |t: Time| next = Some(next.map_or(t, |n: Time| n.min(t)));
         if self.unfinished() {
             consider(self.quiet_since.plus(self.cfg.resync_after));
-            for peer in &self.peers {
+            for (seat, peer) in self.peers.iter().enumerate() {
                 if let Some(since) = peer.owed_since
                     && !peer.away
+                    && seat != usize::from(self.me)
                 {
-                    consider(since.plus(self.cfg.away_after));
+                    consider(self.away_at(seat, since));
                 }
             }
             if let Some(t) = self.reaction_deadline() {

@@ -1,7 +1,7 @@
 //! Away seats: votes to skip or remove a seat, standing choices to go on without one, the
 //! table's quorum, seats that sit out draws, and a skipped seat's player saying it is back.
 
-use super::{Core, Persist, SecretRecord, Time};
+use super::{Core, CoreEvent, Persist, SecretRecord, Time};
 use crate::audit::Absence;
 use crate::error::{NetError, Result};
 use crate::log::{PlayRecord, StepRecord};
@@ -173,7 +173,42 @@ pub(super) fn is_quorum(deciders: &[Seat], in_play: &[Seat]) -> bool {
     2 * d > n || (2 * d == n && in_play.first().is_some_and(|f| deciders.contains(f)))
 }
 
+/// A player whose device is up but who has not moved for this many times `away_after` is
+/// away too: gone from the table with the app left open (3 minutes at the usual 30 s).
+pub(super) const STALLED_AFTER: u64 = 6;
+
 impl<G: Game> Core<G> {
+    /// When a seat the table has waited on since `since` counts as away: once its device
+    /// has not been heard from for `away_after` (a device that is up says hello whenever
+    /// the table is quiet, so a player thinking is not away), or once its player has not
+    /// moved for [`STALLED_AFTER`] times that, device up or not.
+    pub(super) fn away_at(&self, seat: usize, since: Time) -> Time {
+        let after = self.cfg.away_after;
+        let heard = self.peers.get(seat).map_or(since, |p| p.heard);
+        let unheard = since.plus(after).max(heard.plus(after));
+        unheard.min(since.plus(after.saturating_mul(STALLED_AFTER)))
+    }
+
+    /// A seat shown away for not being heard is back the moment its device is heard again
+    /// (unless the table went on without it, or its player has stalled past
+    /// [`STALLED_AFTER`]).
+    pub(super) fn heard_again(&mut self, now: Time, seat: Seat) {
+        let stalled = self.cfg.away_after.saturating_mul(STALLED_AFTER);
+        let Some(peer) = self.peers.get_mut(seat as usize) else {
+            return;
+        };
+        peer.heard = peer.heard.max(now);
+        if peer.away
+            && peer.standing.is_none()
+            && peer
+                .owed_since
+                .is_some_and(|since| now < since.plus(stalled))
+        {
+            peer.away = false;
+            self.events.push_back(CoreEvent::Back { seat });
+        }
+    }
+
     /// This seat's vote to skip or remove an away seat at the current step.
     pub fn vote(&mut self, now: Time, target: Seat, action: VoteAction) -> Result<()> {
         self.may_choose_about(target, action)?;

@@ -68,7 +68,7 @@ impl<G: Game> Core<G> {
         if peer == self.me {
             return Ok(());
         }
-        self.peers[peer as usize].heard = self.peers[peer as usize].heard.max(now);
+        self.heard_again(now, peer);
         let mut refused = None;
         // The frame's new messages in order, and where a hello comes among them.
         let mut fresh: Vec<Arrival> = Vec::new();

@@ -208,7 +208,9 @@ impl Time {
 
 /// How a core behaves. Every device at a table must use the same `sit_out`.
 pub struct CoreConfig<G: Game> {
-    /// A seat that owes the table something for this long is shown as away (ms).
+    /// A seat that owes the table something, and whose device has not been heard from for
+    /// this long, is shown as away (ms); a player who has not moved for six times this is
+    /// away too, device up or not.
     pub away_after: u64,
     /// When the table has not moved for this long, ask every peer for what we lack (ms).
     pub resync_after: u64,
@@ -457,7 +459,8 @@ pub struct SeatStatus {
     pub owed: bool,
     /// Since when it has been waited for.
     pub owed_since: Option<Time>,
-    /// Waited for longer than `away_after`.
+    /// Waited for, and its device not heard from for `away_after` (or its player has not
+    /// moved for several times that): see `Core::away_at`. Never this device's own seat.
     pub away: bool,
     /// Its sealed play (or move) for the current step is in.
     pub committed: bool,
@@ -586,7 +589,7 @@ struct Peer {
     accept: Option<Accept>,
     /// Since when the table has waited on it, if it does.
     owed_since: Option<Time>,
-    /// Waited on longer than `away_after`.
+    /// Shown away: see `Core::away_at`.
     away: bool,
     /// This seat's choice to go on without it until its player moves again: the step the
     /// choice was made at and the vote (skip or remove) this seat signs at every step that

@@ -106,7 +106,8 @@ impl<G: Game> Core<G> {
             }
             if let Some(since) = self.peers[seat].owed_since
                 && !self.peers[seat].away
-                && now >= since.plus(self.cfg.away_after)
+                && seat != usize::from(self.me)
+                && now >= self.away_at(seat, since)
             {
                 self.peers[seat].away = true;
                 self.events
