@@ -107,6 +107,37 @@ fn play_once(h: &mut Harness<'_, HoardApp>, done: &mut Done) -> bool {
     false
 }
 
+/// Issue 31: "'3 players at the table' with one seated", "'(1 players)' at a 2-seat
+/// table". A game's options name its range, never a count of players who are not there.
+#[test]
+fn the_options_never_count_players_who_are_not_seated() {
+    let dir = scratch("freeloader-options");
+    let mut h = app(dir.clone(), [412.0, 915.0], true);
+    create_profile(&mut h, "Mia", "Blue");
+    host_with_bots(&mut h, 0);
+    click(&mut h, "Freeloader");
+    wait_until(&mut h, "Freeloader chosen", |h| {
+        h.query_by_label_contains("Freeloader has no variants")
+            .is_some()
+    });
+    let counts_nobody = |h: &Harness<'_, HoardApp>| {
+        for counted in ["players at the table", "1 players", "(3 players)"] {
+            assert!(
+                h.query_by_label_contains(counted).is_none(),
+                "\"{counted}\" with Mia alone seated"
+            );
+        }
+    };
+    counts_nobody(&h);
+    assert!(h.query_by_label_contains("For 3 to 6 players").is_some());
+    click(&mut h, "SPAMMERS");
+    wait_until(&mut h, "SPAMMERS chosen", |h| {
+        h.query_by_label_contains("Scams rated").is_some()
+    });
+    counts_nobody(&h);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn a_player_plays_freeloader_against_two_bots_to_the_verified_end_by_tapping() {
     let started = Instant::now();

@@ -122,11 +122,9 @@ impl GameUi for FreeloaderUi {
         setup: &GameSetup,
         _host: bool,
     ) -> Option<GameSetup> {
-        if let GameSetup::Freeloader(c) = setup {
-            ui.label(format!(
-                "{} players at the table (3 to 6). Freeloader has no variants.",
-                c.seats
-            ));
+        if let GameSetup::Freeloader(_) = setup {
+            // The range, never a count: the seats are the lobby's to show.
+            ui.label("For 3 to 6 players. Freeloader has no variants.");
         }
         None
     }

@@ -289,8 +289,7 @@ impl GameUi for SpammersUi {
     ) -> Option<GameSetup> {
         let c = config(setup)?;
         ui.label(format!(
-            "Scams rated {WIN_TOTAL} in all, or one rated {WIN_SINGLE}, win ({} players)",
-            c.seats
+            "Scams rated {WIN_TOTAL} in all, or one rated {WIN_SINGLE}, win."
         ));
         let mut next = c.clone();
         // The reaction window is a table setting: the host picks it for everyone.
