@@ -108,9 +108,10 @@ fn play_once(h: &mut Harness<'_, HoardApp>, done: &mut Done) -> bool {
 }
 
 /// Issue 31: "'3 players at the table' with one seated", "'(1 players)' at a 2-seat
-/// table". A game's options name its range, never a count of players who are not there.
+/// table", "'share the code' offline where there is none". A game's options name its range,
+/// never a count of players who are not there; an offline lobby offers no code.
 #[test]
-fn the_options_never_count_players_who_are_not_seated() {
+fn the_lobby_never_counts_players_who_are_not_seated_nor_offers_a_code_offline() {
     let dir = scratch("freeloader-options");
     let mut h = app(dir.clone(), [412.0, 915.0], true);
     create_profile(&mut h, "Mia", "Blue");
@@ -130,6 +131,12 @@ fn the_options_never_count_players_who_are_not_seated() {
     };
     counts_nobody(&h);
     assert!(h.query_by_label_contains("For 3 to 6 players").is_some());
+    // Offline: nobody to share a code with.
+    assert!(
+        h.query_by_label_contains("at least 3 are needed. Add a bot.")
+            .is_some()
+    );
+    assert!(h.query_by_label_contains("share the code").is_none());
     click(&mut h, "SPAMMERS");
     wait_until(&mut h, "SPAMMERS chosen", |h| {
         h.query_by_label_contains("Scams rated").is_some()

@@ -37,143 +37,157 @@ pub fn show(
         intent = Some(LobbyIntent::Leave);
     }
     let current = games.iter().position(|g| g.owns(&view.setup));
-    egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-        // The join code first: while the host sits alone, it is what the table is for.
-        if let Some(ticket) = ticket.filter(|_| view.host) {
-            let open = state.code_open.unwrap_or(view.seats.len() < 2);
-            let word = if open { "Hide the join code" } else { "Show the join code" };
-            if widgets::wide(ui, word).clicked() {
-                state.code_open = Some(!open);
-            }
-            if open {
-                ui.label(
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            // The join code first: while the host sits alone, it is what the table is for.
+            if let Some(ticket) = ticket.filter(|_| view.host) {
+                let open = state.code_open.unwrap_or(view.seats.len() < 2);
+                let word = if open {
+                    "Hide the join code"
+                } else {
+                    "Show the join code"
+                };
+                if widgets::wide(ui, word).clicked() {
+                    state.code_open = Some(!open);
+                }
+                if open {
+                    ui.label(
                     RichText::new(
                         "Friends on this Wi-Fi see the table by themselves. If they don't, they \
                          can scan this code or paste the text.",
                     )
                     .color(palette.muted),
                 );
-                let side = ui.available_width().min(240.0);
-                ui.vertical_centered(|ui| {
-                    state.qr.show(ui, ticket, side);
-                });
-                ui.add(egui::Label::new(RichText::new(ticket).monospace().size(13.0)).wrap());
-                if !cfg!(target_os = "android") && widgets::wide(ui, "Copy the code").clicked() {
-                    intent = Some(LobbyIntent::CopyCode);
+                    let side = ui.available_width().min(240.0);
+                    ui.vertical_centered(|ui| {
+                        state.qr.show(ui, ticket, side);
+                    });
+                    ui.add(egui::Label::new(RichText::new(ticket).monospace().size(13.0)).wrap());
+                    if !cfg!(target_os = "android") && widgets::wide(ui, "Copy the code").clicked()
+                    {
+                        intent = Some(LobbyIntent::CopyCode);
+                    }
+                    ui.add_space(8.0);
                 }
-                ui.add_space(8.0);
             }
-        }
 
-        // The game.
-        ui.label(RichText::new("Game").strong().size(20.0));
-        if view.host {
-            ui.horizontal_wrapped(|ui| {
-                for (i, game) in games.iter().enumerate() {
-                    if widgets::choice(ui, current == Some(i), game.title()) {
-                        intent = Some(LobbyIntent::Choose(game.default_setup()));
+            // The game.
+            ui.label(RichText::new("Game").strong().size(20.0));
+            if view.host {
+                ui.horizontal_wrapped(|ui| {
+                    for (i, game) in games.iter().enumerate() {
+                        if widgets::choice(ui, current == Some(i), game.title()) {
+                            intent = Some(LobbyIntent::Choose(game.default_setup()));
+                        }
+                    }
+                });
+            }
+            match current {
+                Some(i) => {
+                    let game = &mut games[i];
+                    if !view.host {
+                        ui.label(RichText::new(game.title()).size(22.0));
+                    }
+                    if let Some(setup) = game.options_ui(ui, &view.setup, view.host) {
+                        intent = Some(LobbyIntent::Choose(setup));
                     }
                 }
-            });
-        }
-        match current {
-            Some(i) => {
-                let game = &mut games[i];
-                if !view.host {
-                    ui.label(RichText::new(game.title()).size(22.0));
-                }
-                if let Some(setup) = game.options_ui(ui, &view.setup, view.host) {
-                    intent = Some(LobbyIntent::Choose(setup));
+                None => {
+                    ui.label("The host chose a game this version of Hoard does not have.");
                 }
             }
-            None => {
-                ui.label("The host chose a game this version of Hoard does not have.");
-            }
-        }
 
-        // The seats.
-        ui.add_space(8.0);
-        let range = current.map(|i| games[i].seats());
-        let seats_hint = range
-            .as_ref()
-            .map(|r| format!(" ({} to {} players)", r.start(), r.end()))
-            .unwrap_or_default();
-        ui.label(RichText::new(format!("Seats{seats_hint}")).strong().size(20.0));
-        for (i, seat) in view.seats.iter().enumerate() {
-            ui.horizontal_wrapped(|ui| {
-                ui.set_min_height(TOUCH);
-                let mut name = seat.name.clone();
-                if seat.me {
-                    name.push_str(" (you)");
-                }
-                if seat.bot && !name.to_lowercase().contains("bot") {
-                    name.push_str(" (bot)");
-                }
-                widgets::seat_chip(ui, &name, seat.colour, seat.me);
-                let (word, colour) = if !seat.connected {
-                    ("away", palette.warn)
-                } else if seat.ready {
-                    ("ready", palette.good)
-                } else {
-                    ("not ready", palette.muted)
-                };
-                ui.label(RichText::new(word).color(colour));
-                if view.host
-                    && !seat.me
-                    && widgets::button(ui, "Remove").clicked()
-                {
-                    intent = Some(LobbyIntent::RemoveSeat(i as u8));
-                }
-            });
-        }
-        if view.host {
-            let room = range
+            // The seats.
+            ui.add_space(8.0);
+            let range = current.map(|i| games[i].seats());
+            let seats_hint = range
                 .as_ref()
-                .map(|r| view.seats.len() < usize::from(*r.end()))
-                .unwrap_or(false);
-            if widgets::wide_enabled(ui, room, "Add a bot").clicked() {
-                intent = Some(LobbyIntent::AddBot);
-            }
-        }
-        if !view.screens.is_empty() {
-            ui.add_space(4.0);
+                .map(|r| format!(" ({} to {} players)", r.start(), r.end()))
+                .unwrap_or_default();
             ui.label(
-                RichText::new(format!(
-                    "Shared screen: {} (shows the table, takes no seat)",
-                    view.screens.join(", ")
-                ))
-                .color(palette.muted),
+                RichText::new(format!("Seats{seats_hint}"))
+                    .strong()
+                    .size(20.0),
             );
-        }
+            for (i, seat) in view.seats.iter().enumerate() {
+                ui.horizontal_wrapped(|ui| {
+                    ui.set_min_height(TOUCH);
+                    let mut name = seat.name.clone();
+                    if seat.me {
+                        name.push_str(" (you)");
+                    }
+                    if seat.bot && !name.to_lowercase().contains("bot") {
+                        name.push_str(" (bot)");
+                    }
+                    widgets::seat_chip(ui, &name, seat.colour, seat.me);
+                    let (word, colour) = if !seat.connected {
+                        ("away", palette.warn)
+                    } else if seat.ready {
+                        ("ready", palette.good)
+                    } else {
+                        ("not ready", palette.muted)
+                    };
+                    ui.label(RichText::new(word).color(colour));
+                    if view.host && !seat.me && widgets::button(ui, "Remove").clicked() {
+                        intent = Some(LobbyIntent::RemoveSeat(i as u8));
+                    }
+                });
+            }
+            if view.host {
+                let room = range
+                    .as_ref()
+                    .map(|r| view.seats.len() < usize::from(*r.end()))
+                    .unwrap_or(false);
+                if widgets::wide_enabled(ui, room, "Add a bot").clicked() {
+                    intent = Some(LobbyIntent::AddBot);
+                }
+            }
+            if !view.screens.is_empty() {
+                ui.add_space(4.0);
+                ui.label(
+                    RichText::new(format!(
+                        "Shared screen: {} (shows the table, takes no seat)",
+                        view.screens.join(", ")
+                    ))
+                    .color(palette.muted),
+                );
+            }
 
-        // Ready and start.
-        ui.add_space(8.0);
-        let my_ready = view.seats.iter().any(|s| s.me && s.ready);
-        if view.host {
-            if !my_ready && widgets::wide(ui, "I'm ready").clicked() {
+            // Ready and start.
+            ui.add_space(8.0);
+            let my_ready = view.seats.iter().any(|s| s.me && s.ready);
+            if view.host {
+                if !my_ready && widgets::wide(ui, "I'm ready").clicked() {
+                    intent = Some(LobbyIntent::Ready(true));
+                }
+                if widgets::primary_enabled(ui, view.can_start, "Start the game").clicked() {
+                    intent = Some(LobbyIntent::Start);
+                }
+                if !view.can_start {
+                    // A table played offline has no code to share.
+                    let share = if ticket.is_some() {
+                        ", or share the code"
+                    } else {
+                        ""
+                    };
+                    let why = match &range {
+                        Some(r) if view.seats.len() < usize::from(*r.start()) => format!(
+                            "Waiting for players: at least {} are needed. Add a bot{share}.",
+                            r.start()
+                        ),
+                        _ => "Waiting until everyone is ready.".to_string(),
+                    };
+                    ui.label(RichText::new(why).color(palette.muted));
+                }
+            } else if my_ready {
+                if widgets::wide(ui, "Not ready after all").clicked() {
+                    intent = Some(LobbyIntent::Ready(false));
+                }
+                ui.label(RichText::new("Waiting for the host to start.").color(palette.muted));
+            } else if widgets::primary(ui, "I'm ready").clicked() {
                 intent = Some(LobbyIntent::Ready(true));
             }
-            if widgets::primary_enabled(ui, view.can_start, "Start the game").clicked() {
-                intent = Some(LobbyIntent::Start);
-            }
-            if !view.can_start {
-                let why = match &range {
-                    Some(r) if view.seats.len() < usize::from(*r.start()) => format!(
-                        "Waiting for players: at least {} are needed. Add a bot, or share the code.",
-                        r.start()
-                    ),
-                    _ => "Waiting until everyone is ready.".to_string(),
-                };
-                ui.label(RichText::new(why).color(palette.muted));
-            }
-        } else if my_ready {
-            if widgets::wide(ui, "Not ready after all").clicked() {
-                intent = Some(LobbyIntent::Ready(false));
-            }
-            ui.label(RichText::new("Waiting for the host to start.").color(palette.muted));
-        } else if widgets::primary(ui, "I'm ready").clicked() {
-            intent = Some(LobbyIntent::Ready(true));
-        }
-    });
+        });
     intent
 }
