@@ -247,3 +247,29 @@ fn a_laptop_joins_mid_game_as_the_shared_screen_shows_the_board_and_never_a_hand
     let _ = std::fs::remove_dir_all(&dir_a);
     let _ = std::fs::remove_dir_all(&dir_b);
 }
+
+/// Issue 31: "feedback on 'Copy the code'". The host is told the code was copied, until it
+/// hides the code.
+#[test]
+fn copying_the_join_code_says_it_was_copied() {
+    let dir = scratch("copy-code");
+    let mut host = app_on(dir.clone(), [360.0, 780.0], true, NetworkChoice::Wifi);
+    create_profile(&mut host, "Mia", "Blue");
+    click(&mut host, "Host a table");
+    wait_until(&mut host, "the join code", |h| has(h, "Copy the code"));
+    fn copied(h: &App) -> bool {
+        h.query_by_label_contains("Copied: paste it").is_some()
+    }
+    assert!(!copied(&host), "nothing was copied yet");
+    click(&mut host, "Copy the code");
+    wait_until(&mut host, "word that the code was copied", |h| {
+        h.query_by_label_contains("Copied: paste it").is_some()
+    });
+    click(&mut host, "Hide the join code");
+    wait_until(&mut host, "the code hidden", |h| {
+        has(h, "Show the join code")
+    });
+    assert!(!copied(&host));
+    drop(host);
+    let _ = std::fs::remove_dir_all(dir);
+}

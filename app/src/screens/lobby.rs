@@ -12,6 +12,8 @@ pub struct LobbyState {
     qr: QrCache,
     /// The host opened or closed the join code; until then it shows while alone.
     code_open: Option<bool>,
+    /// The code was copied (said under the button until the code is hidden).
+    copied: bool,
 }
 
 pub enum LobbyIntent {
@@ -50,15 +52,12 @@ pub fn show(
                 };
                 if widgets::wide(ui, word).clicked() {
                     state.code_open = Some(!open);
+                    state.copied = false;
                 }
                 if open {
-                    ui.label(
-                    RichText::new(
-                        "Friends on this Wi-Fi see the table by themselves. If they don't, they \
-                         can scan this code or paste the text.",
-                    )
-                    .color(palette.muted),
-                );
+                    let how = "Friends on this Wi-Fi see the table by themselves. If they don't, \
+                           they can scan this code or paste the text.";
+                    ui.label(RichText::new(how).color(palette.muted));
                     let side = ui.available_width().min(240.0);
                     ui.vertical_centered(|ui| {
                         state.qr.show(ui, ticket, side);
@@ -67,6 +66,11 @@ pub fn show(
                     if !cfg!(target_os = "android") && widgets::wide(ui, "Copy the code").clicked()
                     {
                         intent = Some(LobbyIntent::CopyCode);
+                        state.copied = true;
+                    }
+                    if state.copied {
+                        let said = "Copied: paste it into a message to a friend.";
+                        ui.label(RichText::new(said).color(palette.muted));
                     }
                     ui.add_space(8.0);
                 }
