@@ -12,34 +12,6 @@ pub struct RulesPage {
     pub sections: &'static [(&'static str, &'static str)],
 }
 
-/// The pages of games still to come (a game's own page is in its screen's folder, as
-/// `RULES`); once a game is played, its page there takes the place of its page here.
-const COMING: &[RulesPage] = &[RulesPage {
-    title: "Freeloader",
-    players: "3 to 6 players",
-    pitch: "Mooch your way around six houses of friends for food, clothes and a place to crash.",
-    sections: &[
-        (
-            "A turn",
-            "Do one thing: move (roll one or two dice and follow the space you land on), \
-                 draw a card, place a favour in any house, or play a card from your hand by \
-                 spending favours in the house you stand in.",
-        ),
-        (
-            "Favours and friends",
-            "Favours are your counters in each house. Placing one lets you claim or \
-                 challenge for that house's Best Friend spot; Best Friends get discounts \
-                 wherever they are. Crash spaces count as shelter.",
-        ),
-        (
-            "The end",
-            "When the last card leaves the deck, play on until everyone has had the same \
-                 number of turns. To win you need Food, Clothing and Shelter; of those who \
-                 have all three, the most points wins. If nobody qualifies, nobody wins.",
-        ),
-    ],
-}];
-
 /// The key a page is found by: its title's letters and digits, in lower case ("Spree!" is
 /// "spree").
 fn key(title: &str) -> String {
@@ -50,13 +22,9 @@ fn key(title: &str) -> String {
         .to_ascii_lowercase()
 }
 
-/// Every page, in the order they are listed: the games Hoard plays (each page from its
-/// screen's folder), then those still to come.
+/// Every page, in the order they are listed: each game's page, from its screen's folder.
 pub fn pages() -> Vec<&'static RulesPage> {
-    let mut pages = crate::games::rules_pages();
-    let played: Vec<String> = pages.iter().map(|p| key(p.title)).collect();
-    pages.extend(COMING.iter().filter(|p| !played.contains(&key(p.title))));
-    pages
+    crate::games::rules_pages()
 }
 
 /// The reference page for a game, by the title or the rules' short name.
@@ -74,10 +42,13 @@ pub fn show(ui: &mut egui::Ui, open: &mut Option<usize>) -> bool {
         None => {
             back = widgets::top_bar(ui, "How to play", Some("Back"));
             egui::ScrollArea::vertical().show(ui, |ui| {
+                // Each game with its one line, so a table can pick one from the list.
                 for (i, page) in pages.iter().enumerate() {
                     if widgets::wide(ui, &format!("{}  ({})", page.title, page.players)).clicked() {
                         *open = Some(i);
                     }
+                    ui.label(RichText::new(page.pitch).weak());
+                    ui.add_space(6.0);
                 }
             });
         }

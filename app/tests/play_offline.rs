@@ -178,6 +178,14 @@ fn back_leaves_a_page_but_only_asks_before_leaving_a_game() {
 
     click(&mut h, "How to play");
     wait_until(&mut h, "the rules", |h| has(h, "< Back"));
+    // Issue 31: "a one-line description of each game on the 'How to play' list".
+    for page in hoard_app::rules_ref::pages() {
+        assert!(
+            has(&h, page.pitch),
+            "{} is listed with its one line",
+            page.title
+        );
+    }
     h.key_press(egui::Key::Escape);
     wait_until(&mut h, "Home again", |h| has(h, "Play against bots"));
 
