@@ -630,3 +630,55 @@ fn every_games_table_draws_for_a_screen_with_no_seat_and_no_hand() {
         }
     }
 }
+
+/// Issue 31: "'Score 0' offered with an empty cart". Scoring is "discard the contents of your
+/// shopping cart, and record the points. This ends your turn": with nothing in the cart it
+/// only ends the turn, which "End turn" says. Mia stands at her car, her turn begun there.
+#[test]
+fn spree_offers_no_score_for_an_empty_cart() {
+    use hoard_rules::spree::{Phase, Spree, Turn};
+    use support::spree_table::{spree_table, spree_view};
+    let at_her_car = Phase::Act(Turn {
+        seat: 0,
+        rolled: true,
+        left: 0,
+        prev: None,
+        visited: Vec::new(),
+        fresh: false,
+        driving: false,
+        extra: false,
+    });
+    let buttons = |cart: Vec<hoard_rules::CardId>| {
+        let (mut public, private) = spree_table(at_her_car.clone());
+        public.pawns[0].shopper = public.pawns[0].car.expect("Mia's car is parked");
+        public.carts[0] = cart;
+        assert!(
+            Spree::legal_inputs(&public, Some(&private), 0)
+                .contains(&hoard_rules::spree::Input::Score),
+            "the rules let her score at her car"
+        );
+        let view = spree_view(public, private, None);
+        let mut h = table_screen(view, Box::new(SpreeUi::default()), [360.0, 640.0]);
+        h.run();
+        let labels: Vec<String> = h
+            .query_all_by_role(egui::accesskit::Role::Button)
+            .filter_map(|n| n.accesskit_node().label())
+            .collect();
+        labels
+    };
+    let empty = buttons(Vec::new());
+    assert!(
+        !empty.iter().any(|b| b.starts_with("Score")),
+        "no Score for an empty cart: {empty:?}"
+    );
+    assert!(
+        empty.iter().any(|b| b == "End turn"),
+        "the turn can still end: {empty:?}"
+    );
+    let full = buttons(vec![support::spree_table::card(13, 0, 0)]);
+    assert!(
+        full.iter()
+            .any(|b| b.starts_with("Score ") && b != "Score 0"),
+        "a cart with a card scores: {full:?}"
+    );
+}

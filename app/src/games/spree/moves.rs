@@ -193,11 +193,12 @@ impl SpreeUi {
                 Input::Roll => ("Roll".to_string(), !lead),
                 Input::Score => {
                     let me = f.me().map_or(0, usize::from);
-                    let points: i32 = f
-                        .public
-                        .carts
-                        .get(me)
-                        .map_or(0, |c| c.iter().map(|c| cards::points(*c)).sum());
+                    let cart = f.public.carts.get(me).map_or(&[][..], |c| &c[..]);
+                    // Scoring an empty cart only ends the turn: "End turn" says that.
+                    if cart.is_empty() {
+                        continue;
+                    }
+                    let points: i32 = cart.iter().map(|c| cards::points(*c)).sum();
                     (format!("Score {points}"), points > 0 && !lead)
                 }
                 Input::StartCar => ("Start the car".to_string(), false),
