@@ -95,9 +95,9 @@ pub fn show(ui: &mut egui::Ui, state: &mut HomeState, view: &HomeView) -> Option
                 let players = s.names.join(", ");
                 let text = match &s.result {
                     None => format!(
-                        "{} with {players}, {} moves in",
+                        "{} with {players}, {} in",
                         game_title(&s.game),
-                        s.turn
+                        moves(s.turn)
                     ),
                     Some(result) => format!("{} with {players}: {result}", game_title(&s.game)),
                 };
@@ -241,6 +241,15 @@ pub fn normalise_code(raw: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// How far a game went, in moves: "1 move", "12 moves".
+pub fn moves(n: u32) -> String {
+    if n == 1 {
+        "1 move".into()
+    } else {
+        format!("{n} moves")
+    }
+}
+
 /// A game's display name from its short name on the wire.
 pub fn game_title(name: &str) -> String {
     hoard_net::games::basic(name, 0)
@@ -255,5 +264,13 @@ mod tests {
     #[test]
     fn a_scanned_or_pasted_code_is_lower_cased_and_unwrapped() {
         assert_eq!(normalise_code(" ENDPOINT\nabc 12 \t"), "endpointabc12");
+    }
+
+    /// Issue 31: "'1 moves in'".
+    #[test]
+    fn a_count_of_moves_agrees_with_its_noun() {
+        assert_eq!(moves(1), "1 move");
+        assert_eq!(moves(0), "0 moves");
+        assert_eq!(moves(12), "12 moves");
     }
 }

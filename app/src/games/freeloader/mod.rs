@@ -537,9 +537,12 @@ impl FreeloaderUi {
             ),
             Phase::Turn { seat } => format!("{}'s turn.", name(seat)),
             Phase::MoveAgain { seat } => format!("{} takes the bus and moves again.", name(seat)),
-            Phase::Moving { seat, .. } => format!("{} rolls…", words::who(view, *seat)),
+            Phase::Moving { seat, .. } => format!("{}…", words::does(view, *seat, "roll", "rolls")),
             Phase::Land { seat } => format!("{} follows the space.", name(seat)),
-            Phase::Bus { seat } => format!("{} waits for the bus…", words::who(view, *seat)),
+            Phase::Bus { seat } => format!(
+                "{} for the bus…",
+                words::does(view, *seat, "wait", "waits")
+            ),
             Phase::Challenge { seat, defender, .. } => {
                 format!(
                     "{} challenges {} for Best Friend.",
@@ -551,12 +554,19 @@ impl FreeloaderUi {
                 format!("{} and {} fight it out…", name(seat), name(defender))
             }
             Phase::TradeGive { seat, with, .. } => {
-                format!("{} trades with {}.", words::who(view, *seat), name(with))
+                format!(
+                    "{} with {}.",
+                    words::does(view, *seat, "trade", "trades"),
+                    name(with)
+                )
             }
             Phase::TradeBack { seat, with, .. } => {
                 format!("{} gives {} a card back.", name(seat), name(with))
             }
-            Phase::DrawTop { seat } => format!("{} draws a card.", words::who(view, *seat)),
+            Phase::DrawTop { seat } => format!(
+                "{} a card.",
+                words::does(view, *seat, "draw", "draws")
+            ),
             Phase::Refill { .. } => "A new card turns up beside the house.".into(),
             Phase::Shuffle => "Shuffling the deck…".into(),
             Phase::Arrange => "Laying out the neighbourhood…".into(),

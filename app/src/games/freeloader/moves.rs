@@ -82,7 +82,7 @@ pub fn offered(
                     .get(usize::from(me))
                     .and_then(|p| words::house_in(public, public.house_at(*p)))
                     .and_then(|h| h.face_up);
-                format!("Take the {}", here.map_or("face-up card", words::card_name))
+                words::take(here.map_or("face-up card", words::card_name))
             }
             Input::Favor { house, friend } => {
                 if Some(*house) != favor_at {

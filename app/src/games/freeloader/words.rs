@@ -160,12 +160,27 @@ pub fn seat_name(view: &GameView, seat: Seat) -> String {
         .unwrap_or_else(|| format!("Seat {}", u32::from(seat) + 1))
 }
 
-/// A seat as the subject of a sentence: "You" for mine.
-pub fn who(view: &GameView, seat: Seat) -> String {
-    if view.me == Some(seat) {
-        "You".into()
+/// A seat as the subject of a sentence, and its verb agreeing: "You draw", "Ann draws".
+pub fn does(view: &GameView, seat: Seat, you: &str, they: &str) -> String {
+    let name = (view.me != Some(seat)).then(|| seat_name(view, seat));
+    agree(name.as_deref(), you, they)
+}
+
+/// `name` (`None`: the player reading) and the verb's form for it.
+fn agree(name: Option<&str>, you: &str, they: &str) -> String {
+    match name {
+        None => format!("You {you}"),
+        Some(name) => format!("{name} {they}"),
+    }
+}
+
+/// "Take" and a card: a card named for its owner takes no article ("Take Julie's Couch",
+/// "Take the Sofa Bed").
+pub fn take(card: &str) -> String {
+    if card.contains("'s ") {
+        format!("Take {card}")
     } else {
-        seat_name(view, seat)
+        format!("Take the {card}")
     }
 }
 
@@ -208,4 +223,18 @@ pub fn ink_on(ground: Color32) -> Color32 {
 /// "1 favor", "3 favors".
 pub fn favors(n: i32) -> String {
     format!("{n} favor{}", if n == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 31: "'You draws a card'", "'Take the Julie's Couch'".
+    #[test]
+    fn a_seat_and_its_verb_agree_and_an_owned_card_takes_no_article() {
+        assert_eq!(agree(None, "draw", "draws"), "You draw");
+        assert_eq!(agree(Some("Ann"), "draw", "draws"), "Ann draws");
+        assert_eq!(take("Julie's Couch"), "Take Julie's Couch");
+        assert_eq!(take("Sofa Bed"), "Take the Sofa Bed");
+    }
 }
