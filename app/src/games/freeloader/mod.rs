@@ -493,11 +493,8 @@ impl FreeloaderUi {
                         h,
                     )
                 });
-                let mut t = format!(
-                    "You landed on {} at {}.",
-                    words::space_words(space),
-                    words::at_place(public, house)
-                );
+                let mut t =
+                    words::landed(&words::space_words(space), &words::at_place(public, house));
                 match space {
                     Space::Favor(None) if self.house.is_none() => t.push_str(" Tap a house."),
                     Space::Trade => {

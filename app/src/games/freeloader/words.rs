@@ -149,6 +149,16 @@ pub fn space_words(space: Space) -> String {
     }
 }
 
+/// Where the player landed, the house said once: "You landed on Draw at the Chef's.",
+/// "You landed on Favor at the Waitress's." (a Favor space already names its house).
+pub fn landed(space: &str, place: &str) -> String {
+    if space.ends_with(place) {
+        format!("You landed on {space}.")
+    } else {
+        format!("You landed on {space} at {place}.")
+    }
+}
+
 /// What the short codes on the tracks mean.
 pub const LEGEND: &str = "Fav favor here · Any favor at any house · Drw draw · Trd trade · \
                           StF / StC steal a Food / Clothing · Cr crash · B bus stop";
@@ -236,5 +246,11 @@ mod tests {
         assert_eq!(agree(Some("Ann"), "draw", "draws"), "Ann draws");
         assert_eq!(take("Julie's Couch"), "Take Julie's Couch");
         assert_eq!(take("Sofa Bed"), "Take the Sofa Bed");
+        // "'You landed on Favor at the Waitress's at the Waitress's'".
+        assert_eq!(
+            landed("Favor at the Waitress's", "the Waitress's"),
+            "You landed on Favor at the Waitress's."
+        );
+        assert_eq!(landed("Draw", "the Chef's"), "You landed on Draw at the Chef's.");
     }
 }
