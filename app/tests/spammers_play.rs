@@ -271,3 +271,23 @@ fn spammers_played(
         _ => None,
     })
 }
+
+/// Issue 31: "'1 Scams'". The end's summary counts each seat's Scams with the noun agreeing.
+#[test]
+fn the_summary_counts_one_scam_as_one_scam() {
+    use hoard_app::games::GameUi;
+    use hoard_app::games::spammers::SpammersUi;
+    use support::spammers_table::{mias_turn, spammers_table, spammers_view};
+    let (mut public, private) = spammers_table(|_| mias_turn());
+    let one = public
+        .areas
+        .iter()
+        .find_map(|a| a.scams.first().cloned())
+        .expect("the table has a Scam in play");
+    public.areas[0].scams = vec![one];
+    public.areas[1].scams.clear();
+    let view = spammers_view(public, private, None);
+    let lines = SpammersUi::default().summary(&view);
+    assert!(lines[0].ends_with(", 1 Scam)"), "{lines:?}");
+    assert!(lines[1].ends_with(", 0 Scams)"), "{lines:?}");
+}

@@ -309,10 +309,13 @@ impl GameUi for SpammersUi {
             .enumerate()
             .map(|(s, area)| {
                 let (total, best) = area.ratings();
+                let scams = match area.scams.len() {
+                    1 => "1 Scam".to_string(),
+                    n => format!("{n} Scams"),
+                };
                 format!(
-                    "{}: Scam ratings total {total} (best {best}, {} Scams)",
-                    seat_name(view, s as Seat),
-                    area.scams.len()
+                    "{}: Scam ratings total {total} (best {best}, {scams})",
+                    seat_name(view, s as Seat)
                 )
             })
             .collect()
