@@ -83,6 +83,9 @@ pub struct HoardApp {
     left: Option<SessionId>,
     /// The theme last applied, to apply it again only when it changes.
     applied_theme: Option<theme::ThemeChoice>,
+    /// The window's title as last set: it says when it is this player's turn, so a laptop
+    /// in another window or on the task bar shows it.
+    title: &'static str,
     /// Frames drawn, for the idle-repaint measurement.
     pub frames: u64,
     /// The system bars last reported by the platform.
@@ -129,6 +132,7 @@ impl HoardApp {
             watching: false,
             left: None,
             applied_theme: None,
+            title: TITLE,
             frames: 0,
             insets: None,
             told_at_table: None,
@@ -589,6 +593,31 @@ impl HoardApp {
     }
 }
 
+/// The window's title, and while it is this player's turn at a table.
+const TITLE: &str = "Hoard";
+const TITLE_MY_TURN: &str = "Your turn · Hoard";
+
+impl HoardApp {
+    /// The window's title now: "Your turn · Hoard" while the game waits on this player.
+    pub fn window_title(&self) -> &'static str {
+        self.title
+    }
+
+    fn show_turn_in_title(&mut self, ctx: &egui::Context) {
+        let mine = self.seated
+            && self
+                .model
+                .game
+                .as_ref()
+                .is_some_and(|g| g.my_turn && g.audit.is_none());
+        let title = if mine { TITLE_MY_TURN } else { TITLE };
+        if title != self.title {
+            self.title = title;
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.into()));
+        }
+    }
+}
+
 impl eframe::App for HoardApp {
     /// Closes the network politely, so the others see this device leave at once.
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
@@ -609,6 +638,7 @@ impl eframe::App for HoardApp {
             theme::apply(&ctx, self.settings.theme);
             self.applied_theme = Some(self.settings.theme);
         }
+        self.show_turn_in_title(&ctx);
         let now = ctx.input(|i| i.time);
         let back = ctx.input_mut(|i| {
             i.consume_key(egui::Modifiers::NONE, egui::Key::Escape)

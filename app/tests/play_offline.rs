@@ -390,3 +390,30 @@ fn a_player_names_their_own_relay_and_a_wrong_address_is_refused_with_a_reason()
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 31: "'your turn' ... seen on a laptop (the window's title)". The title says so
+/// while the game waits on this player, and says "Hoard" again once she leaves.
+#[test]
+fn the_window_title_says_when_it_is_my_turn() {
+    let dir = scratch("title");
+    let mut h = app(dir.clone(), [1280.0, 800.0], false);
+    wait_until(&mut h, "the welcome screen", |h| has(h, "Welcome to Hoard"));
+    let field = h.get_by_label("Your name");
+    field.focus();
+    h.step();
+    h.get_by_label("Your name").type_text("Sam");
+    h.step();
+    click(&mut h, "Let's play");
+    wait_until(&mut h, "Home", |h| has(h, "Play against bots"));
+    assert_eq!(h.state().window_title(), "Hoard");
+    host_with_bots(&mut h, 1);
+    start(&mut h);
+    wait_until(&mut h, "my turn in the title", |h| {
+        h.state().window_title() == "Your turn · Hoard"
+    });
+    h.key_press(egui::Key::Escape);
+    click(&mut h, "Leave the game");
+    wait_until(&mut h, "Home again", |h| has(h, "Play against bots"));
+    assert_eq!(h.state().window_title(), "Hoard");
+    let _ = std::fs::remove_dir_all(&dir);
+}
