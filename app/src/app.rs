@@ -446,6 +446,11 @@ impl HoardApp {
             LobbyIntent::RemoveSeat(seat) => self.send(Command::RemoveSeat { seat }),
             LobbyIntent::Ready(ready) => self.send(Command::Ready { ready }),
             LobbyIntent::Start => self.send(Command::Start),
+            LobbyIntent::Rules(title) => {
+                // Back from the page comes back to the lobby.
+                self.rules_open = rules_ref::index(title);
+                self.page = Page::Rules;
+            }
             LobbyIntent::CopyCode => {
                 if let Some(t) = ticket {
                     ui.ctx().copy_text(t);

@@ -27,6 +27,12 @@ pub fn pages() -> Vec<&'static RulesPage> {
     crate::games::rules_pages()
 }
 
+/// Where a game's page is in [`pages`], by the title or the rules' short name.
+pub fn index(name: &str) -> Option<usize> {
+    let wanted = key(name);
+    pages().iter().position(|p| key(p.title) == wanted)
+}
+
 /// The reference page for a game, by the title or the rules' short name.
 pub fn page(name: &str) -> Option<&'static RulesPage> {
     let wanted = key(name);

@@ -142,6 +142,16 @@ fn the_lobby_never_counts_players_who_are_not_seated_nor_offers_a_code_offline()
         h.query_by_label_contains("Scams rated").is_some()
     });
     counts_nobody(&h);
+
+    // "The rules reachable from the lobby": the game chosen, and back to the lobby.
+    click(&mut h, "How to play SPAMMERS");
+    let pitch = hoard_app::rules_ref::page("spammers")
+        .expect("a page")
+        .pitch;
+    wait_until(&mut h, "SPAMMERS' rules", |h| has(h, pitch));
+    h.key_press(egui::Key::Escape);
+    h.key_press(egui::Key::Escape);
+    wait_until(&mut h, "the lobby again", |h| has(h, "Add a bot"));
     let _ = std::fs::remove_dir_all(dir);
 }
 

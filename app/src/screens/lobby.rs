@@ -24,6 +24,8 @@ pub enum LobbyIntent {
     Ready(bool),
     Start,
     CopyCode,
+    /// Open the rules of the game chosen (by its title).
+    Rules(&'static str),
 }
 
 pub fn show(
@@ -95,6 +97,10 @@ pub fn show(
                     }
                     if let Some(setup) = game.options_ui(ui, &view.setup, view.host) {
                         intent = Some(LobbyIntent::Choose(setup));
+                    }
+                    let title = game.title();
+                    if widgets::button(ui, &format!("How to play {title}")).clicked() {
+                        intent = Some(LobbyIntent::Rules(title));
                     }
                 }
                 None => {
