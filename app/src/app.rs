@@ -560,7 +560,8 @@ impl HoardApp {
         }
     }
 
-    /// Notices float over the top of the screen, the newest first, and a tap puts one away.
+    /// A notice floats over the top of the screen, one at a time (the newest), and a tap
+    /// puts it away.
     /// Drawn in the page, each one coming or going moved every button below it, and a tap
     /// made as a notice expired landed where the button had been. A notice takes the taps
     /// made on it, so what it covers is never tapped unseen.
@@ -568,9 +569,9 @@ impl HoardApp {
         if let Some(next) = self.model.expire(now) {
             ctx.request_repaint_after(std::time::Duration::from_secs_f64(next.max(0.05)));
         }
-        if self.model.notices.is_empty() {
+        let Some((i, n)) = self.model.shown_notice() else {
             return;
-        }
+        };
         let width = (ctx.content_rect().width() - 16.0).min(theme::MAX_COLUMN);
         let mut put_away = None;
         egui::Area::new(egui::Id::unique("notices"))
@@ -579,17 +580,15 @@ impl HoardApp {
             .show(ctx, |ui| {
                 ui.set_width(width);
                 let palette = Palette::of(ui);
-                for (i, n) in self.model.notices.iter().enumerate().rev() {
-                    let tint = if n.error {
-                        palette.warn
-                    } else {
-                        palette.accent
-                    };
-                    // Two notices may say the same thing: each has an id of its own.
-                    let tapped = ui.push_id(i, |ui| widgets::toast(ui, &n.text, tint).clicked());
-                    if tapped.inner {
-                        put_away = Some(i);
-                    }
+                let tint = if n.error {
+                    palette.warn
+                } else {
+                    palette.accent
+                };
+                // Two notices may say the same thing: each has an id of its own.
+                let tapped = ui.push_id(i, |ui| widgets::toast(ui, &n.text, tint).clicked());
+                if tapped.inner {
+                    put_away = Some(i);
                 }
             });
         if let Some(i) = put_away {

@@ -58,6 +58,13 @@ impl Model {
         }
     }
 
+    /// The notice on screen: the newest, one at a time, so notices never pile up over a
+    /// question, a headline or a control. Putting it away (or its expiry) shows the one
+    /// before it, if that one is still fresh.
+    pub fn shown_notice(&self) -> Option<(usize, &Notice)> {
+        self.notices.iter().enumerate().next_back()
+    }
+
     /// Drops notices older than [`NOTICE_SECS`]; returns seconds until the next one expires.
     pub fn expire(&mut self, now: f64) -> Option<f64> {
         for n in &mut self.notices {
@@ -83,5 +90,34 @@ impl Model {
         self.game = None;
         self.reaction_ends = None;
         self.ticket = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 31: "Three stacked notices hid the away question ... Notices must never hide a
+    /// question, a headline or a control: one at a time". The newest shows alone; once put
+    /// away, the one before it shows if it is still fresh.
+    #[test]
+    fn notices_show_one_at_a_time_the_newest_first() {
+        let mut m = Model::default();
+        assert!(m.shown_notice().is_none());
+        m.notice("Ann joined".into(), false, 0.0);
+        m.notice("Bo joined".into(), false, 1.0);
+        m.notice("Could not save".into(), true, 2.0);
+        let (i, n) = m.shown_notice().expect("a notice");
+        assert_eq!(n.text, "Could not save");
+        m.notices.remove(i);
+        assert_eq!(
+            m.shown_notice().map(|(_, n)| n.text.as_str()),
+            Some("Bo joined")
+        );
+        m.expire(1.0 + NOTICE_SECS);
+        assert!(
+            m.shown_notice().is_none(),
+            "the older ones expired meanwhile"
+        );
     }
 }
