@@ -4,7 +4,9 @@
 
 mod support;
 
+use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
+use hoard_app::HoardApp;
 use support::*;
 
 /// Also issue 18: "A finished game can be replayed step by step from its log on any device
@@ -206,10 +208,9 @@ fn back_leaves_a_page_but_only_asks_before_leaving_a_game() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn on_a_laptop_the_name_is_typed_on_the_keyboard_and_the_table_is_laid_out_wide() {
-    let dir = scratch("laptop");
-    let mut h = app(dir.clone(), [1280.0, 800.0], false);
+/// The app on a laptop, Sam's name typed on the keyboard at the welcome screen, at Home.
+fn sam_on_a_laptop(dir: &std::path::Path) -> Harness<'static, HoardApp> {
+    let mut h = app(dir.to_path_buf(), [1280.0, 800.0], false);
     wait_until(&mut h, "the welcome screen", |h| has(h, "Welcome to Hoard"));
     let field = h.get_by_label("Your name");
     field.focus();
@@ -218,6 +219,13 @@ fn on_a_laptop_the_name_is_typed_on_the_keyboard_and_the_table_is_laid_out_wide(
     h.step();
     click(&mut h, "Let's play");
     wait_until(&mut h, "Home", |h| has(h, "Play against bots"));
+    h
+}
+
+#[test]
+fn on_a_laptop_the_name_is_typed_on_the_keyboard_and_the_table_is_laid_out_wide() {
+    let dir = scratch("laptop");
+    let mut h = sam_on_a_laptop(&dir);
     assert!(has(&h, "Sam"));
     host_with_bots(&mut h, 1);
     start(&mut h);
@@ -396,15 +404,7 @@ fn a_player_names_their_own_relay_and_a_wrong_address_is_refused_with_a_reason()
 #[test]
 fn the_window_title_says_when_it_is_my_turn() {
     let dir = scratch("title");
-    let mut h = app(dir.clone(), [1280.0, 800.0], false);
-    wait_until(&mut h, "the welcome screen", |h| has(h, "Welcome to Hoard"));
-    let field = h.get_by_label("Your name");
-    field.focus();
-    h.step();
-    h.get_by_label("Your name").type_text("Sam");
-    h.step();
-    click(&mut h, "Let's play");
-    wait_until(&mut h, "Home", |h| has(h, "Play against bots"));
+    let mut h = sam_on_a_laptop(&dir);
     assert_eq!(h.state().window_title(), "Hoard");
     host_with_bots(&mut h, 1);
     start(&mut h);
