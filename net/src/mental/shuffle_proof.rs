@@ -588,44 +588,30 @@ mod tests {
     }
 
     /// Re-encrypting every card honestly but claiming another order (or one card's
-    /// randomness wrong) leaves an equation that does not hold.
+    /// randomness wrong, or a map that is no permutation) leaves an equation that does not
+    /// hold.
     #[test]
     fn re_encrypting_without_permuting_honestly_is_refused() {
         let input = deck(9);
         let seed = [4; 32];
         let (output, _) = proved(&seed, &input);
-        let mut order = shuffle::order(&seed, 9);
-        let randomness = shuffle::randomness(&seed, 9);
-        order.swap(2, 3);
-        let lie = ShuffleProof::prove(&ctx(2), &key(), &input, &output, &order, &randomness, &seed);
+        let lie = |change: &dyn Fn(&mut Vec<u32>, &mut Vec<Scalar>)| {
+            let mut order = shuffle::order(&seed, 9);
+            let mut randomness = shuffle::randomness(&seed, 9);
+            change(&mut order, &mut randomness);
+            ShuffleProof::prove(&ctx(2), &key(), &input, &output, &order, &randomness, &seed)
+                .verify(&ctx(2), &key(), &input, &output)
+        };
+        let bad = Err(DeckError::BadShuffleProof);
+        assert_eq!(lie(&|_, _| {}), Ok(()), "the truth holds");
+        assert_eq!(lie(&|order, _| order.swap(2, 3)), bad, "another order");
         assert_eq!(
-            lie.verify(&ctx(2), &key(), &input, &output),
-            Err(DeckError::BadShuffleProof)
+            lie(&|_, r| r[0] += Scalar::ONE),
+            bad,
+            "one card's randomness"
         );
-        let order = shuffle::order(&seed, 9);
-        let mut randomness = randomness;
-        randomness[0] += Scalar::ONE;
-        let lie = ShuffleProof::prove(&ctx(2), &key(), &input, &output, &order, &randomness, &seed);
-        assert_eq!(
-            lie.verify(&ctx(2), &key(), &input, &output),
-            Err(DeckError::BadShuffleProof)
-        );
-        // Not a permutation: two outputs from the same input card.
-        let mut order = shuffle::order(&seed, 9);
-        order[1] = order[0];
-        let lie = ShuffleProof::prove(
-            &ctx(2),
-            &key(),
-            &input,
-            &output,
-            &order,
-            &shuffle::randomness(&seed, 9),
-            &seed,
-        );
-        assert_eq!(
-            lie.verify(&ctx(2), &key(), &input, &output),
-            Err(DeckError::BadShuffleProof)
-        );
+        // Two outputs from the same input card.
+        assert_eq!(lie(&|order, _| order[1] = order[0]), bad, "no permutation");
     }
 
     #[test]
