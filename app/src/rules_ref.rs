@@ -35,8 +35,7 @@ pub fn index(name: &str) -> Option<usize> {
 
 /// The reference page for a game, by the title or the rules' short name.
 pub fn page(name: &str) -> Option<&'static RulesPage> {
-    let wanted = key(name);
-    pages().into_iter().find(|p| key(p.title) == wanted)
+    index(name).and_then(|i| pages().get(i).copied())
 }
 
 /// Draws the list of games, or one game's page when `open` names one. Returns true when

@@ -200,7 +200,8 @@ const MOST_STEPS: usize = 3;
 const MOST_PARTS: usize = 4;
 
 /// What the audit could not check, in words, to follow "Verified, except ": "Cat's sealed
-/// choices at steps 12 and 30 and the 3 hidden cards Cat held, which Cat never revealed: Cat left the game before the end". `name` gives a seat's player name.
+/// choices at steps 12 and 30 and the 3 hidden cards Cat held, which Cat never revealed: Cat
+/// left the game before the end". `name` gives a seat's player name.
 pub fn unchecked_words(unchecked: &[UncheckedSeat], name: &dyn Fn(Seat) -> String) -> String {
     let mut phrases = Vec::new();
     for u in unchecked {

@@ -31,9 +31,9 @@ impl<G: Game> Core<G> {
             for (seat, peer) in self.peers.iter().enumerate() {
                 if let Some(since) = peer.owed_since
                     && !peer.away
-                    && seat != usize::from(self.me)
+                    && let Some(at) = self.away_at(seat, since)
                 {
-                    consider(self.away_at(seat, since));
+                    consider(at);
                 }
             }
             if let Some(t) = self.reaction_deadline() {

@@ -178,15 +178,43 @@ pub(super) fn is_quorum(deciders: &[Seat], in_play: &[Seat]) -> bool {
 pub(super) const STALLED_AFTER: u64 = 6;
 
 impl<G: Game> Core<G> {
+    /// What the votes of a step decide, with `removed` the seats removed before it: the
+    /// seats it skips and those it removes, and the seats an end by agreement goes on
+    /// without (all the votes remove). The game may end without any seat the votes remove,
+    /// but a shuffle cannot go on without a seat that has yet to escrow its key: the deck
+    /// would be made under a key no one could ever open (see
+    /// [`Core::cannot_go_on_without`]), so a shuffle neither skips nor removes such a seat.
+    /// The step's plan and the check of each shuffle part on arrival (which follows the
+    /// seats the deck passes through) both ask here.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn step_quorum(
+        &self,
+        pending: &Pending,
+        votes: &BTreeMap<Seat, BTreeMap<Seat, VoteAction>>,
+        removed: &BTreeSet<Seat>,
+    ) -> (BTreeSet<Seat>, BTreeSet<Seat>, BTreeSet<Seat>) {
+        let (mut skips, mut removals) = quorum(votes, removed, self.keys.len());
+        let end_removals = removals.clone();
+        if let (Some(gs), Pending::Shuffle { .. }) = (&self.game, pending) {
+            skips.retain(|s| gs.deck.escrowed(*s));
+            removals.retain(|s| gs.deck.escrowed(*s));
+        }
+        (skips, removals, end_removals)
+    }
+
     /// When a seat the table has waited on since `since` counts as away: once its device
     /// has not been heard from for `away_after` (a device that is up says hello whenever
     /// the table is quiet, so a player thinking is not away), or once its player has not
-    /// moved for [`STALLED_AFTER`] times that, device up or not.
-    pub(super) fn away_at(&self, seat: usize, since: Time) -> Time {
+    /// moved for [`STALLED_AFTER`] times that, device up or not. Never, for this device's
+    /// own seat: its player is right here.
+    pub(super) fn away_at(&self, seat: usize, since: Time) -> Option<Time> {
+        if seat == usize::from(self.me) {
+            return None;
+        }
         let after = self.cfg.away_after;
         let heard = self.peers.get(seat).map_or(since, |p| p.heard);
         let unheard = since.plus(after).max(heard.plus(after));
-        unheard.min(since.plus(after.saturating_mul(STALLED_AFTER)))
+        Some(unheard.min(since.plus(after.saturating_mul(STALLED_AFTER))))
     }
 
     /// A seat shown away for not being heard is back the moment its device is heard again

@@ -82,11 +82,11 @@ impl<G: Game> Core<G> {
         let Some(gs) = &self.game else { return };
         let n = view.n;
         let mut dishonest = None;
-        // The seats a shuffle passes through, as the step's active seats: those still in
+        // The seats a shuffle passes through, as the step's plan makes them: those still in
         // the game and not passed over at this step (one that already passed the deck on
         // is owed nothing, so no honest seat votes to go on without it).
         let removed = super::away::removed_before(&gs.removed, n);
-        let (skips, _) = super::away::quorum(&view.votes, &removed, self.keys.len());
+        let (skips, _, _) = self.step_quorum(pending, &view.votes, &removed);
         let shuffling = |s: &Seat| !removed.contains(s) && !skips.contains(s);
         for (seat, (_, part)) in &view.deck {
             if view.deck_ok.contains(seat) {

@@ -106,8 +106,7 @@ impl<G: Game> Core<G> {
             }
             if let Some(since) = self.peers[seat].owed_since
                 && !self.peers[seat].away
-                && seat != usize::from(self.me)
-                && now >= self.away_at(seat, since)
+                && self.away_at(seat, since).is_some_and(|at| now >= at)
             {
                 self.peers[seat].away = true;
                 self.events
@@ -275,15 +274,7 @@ impl<G: Game> Core<G> {
         let pending = pending.clone();
         let all: Vec<Seat> = (0..self.keys.len() as Seat).collect();
         let removed = removed_before(&gs.removed, n);
-        let (mut skips, mut removals) = quorum(&view.votes, &removed, self.keys.len());
-        // The game may end without any seat the votes remove, but a shuffle cannot go on
-        // without a seat that has yet to escrow its key: the deck would be made under a
-        // key no one could ever open (see `Core::cannot_go_on_without`).
-        let end_removals = removals.clone();
-        if matches!(pending, Pending::Shuffle { .. }) {
-            skips.retain(|s| gs.deck.escrowed(*s));
-            removals.retain(|s| gs.deck.escrowed(*s));
-        }
+        let (skips, removals, end_removals) = self.step_quorum(&pending, &view.votes, &removed);
         let me = self.me;
         let i_am_in = !removed.contains(&me);
 

@@ -61,10 +61,25 @@ pub fn shuffle(
     key: &RistrettoBasepointTable,
     deck: &[Ciphertext],
 ) -> Vec<Ciphertext> {
-    order(seed, deck.len())
-        .into_iter()
-        .zip(randomness(seed, deck.len()))
-        .map(|(j, r)| deck[j as usize].rerandomize(key, &r))
+    reencrypt(
+        deck,
+        &order(seed, deck.len()),
+        &randomness(seed, deck.len()),
+        key,
+    )
+}
+
+/// Output card `i` is input card `order[i]` re-encrypted with `randomness[i]`.
+fn reencrypt(
+    deck: &[Ciphertext],
+    order: &[u32],
+    randomness: &[Scalar],
+    key: &RistrettoBasepointTable,
+) -> Vec<Ciphertext> {
+    order
+        .iter()
+        .zip(randomness)
+        .map(|(j, r)| deck[*j as usize].rerandomize(key, r))
         .collect()
 }
 
@@ -78,12 +93,12 @@ pub fn shuffle_and_prove(
 ) -> (Vec<Ciphertext>, ShuffleProof) {
     let order = order(seed, deck.len());
     let randomness = randomness(seed, deck.len());
-    let table = RistrettoBasepointTable::create(key);
-    let output: Vec<Ciphertext> = order
-        .iter()
-        .zip(&randomness)
-        .map(|(j, r)| deck[*j as usize].rerandomize(&table, r))
-        .collect();
+    let output = reencrypt(
+        deck,
+        &order,
+        &randomness,
+        &RistrettoBasepointTable::create(key),
+    );
     let proof = ShuffleProof::prove(ctx, key, deck, &output, &order, &randomness, seed);
     (output, proof)
 }

@@ -281,8 +281,14 @@ impl TableDeck {
         }
     }
 
+    /// The point of `card` of `deck` in this game.
+    fn card_point(&self, deck: DeckId, card: CardId) -> RistrettoPoint {
+        card_point(self.game, &format!("deck {deck}"), u32::from(card))
+    }
+
+    /// [`TableDeck::card_point`], kept so that a face can be read back from its point.
     fn point(&mut self, deck: DeckId, card: CardId) -> RistrettoPoint {
-        let p = card_point(self.game, &format!("deck {deck}"), u32::from(card));
+        let p = self.card_point(deck, card);
         self.points
             .entry((deck, p.compress().to_bytes()))
             .or_insert(card);
@@ -348,13 +354,7 @@ impl TableDeck {
     fn plain_deck(&self, deck: DeckId, cards: &[CardId]) -> Vec<Ciphertext> {
         cards
             .iter()
-            .map(|c| {
-                Ciphertext::plain(card_point(
-                    self.game,
-                    &format!("deck {deck}"),
-                    u32::from(*c),
-                ))
-            })
+            .map(|c| Ciphertext::plain(self.card_point(deck, *c)))
             .collect()
     }
 
@@ -824,7 +824,7 @@ impl TableDeck {
                 .map_err(|e| CardFault::seat(seat, e))?;
             for ((c, share), (d, face)) in shown.iter().zip(shares).zip(&claimed) {
                 let m = c.open([&share.0]);
-                let p = card_point(self.game, &format!("deck {d}"), u32::from(*face));
+                let p = self.card_point(*d, *face);
                 if m != p {
                     return Err(CardFault::seat(
                         seat,
