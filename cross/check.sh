@@ -8,7 +8,9 @@
 # system headers (the Android NDK, Apple's SDK), the host's clang stands in, with headers
 # that are close enough for those few C files:
 #   android  the 64-bit ARM glibc headers (Debian: libc6-dev-arm64-cross);
-#   windows  MinGW-w64's headers (Debian: mingw-w64-x86-64-dev), as a real MinGW build uses;
+#   windows  MinGW-w64's own gcc when it is there (Debian: gcc-mingw-w64-x86-64, which
+#            cross/windows.sh links with), else clang with MinGW-w64's headers
+#            (Debian: mingw-w64-x86-64-dev);
 #   macos    the 64-bit ARM glibc headers, plus cross/apple-headers/TargetConditionals.h,
 #            a few lines standing in for the SDK header ring asks which Apple system it
 #            builds for, and with clang's Apple-only `__nonnull` keyword macro undefined,
@@ -20,8 +22,10 @@
 # Usage: cross/check.sh android|windows|macos|browser [--clippy]
 #   android            cargo check -p hoard-android
 #   android --clippy   cargo clippy -p hoard-android --all-targets -D warnings
-#   windows, macos     cargo clippy -D warnings on the app and the crates under it
-#                      (rules, net, app: everything a desktop build compiles)
+#   windows            cargo clippy -D warnings on the app and the crates under it
+#                      (rules, net, app: everything a desktop build compiles), with
+#                      the rules and net tests, which cross/windows.sh runs under Wine
+#   macos              the same, without the tests
 #   browser            cargo clippy -D warnings on everything the page builds (rules,
 #                      net with its device machine and browser driver, app, web)
 set -euo pipefail
@@ -38,7 +42,7 @@ case "$platform" in
     macos) target=aarch64-apple-darwin headers=$ARM_HEADERS package="" ;;
     browser) target=wasm32-unknown-unknown headers="" package="" ;;
     -h | --help | "")
-        sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
         [[ -n "$platform" ]] && exit 0 || exit 2
         ;;
     *)
@@ -65,6 +69,11 @@ if command -v rustup >/dev/null 2>&1; then
         missing+=("the $platform target: rustup target add $target")
 else
     missing+=("rustup (to add the $platform target): https://rustup.rs")
+fi
+# Windows has a real compiler on Debian: MinGW-w64's gcc, which cross/windows.sh links
+# with. Checking with it too keeps one build of ring's and blake3's C for both.
+if [[ $platform == windows && -z "${!cc_var:-}" ]] && command -v x86_64-w64-mingw32-gcc >/dev/null 2>&1; then
+    export "$cc_var=x86_64-w64-mingw32-gcc"
 fi
 if [[ -z "${!cc_var:-}" ]]; then
     command -v clang >/dev/null 2>&1 || missing+=("clang: apt-get install clang")
@@ -105,6 +114,9 @@ if [[ -n "$package" ]]; then
     fi
 elif [[ $platform == browser ]]; then
     cargo clippy -p hoard-rules -p hoard-net -p hoard-app -p hoard-web --target "$target" -- -D warnings
+elif [[ $platform == windows ]]; then
+    cargo clippy -p hoard-rules -p hoard-net --target "$target" --all-targets -- -D warnings
+    cargo clippy -p hoard-app --target "$target" -- -D warnings
 else
     cargo clippy -p hoard-rules -p hoard-net -p hoard-app --target "$target" -- -D warnings
 fi

@@ -215,7 +215,15 @@ fn parse(args: &[String]) -> Result<Options, String> {
             let game = game.ok_or_else(|| format!("host needs --game ({})", game_list()))?;
             let players = u16::from(bots) + 1;
             let setup = setup_for(&game, &variants, u8::try_from(players).unwrap_or(u8::MAX))?;
-            let most = *setup.seat_range().end();
+            let (least, most) = (*setup.seat_range().start(), *setup.seat_range().end());
+            let sitting = seats.map_or(players, u16::from);
+            if sitting < u16::from(least) {
+                // Such a table would wait for ever for a start it can never make.
+                return Err(format!(
+                    "{} needs at least {least} players, not {sitting}: add --bots or --seats",
+                    setup.title()
+                ));
+            }
             if players > u16::from(most) {
                 return Err(format!(
                     "{} seats at most {most} players: --bots {bots} leaves no seat for you",
@@ -641,7 +649,7 @@ mod tests {
     #[test]
     fn every_game_can_be_hosted_by_name() {
         for name in games::names() {
-            let line = format!("host --game {name} --bots 1");
+            let line = format!("host --game {name} --bots 2");
             let o = parse(&args(&line)).expect(&line);
             let Mode::Host { setup, .. } = o.mode else {
                 panic!("not host")
@@ -679,6 +687,15 @@ mod tests {
             ("host --game greedquest --bots 9", "at most 6 players"),
             ("host --game greedquest --bots 255", "at most 6 players"),
             ("host --game greedquest --seats 7", "at most 6 players"),
+            // "For 3 to 6 players": a table of two would never start.
+            (
+                "host --game freeloader --seats 2",
+                "at least 3 players, not 2",
+            ),
+            (
+                "host --game freeloader --bots 1",
+                "at least 3 players, not 2",
+            ),
             ("join abc", "--bot"),
             ("join --bot", "join code"),
             ("dance", "unknown subcommand"),

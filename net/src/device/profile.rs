@@ -157,12 +157,8 @@ pub(crate) fn set_at_lobby(data: &Folder, host: Option<&EndpointAddr>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Time;
-    use crate::identity::{SeatSpec, Start, SystemRandom};
-    use crate::session::{SeatMeta, SessionMeta, session_dir};
+    use crate::identity::SystemRandom;
     use crate::storage::DiskStorage;
-    use hoard_rules::greedquest::GreedQuest;
-    use iroh::EndpointAddr;
     use std::path::Path;
     use std::sync::Arc;
 
@@ -175,6 +171,11 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn the_device_key_and_the_bots_keys_are_readable_by_the_owner_only() {
+        use crate::core::Time;
+        use crate::identity::{SeatSpec, Start};
+        use crate::session::{SeatMeta, SessionMeta, session_dir};
+        use hoard_rules::greedquest::GreedQuest;
+        use iroh::EndpointAddr;
         use std::os::unix::fs::PermissionsExt;
         let dir = std::env::temp_dir().join(format!("hoard-keys-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
