@@ -682,3 +682,63 @@ fn spree_offers_no_score_for_an_empty_cart() {
         "a cart with a card scores: {full:?}"
     );
 }
+
+/// Issue 31: "'Shoot Bot 2' offered at 7 squares". "To shoot, roll one die and start counting
+/// where you stand. If you stop counting before you reach your target, you miss": one die
+/// reaches five squares off at most, so a farther shot only knocks the shooter over. A shot
+/// that can hit is offered with its chance.
+#[test]
+fn spree_offers_no_shot_one_die_cannot_reach_and_says_the_chance_of_one_it_can() {
+    use hoard_rules::spree::board::{Dir, board};
+    use hoard_rules::spree::{Input, Phase, Spree, Turn};
+    use support::spree_table::{spree_table, spree_view};
+    // A square with a clear line of sight at least seven squares long.
+    let (from, line) = hoard_rules::spree::board::Board::squares()
+        .flat_map(|sq| Dir::ALL.map(|d| (sq, board().sight(sq, d))))
+        .find(|(_, line)| line.len() >= 7)
+        .expect("the mall has a long aisle");
+    let buttons = |distance: usize| {
+        let (mut public, private) = spree_table(Phase::Act(Turn {
+            seat: 0,
+            rolled: true,
+            left: 0,
+            prev: None,
+            visited: Vec::new(),
+            fresh: false,
+            driving: false,
+            extra: false,
+        }));
+        for pawn in &mut public.pawns {
+            pawn.lying = true;
+        }
+        public.pawns[0].lying = false;
+        public.pawns[0].shopper = from;
+        public.pawns[1].lying = false;
+        public.pawns[1].shopper = line[distance - 1];
+        assert!(
+            Spree::legal_inputs(&public, Some(&private), 0).contains(&Input::Shoot { target: 1 }),
+            "the rules let her shoot at {distance} squares"
+        );
+        let view = spree_view(public, private, None);
+        let mut h = table_screen(view, Box::new(SpreeUi::default()), [360.0, 640.0]);
+        h.run();
+        let labels: Vec<String> = h
+            .query_all_by_role(egui::accesskit::Role::Button)
+            .filter_map(|n| n.accesskit_node().label())
+            .collect();
+        labels
+    };
+    let far = buttons(7);
+    assert!(
+        !far.iter()
+            .any(|b| b.starts_with("Shoot") || b.starts_with("Aim")),
+        "no shot at 7 squares: {far:?}"
+    );
+    // Two squares off: "If he rolls a 3, he will hit Janet exactly" — 3, 4, 5 or 6.
+    let near = buttons(2);
+    assert!(
+        near.iter()
+            .any(|b| b.starts_with("Shoot") && b.ends_with("(4 in 6)")),
+        "a shot at 2 squares, with its chance: {near:?}"
+    );
+}

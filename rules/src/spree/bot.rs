@@ -4,7 +4,7 @@
 
 use super::board::{Sq, board};
 use super::cards::{self, JOKER};
-use super::rules::{legal_inputs, reachable, shot_targets};
+use super::rules::{hit_sixths, legal_inputs, reachable, shot_targets};
 use super::{Contest, Input, Phase, Private, Public, Turn};
 use crate::{CardId, Handle, Seat, rng};
 use rand_chacha::ChaCha8Rng;
@@ -271,14 +271,11 @@ fn act(public: &Public, private: Option<&Private>, turn: &Turn, legal: &[Input])
 
 /// A shot at the richest target likely to be hit.
 fn shot_worth_it(public: &Public, seat: Seat, legal: &[Input]) -> Option<Input> {
-    let power = u8::from(public.config.hong_kong);
     shot_targets(public, seat)
         .into_iter()
         .filter(|(t, _, _)| legal.contains(&Input::Shoot { target: *t }))
         .filter_map(|(t, _, d)| {
-            // P(die + power >= d + 1), in sixths.
-            let need = (d + 1).saturating_sub(power);
-            let chances = 7i32 - i32::from(need.max(1));
+            let chances = i32::from(hit_sixths(public, d));
             let loot = cart_value(public, t);
             (chances >= 3 && loot >= 12).then_some((loot * chances, t))
         })

@@ -59,7 +59,7 @@ pub mod cards;
 mod rules;
 
 pub use bot::{choose, plan_walk};
-pub use rules::{can_play_cards, reachable, shot_targets};
+pub use rules::{can_play_cards, hit_sixths, reachable, shot_targets};
 
 use crate::deck::{CardMove, HiddenDeck};
 use crate::{

@@ -84,6 +84,15 @@ pub fn shot_targets(public: &Public, seat: Seat) -> Vec<(Seat, Dir, u8)> {
     out
 }
 
+/// In how many of six rolls a shot at a target `distance` squares away hits. The die counts
+/// from the shooter's own square ("If he rolls a 3, he will hit Janet exactly", two steps
+/// away), and Hong Kong adds one to it; a target more than five squares off cannot be hit.
+pub fn hit_sixths(public: &Public, distance: u8) -> u8 {
+    let power = u8::from(public.config.hong_kong);
+    let need = distance.saturating_add(1).saturating_sub(power).max(1);
+    7u8.saturating_sub(need)
+}
+
 /// Every square the turn's shopper (or car) can end a walk on now, each with the shortest
 /// path there: no more steps than are left, and never straight back.
 pub fn reachable(public: &Public, turn: &Turn) -> Vec<(Sq, Vec<Sq>)> {

@@ -195,12 +195,11 @@ impl SpreeUi {
                 out.push((*space, Spot::Space(input.clone())));
             }
         }
-        for input in &f.legal {
-            if let Input::Shoot { target } = input
-                && let Some(pawn) = f.public.pawns.get(usize::from(*target))
+        for (target, _) in f.shots() {
+            if let Some(pawn) = f.public.pawns.get(usize::from(target))
                 && !out.iter().any(|(s, _)| *s == pawn.shopper)
             {
-                out.push((pawn.shopper, Spot::Aim(*target)));
+                out.push((pawn.shopper, Spot::Aim(target)));
             }
         }
         out

@@ -23,7 +23,9 @@ use crate::widgets;
 use crate::widgets::motion::{self, Change};
 use egui::Vec2;
 use hoard_rules::spree::board::Sq;
-use hoard_rules::spree::{Config, Input, Phase, Private, Public, Spree, Turn, reachable};
+use hoard_rules::spree::{
+    Config, Input, Phase, Private, Public, Spree, Turn, hit_sixths, reachable, shot_targets,
+};
 use hoard_rules::{CardId, Game, Handle, Seat};
 
 /// The game's rules reference, in the app's "How to play".
@@ -125,6 +127,21 @@ pub(crate) struct Frame<'a> {
 impl Frame<'_> {
     pub fn me(&self) -> Option<Seat> {
         self.view.me
+    }
+
+    /// The shots I may take that can hit, each with its chance in sixths. A target more
+    /// than five squares off cannot be reached by one die: shooting at it only knocks me
+    /// over, so it is neither offered nor lit.
+    pub fn shots(&self) -> Vec<(Seat, u8)> {
+        let Some(me) = self.me() else {
+            return Vec::new();
+        };
+        shot_targets(self.public, me)
+            .into_iter()
+            .filter(|(t, _, _)| self.legal.contains(&Input::Shoot { target: *t }))
+            .map(|(t, _, distance)| (t, hit_sixths(self.public, distance)))
+            .filter(|(_, sixths)| *sixths > 0)
+            .collect()
     }
 }
 

@@ -203,13 +203,16 @@ impl SpreeUi {
                 }
                 Input::StartCar => ("Start the car".to_string(), false),
                 Input::GetOut => ("Get out here".to_string(), false),
-                Input::Shoot { target } => (
-                    format!("Shoot {}", seat_name(f.view, *target)),
-                    self.aim == Some(*target),
-                ),
                 _ => continue,
             };
             out.push((words, input.clone(), primary));
+        }
+        for (target, sixths) in f.shots() {
+            out.push((
+                format!("Shoot {} ({sixths} in 6)", seat_name(f.view, target)),
+                Input::Shoot { target },
+                self.aim == Some(target),
+            ));
         }
         if f.legal.contains(&Input::EndTurn) {
             out.push(("End turn".into(), Input::EndTurn, false));
