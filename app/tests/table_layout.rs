@@ -742,3 +742,47 @@ fn spree_offers_no_shot_one_die_cannot_reach_and_says_the_chance_of_one_it_can()
         "a shot at 2 squares, with its chance: {near:?}"
     );
 }
+
+/// Issue 31: "one's own car's square not lit as reachable". "To score points for your
+/// shopping cart, move to your car": the square of Mia's car, in her walk's reach, shows its
+/// lit edge over the car drawn on it (the last thing painted there).
+#[test]
+fn spree_lights_ones_own_car_square_over_the_car_when_a_walk_reaches_it() {
+    use hoard_rules::spree::board::{Kind, board};
+    use hoard_rules::spree::{Turn, reachable};
+    use support::spree_table::{mias_walk, spree_table, spree_view};
+    let (mut public, private) = spree_table(mias_walk());
+    let turn: Turn = public.turn().cloned().expect("Mia's turn");
+    let (space, _) = reachable(&public, &turn)
+        .into_iter()
+        .find(|(sq, _)| board().kind(*sq) == Kind::Parking)
+        .expect("a parking space within her walk");
+    public.pawns[0].car = Some(space);
+    let view = spree_view(public, private, None);
+    let mut h = table_screen(view, Box::new(SpreeUi::default()), [360.0, 640.0]);
+    h.run();
+    // The board's own names: column letter, row number ("F3").
+    let name = format!("{}{}", char::from(b'A' + space.x), space.y + 1);
+    let cell = h
+        .query_all_by_role(egui::accesskit::Role::Button)
+        .find(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with(&format!("Walk to {name},")))
+        })
+        .unwrap_or_else(|| panic!("{name} is offered as a walk"))
+        .rect();
+    let last = h
+        .output()
+        .shapes
+        .iter()
+        .rev()
+        .map(|c| &c.shape)
+        .find(|s| s.visual_bounding_rect().contains(cell.center()))
+        .expect("something is painted on the square");
+    assert!(
+        matches!(last, egui::Shape::Rect(r) if r.fill == egui::Color32::TRANSPARENT
+            && r.stroke.width >= 2.0),
+        "the lit edge is painted over Mia's car at {name}: last painted there was {last:?}"
+    );
+}

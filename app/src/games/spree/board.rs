@@ -109,6 +109,18 @@ impl SpreeUi {
             .before(f.now)
             .map(|(_, before)| (before.as_slice(), self.shoppers.progress(f.now)));
         paint_pieces(&painter, f, &at, cell, moving);
+        // A lit square under a car or a shopper (one's own car, to score at) keeps its edge
+        // over them.
+        for (sq, spot) in &spots {
+            let edge = match spot {
+                Spot::Reach(_) | Spot::Path(_) => palette.accent,
+                Spot::Space(_) => palette.good,
+                Spot::Aim(_) => continue,
+            };
+            let r = at(*sq).shrink(1.0);
+            let stroke = Stroke::new(2.0, edge);
+            painter.rect_stroke(r, 3, stroke, egui::StrokeKind::Inside);
+        }
         for (sq, spot) in &spots {
             if let Spot::Aim(seat) = spot {
                 let c = at(*sq).center();
