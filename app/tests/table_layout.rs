@@ -786,3 +786,51 @@ fn spree_lights_ones_own_car_square_over_the_car_when_a_walk_reaches_it() {
         "the lit edge is painted over Mia's car at {name}: last painted there was {last:?}"
     );
 }
+
+/// Issue 31: "a tap on the slider's track does nothing" in a replay: the track was 20 px
+/// high, with a number box beside it that took taps too. It is thumb-high, and a tap halfway
+/// along the track of a ten-step game shows step 5.
+#[test]
+fn a_tap_on_the_replays_track_jumps_to_that_step() {
+    use hoard_app::games::TableFrame;
+    use hoard_app::net::{Replay, ReplayFrame};
+    use hoard_app::screens::replay;
+    let (view, _) = greedquest(0);
+    let frames = (0..=10)
+        .map(|_| ReplayFrame {
+            state: view.state.clone(),
+            pending: view.pending.clone(),
+            state_hash: [0; 32],
+        })
+        .collect();
+    let watched = Replay {
+        session: view.session,
+        me: Some(0),
+        seats: view.seats.clone(),
+        frames,
+        log: Vec::new(),
+        audit: None,
+    };
+    let mut h = Harness::builder().with_size([360.0, 640.0]).build_ui_state(
+        |ui, state: &mut replay::ReplayState| {
+            let frame = TableFrame {
+                now: ui.input(|i| i.time),
+                portrait: true,
+                still: true,
+            };
+            let _ = replay::show(ui, state, frame);
+        },
+        replay::ReplayState::new(watched),
+    );
+    h.run();
+    let track = h.get_by_role(egui::accesskit::Role::Slider);
+    assert!(
+        track.rect().height() >= 44.0,
+        "the track is thumb-high: {:?}",
+        track.rect()
+    );
+    track.click();
+    h.run();
+    assert_eq!(h.state().at, 5, "a tap halfway along shows the middle step");
+    assert!(h.query_by_label("step 5 of 10").is_some());
+}

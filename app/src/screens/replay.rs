@@ -149,16 +149,20 @@ fn controls(ui: &mut egui::Ui, state: &mut ReplayState, steps: usize) {
             state.go(steps);
         }
     });
-    let mut at = state.at;
-    ui.spacing_mut().slider_width = (ui.available_width() - 220.0).max(120.0);
-    ui.add(
-        egui::Slider::new(&mut at, 0..=steps.max(1))
-            .text(format!("of {steps}"))
-            .prefix("step "),
-    );
-    if at != state.at {
-        state.go(at);
-    }
+    ui.horizontal(|ui| {
+        let mut at = state.at;
+        // A thumb-high track, which a tap anywhere along moves to; the words beside it,
+        // not in a number box of their own that would take the taps.
+        ui.spacing_mut().interact_size.y = TOUCH;
+        ui.spacing_mut().slider_width = (ui.available_width() - 130.0).max(120.0);
+        let track = ui.add(egui::Slider::new(&mut at, 0..=steps.max(1)).show_value(false));
+        let shown = state.at as f64;
+        track.widget_info(|| egui::WidgetInfo::slider(true, shown, "Step of the game"));
+        ui.label(format!("step {} of {steps}", state.at));
+        if at != state.at {
+            state.go(at);
+        }
+    });
 }
 
 fn draw_table(
