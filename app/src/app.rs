@@ -74,6 +74,8 @@ pub struct HoardApp {
     confirm_end: bool,
     /// The game log is open over the table.
     log_open: bool,
+    /// The code a shared screen joins the game by, which the log's sheet shows.
+    table_code: table::TableCode,
     /// Sitting at a table (hosting, joining, or in a game): only then do lobby and game
     /// views from the network take over the screen.
     seated: bool,
@@ -128,6 +130,7 @@ impl HoardApp {
             confirm_leave: false,
             confirm_end: false,
             log_open: false,
+            table_code: table::TableCode::default(),
             seated: false,
             watching: false,
             left: None,
@@ -471,7 +474,9 @@ impl HoardApp {
             still: self.settings.still,
         };
         let game = self.games.iter_mut().find(|g| g.shows(&view));
-        let intents = table::show(ui, &view, game, frame, self.log_open);
+        self.table_code.ticket = self.model.ticket.clone();
+        let code = &mut self.table_code;
+        let intents = table::show(ui, &view, game, frame, self.log_open, code);
         self.model.game = Some(view);
         for intent in intents {
             match intent {

@@ -53,7 +53,8 @@ fn table_of(view: GameView, game: Box<dyn GameUi>, still: bool) -> Harness<'stat
                     portrait: ui.available_height() > ui.available_width(),
                     still: t.still,
                 };
-                let said = table::show(ui, &t.view, Some(&mut t.game), frame, false);
+                let mut code = table::TableCode::default();
+                let said = table::show(ui, &t.view, Some(&mut t.game), frame, false, &mut code);
                 t.said.extend(said);
             },
             Table {

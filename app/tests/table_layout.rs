@@ -834,3 +834,42 @@ fn a_tap_on_the_replays_track_jumps_to_that_step() {
     assert_eq!(h.state().at, 5, "a tap halfway along shows the middle step");
     assert!(h.query_by_label("step 5 of 10").is_some());
 }
+
+/// Issue 31: "every seated device can show the table's code at any time". Beside the log,
+/// "Screen code" shows this device's code as text and as a QR code; offline, where no screen
+/// can join, it is not offered.
+#[test]
+fn the_table_shows_its_screen_code_beside_the_log_when_there_is_one() {
+    let ticket = "endpointabc123screencode";
+    for code in [None, Some(ticket.to_string())] {
+        let (view, game) = greedquest(0);
+        let mut h = table_screen(view, game, [360.0, 640.0]);
+        h.state_mut().code.ticket = code.clone();
+        h.run();
+        h.get_by_label("Log").click();
+        h.run();
+        assert!(h.query_by_label("Game log").is_some(), "the log opens");
+        let offered = h.query_by_label("Screen code").is_some();
+        assert_eq!(
+            offered,
+            code.is_some(),
+            "offered only with a code: {code:?}"
+        );
+        if code.is_none() {
+            continue;
+        }
+        h.get_by_label("Screen code").click();
+        h.run();
+        assert!(
+            h.query_by_label(ticket).is_some(),
+            "the code as text, to paste"
+        );
+        assert!(
+            h.query_by_label_contains("scan this code").is_some(),
+            "and how a screen uses it"
+        );
+        h.get_by_label("Back to the log").click();
+        h.run();
+        assert!(h.query_by_label("Game log").is_some(), "back to the log");
+    }
+}

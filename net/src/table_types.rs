@@ -125,7 +125,8 @@ pub enum Command {
 pub enum Update {
     /// Every open table seen on the LAN, each time the list changes.
     Tables(Vec<TableInfo>),
-    /// My hosted table's join code (text; the app draws the QR code).
+    /// My hosted table's join code (text; the app draws the QR code); at a game, seated
+    /// or hosting, the code a shared screen joins it by, sent when this device sits down.
     Ticket {
         ticket: String,
     },

@@ -296,3 +296,85 @@ fn a_screen_in_the_lobby_is_listed_as_a_screen_takes_no_seat_and_may_leave() {
         .expect("a screen that leaves leaves the lobby");
     });
 }
+
+/// Issue 31: "once a game starts no device shows the code, so a late TV cannot join. [...]
+/// every seated device can show the table's code at any time." A guest, seated at a game it
+/// did not host, is given a code of its own when the game starts (every seated device
+/// serves screens); a TV that joins by it mid-game follows the game to its audited end.
+#[test]
+fn a_late_screen_joins_by_a_guests_code_and_follows_the_game() {
+    with_timeout(Duration::from_secs(180), || {
+        let scratch = Scratch::new("watching-guest-code");
+        let mut host = Device::start(&scratch.dir("host"));
+        let code = host.host("The attic", Some(3));
+        let mut config = Counter::config(3);
+        Counter::set_variant(&mut config, "quick-answers").expect("a variant");
+        config.turns = 16;
+        host.handle.send(Command::ChooseGame {
+            setup: GameSetup::Counter(config),
+        });
+        host.handle.send(Command::AddBot);
+        let mut guest = Device::start(&scratch.dir("guest"));
+        guest.handle.send(Command::JoinTicket {
+            ticket: code.clone(),
+        });
+        guest
+            .wait_for(WAIT, |e| match e {
+                Update::Lobby(l) if l.seats.iter().any(|s| s.me) => Some(()),
+                _ => None,
+            })
+            .expect("the guest is seated");
+        guest.handle.send(Command::Ready { ready: true });
+        guest.handle.send(Command::Autoplay { on: true });
+        host.wait_for(WAIT, |e| match e {
+            Update::Lobby(l) if l.seats.len() == 3 && l.can_start => Some(()),
+            _ => None,
+        })
+        .expect("a guest and a bot seated");
+        host.handle.send(Command::Autoplay { on: true });
+        host.handle.send(Command::Start);
+
+        let guests_code = guest
+            .wait_for(WAIT, |e| match e {
+                Update::Ticket { ticket } => Some(ticket.clone()),
+                _ => None,
+            })
+            .expect("the guest is given a code when the game starts");
+        let read = ticket::decode(&guests_code).expect("the guest's code reads back");
+        assert_ne!(guests_code, code, "the guest's own code, not the host's");
+        guest
+            .wait_for(WAIT, |e| match e {
+                Update::Game(v) if v.step >= 4 => Some(()),
+                _ => None,
+            })
+            .expect("the game is under way");
+        assert!(
+            ticket::decode(&code).expect("the host's code").id != read.id,
+            "the code names the guest's device"
+        );
+
+        let mut screen = Device::start(&scratch.dir("screen"));
+        screen.handle.send(Command::WatchTicket {
+            ticket: guests_code,
+        });
+        let first = screen
+            .wait_for(WAIT, |e| match e {
+                Update::Screen(ScreenView::Game(v)) => Some((**v).clone()),
+                _ => None,
+            })
+            .expect("the screen shows the game through the guest");
+        assert_eq!(first.me, None, "a screen holds no seat");
+        assert!(no_hand(&first.state), "a screen shows no hand");
+        let end = played_out(&mut host);
+        let shown = screen
+            .wait_for(WAIT, |e| match e {
+                Update::Screen(ScreenView::Game(v)) if v.audit.is_some() => Some((**v).clone()),
+                _ => None,
+            })
+            .expect("the screen follows the game to its end");
+        assert_eq!(
+            shown.state_hash, end.state_hash,
+            "the very table everyone agreed on"
+        );
+    });
+}

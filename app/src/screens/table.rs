@@ -1,13 +1,25 @@
 //! The game screen around any game's table: the bar (leave, end, log), notices, votes on
-//! seats that are away, the table's agreement to end the game, and once the game is over,
-//! the end screen with the audit's verdict.
+//! seats that are away, the table's agreement to end the game, the code a late shared
+//! screen joins by (beside the log), and once the game is over, the end screen with the
+//! audit's verdict.
 
 use crate::games::{GameUi, TableFrame, TableIntent};
 use crate::net::{AuditVerdict, AwayVote, GameView, unchecked_words};
 use crate::theme::Palette;
 use crate::widgets;
+use crate::widgets::qr::QrCache;
 use egui::RichText;
 use hoard_rules::Seat;
+
+/// The code a shared screen joins this game by: this device's own (every seated device
+/// serves screens), shown in the log's sheet on request, as a QR code and as text.
+#[derive(Default)]
+pub struct TableCode {
+    /// `None` offline, where no screen can join.
+    pub ticket: Option<String>,
+    shown: bool,
+    qr: QrCache,
+}
 
 pub enum GameIntent {
     /// Back pressed: the app asks before leaving a game.
@@ -56,6 +68,7 @@ pub fn show(
     game: Option<&mut Box<dyn GameUi>>,
     frame: TableFrame,
     log_open: bool,
+    code: &mut TableCode,
 ) -> Vec<GameIntent> {
     let mut intents = Vec::new();
     let palette = Palette::of(ui);
@@ -171,7 +184,7 @@ pub fn show(
             .request_repaint_after(std::time::Duration::from_millis(ms.min(100)));
     }
 
-    if log_open && log_sheet(ui, region, &view.log) {
+    if log_open && log_sheet(ui, region, &view.log, code) {
         intents.push(GameIntent::Log);
     }
     if view.outcome.is_some() {
@@ -323,7 +336,7 @@ fn capitalised(words: &str) -> String {
 /// The game log as a sheet over the lower part of the table (where the hand is), so the
 /// board above stays in sight while the player reads what happened. Returns true on
 /// "Close".
-fn log_sheet(ui: &egui::Ui, region: egui::Rect, log: &[String]) -> bool {
+fn log_sheet(ui: &egui::Ui, region: egui::Rect, log: &[String], code: &mut TableCode) -> bool {
     let height = (region.height() * 0.38)
         .clamp(150.0, 320.0)
         .min(region.height());
@@ -332,6 +345,7 @@ fn log_sheet(ui: &egui::Ui, region: egui::Rect, log: &[String]) -> bool {
         region.max,
     );
     let mut close = false;
+    let palette = Palette::of(ui);
     egui::Area::new(egui::Id::unique("table-log-sheet"))
         .order(egui::Order::Foreground)
         .fixed_pos(rect.min)
@@ -343,13 +357,41 @@ fn log_sheet(ui: &egui::Ui, region: egui::Rect, log: &[String]) -> bool {
                     let inner = rect.shrink2(egui::vec2(9.0, 5.0));
                     ui.set_width(inner.width());
                     ui.set_height(inner.height());
+                    let ticket = code.ticket.clone();
+                    let shown = code.shown && ticket.is_some();
                     ui.horizontal(|ui| {
-                        ui.label(RichText::new("Game log").strong().size(18.0));
+                        let title = if shown { "Screen code" } else { "Game log" };
+                        ui.label(RichText::new(title).strong().size(18.0));
                         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                            close = widgets::button(ui, "Close the log").clicked();
+                            close = widgets::button(ui, "Close").clicked();
+                            let other = if shown {
+                                "Back to the log"
+                            } else {
+                                "Screen code"
+                            };
+                            if ticket.is_some() && widgets::button(ui, other).clicked() {
+                                code.shown = !shown;
+                            }
                         });
                     });
-                    crate::screens::log::lines(ui, log);
+                    match ticket.filter(|_| shown) {
+                        Some(ticket) => {
+                            egui::ScrollArea::vertical().show(ui, |ui| {
+                                let how = "A laptop or a TV can show this game large, never \
+                                           a hand: in Hoard there, \"Join with a code\", \
+                                           then scan this code or paste the text and \
+                                           \"Show the table here\".";
+                                ui.label(RichText::new(how).color(palette.muted));
+                                let side = (inner.height() - 70.0).clamp(120.0, 220.0);
+                                ui.vertical_centered(|ui| {
+                                    code.qr.show(ui, &ticket, side);
+                                });
+                                let text = RichText::new(&ticket).monospace().size(13.0);
+                                ui.add(egui::Label::new(text).wrap());
+                            });
+                        }
+                        None => crate::screens::log::lines(ui, log),
+                    }
                 });
         });
     close

@@ -12,6 +12,8 @@ pub struct Screen {
     pub said: Vec<GameIntent>,
     /// The game log is open over the table (the bar's "Log" opens and closes it).
     pub log_open: bool,
+    /// The code a shared screen joins by, beside the log.
+    pub code: table::TableCode,
 }
 
 /// `game`'s table showing `view` in a window of `size`, in the dark theme.
@@ -49,6 +51,7 @@ fn build(
         game,
         said: Vec::new(),
         log_open: false,
+        code: table::TableCode::default(),
     };
     builder
         .with_max_steps(50)
@@ -60,7 +63,8 @@ fn build(
                     portrait: ui.available_height() > ui.available_width(),
                     still: false,
                 };
-                let said = table::show(ui, &s.view, Some(&mut s.game), frame, s.log_open);
+                let (open, code) = (s.log_open, &mut s.code);
+                let said = table::show(ui, &s.view, Some(&mut s.game), frame, open, code);
                 if said.iter().any(|i| matches!(i, GameIntent::Log)) {
                     s.log_open = !s.log_open;
                 }

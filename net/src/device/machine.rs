@@ -710,6 +710,13 @@ impl Device {
         set_at_table(&self.data, Some(table.session()));
         set_at_lobby(&self.data, None);
         self.role = Role::Playing(table);
+        // Every seated device serves shared screens: its own address is a code a late TV
+        // can join the game by, whoever hosted it.
+        if self.links.is_some() {
+            self.emit(Update::Ticket {
+                ticket: ticket::encode(&self.my_addr()),
+            });
+        }
     }
 
     /// Ends links after the frames queued on them (a goodbye) have had a moment to leave.
