@@ -446,6 +446,7 @@ impl HoardApp {
             LobbyIntent::Leave => self.leave_table(),
             LobbyIntent::Choose(setup) => self.send(Command::ChooseGame { setup }),
             LobbyIntent::AddBot => self.send(Command::AddBot),
+            LobbyIntent::Size(n) => self.send(Command::SetSize { seats: Some(n) }),
             LobbyIntent::RemoveSeat(seat) => self.send(Command::RemoveSeat { seat }),
             LobbyIntent::Ready(ready) => self.send(Command::Ready { ready }),
             LobbyIntent::Start => self.send(Command::Start),

@@ -417,3 +417,33 @@ fn the_window_title_says_when_it_is_my_turn() {
     assert_eq!(h.state().window_title(), "Hoard");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 31: "the lobby lets the host choose the table's size". A table made for three fills
+/// with two bots: no more bots, and no size below the seats taken.
+#[test]
+fn the_host_chooses_the_tables_size_in_the_lobby() {
+    let dir = scratch("size");
+    let mut h = app(dir.clone(), [360.0, 780.0], true);
+    create_profile(&mut h, "Kit", "Green");
+    click(&mut h, "Play against bots");
+    wait_until(&mut h, "the lobby", |h| has(h, "Table for"));
+    click(&mut h, "3");
+    for n in 0..2 {
+        click(&mut h, "Add a bot");
+        wait_until(&mut h, "the bot to sit down", |h| {
+            h.query_all_by_label("Remove").count() > n
+        });
+    }
+    let enabled = |h: &egui_kittest::Harness<'_, hoard_app::HoardApp>, label: &str| {
+        !h.get_by_label(label).accesskit_node().is_disabled()
+    };
+    wait_until(&mut h, "a full table", |h| !enabled(h, "Add a bot"));
+    assert!(
+        !enabled(&h, "2"),
+        "a table of three seated cannot be made two"
+    );
+    assert!(enabled(&h, "4"), "it can grow");
+    click(&mut h, "4");
+    wait_until(&mut h, "room for one more", |h| enabled(h, "Add a bot"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

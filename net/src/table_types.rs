@@ -72,6 +72,11 @@ pub enum Command {
     ChooseGame {
         setup: GameSetup,
     },
+    /// Host only: how many seats the table has (`None`: as many as the game seats), within
+    /// what the game seats and never fewer than are taken.
+    SetSize {
+        seats: Option<u8>,
+    },
     /// Host only: a bot takes the next seat (it runs on this device with its own key).
     AddBot,
     /// Host only: free a seat (a bot's, or a guest's).
@@ -167,6 +172,8 @@ pub struct LobbyView {
     pub can_start: bool,
     /// The shared screens following the table, by name (they need no seat).
     pub screens: Vec<String>,
+    /// How many seats the table has, as its host chose: told to the host only.
+    pub size: Option<u8>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -440,3 +440,51 @@ fn a_seventeen_emoji_name_can_start_a_table() {
         }
     });
 }
+
+/// Issue 31: "the lobby lets the host choose the table's size". A Counter table made for
+/// three takes the host and two bots and no third; it cannot be made smaller than the seats
+/// taken; made bigger, it takes the third bot.
+#[test]
+fn the_host_sets_the_tables_size_in_the_lobby_never_below_the_seats_taken() {
+    with_timeout(Duration::from_secs(60), || {
+        let scratch = Scratch::new("lobby-size");
+        let mut host = Device::start(&scratch.dir("host"));
+        host.host("The porch", None);
+        use hoard_rules::Listed;
+        let counter = hoard_rules::counter::Counter::config(2);
+        host.handle.send(Command::ChooseGame {
+            setup: hoard_net::handle::GameSetup::Counter(counter),
+        });
+        host.handle.send(Command::SetSize { seats: Some(3) });
+        host.wait_for(WAIT, |e| match e {
+            Update::Lobby(l) if l.size == Some(3) => Some(()),
+            _ => None,
+        })
+        .expect("the host sees the table at three seats");
+        for _ in 0..3 {
+            host.handle.send(Command::AddBot);
+        }
+        let full = host
+            .wait_for(WAIT, |e| match e {
+                Update::Error(text) => Some(text.clone()),
+                _ => None,
+            })
+            .expect("the third bot finds no seat");
+        assert!(full.contains("all are taken"), "{full}");
+        host.handle.send(Command::SetSize { seats: Some(2) });
+        let smaller = host
+            .wait_for(WAIT, |e| match e {
+                Update::Error(text) => Some(text.clone()),
+                _ => None,
+            })
+            .expect("a table cannot shrink below its seats");
+        assert!(smaller.contains("3 seats are taken"), "{smaller}");
+        host.handle.send(Command::SetSize { seats: Some(4) });
+        host.handle.send(Command::AddBot);
+        host.wait_for(WAIT, |e| match e {
+            Update::Lobby(l) if l.size == Some(4) && l.seats.len() == 4 => Some(()),
+            _ => None,
+        })
+        .expect("made bigger, the table takes a third bot");
+    });
+}

@@ -20,6 +20,8 @@ pub enum LobbyIntent {
     Leave,
     Choose(GameSetup),
     AddBot,
+    /// The host makes the table this many seats.
+    Size(u8),
     RemoveSeat(u8),
     Ready(bool),
     Start,
@@ -145,10 +147,32 @@ pub fn show(
                 });
             }
             if view.host {
-                let room = range
-                    .as_ref()
-                    .map(|r| view.seats.len() < usize::from(*r.end()))
-                    .unwrap_or(false);
+                // The table's size: from the game's least to its most, never below the
+                // seats taken.
+                if let (Some(range), Some(size)) = (range.as_ref(), view.size)
+                    && range.start() < range.end()
+                {
+                    ui.horizontal_wrapped(|ui| {
+                        ui.label("Table for");
+                        for n in range.clone() {
+                            // Sizes below the seats taken stay in place, greyed.
+                            let fits = usize::from(n) >= view.seats.len();
+                            let picked = ui
+                                .add_enabled_ui(fits, |ui| {
+                                    widgets::choice(ui, size == n, &n.to_string())
+                                })
+                                .inner;
+                            if picked {
+                                intent = Some(LobbyIntent::Size(n));
+                            }
+                        }
+                    });
+                }
+                let most = view
+                    .size
+                    .or_else(|| range.as_ref().map(|r| *r.end()))
+                    .unwrap_or(0);
+                let room = view.seats.len() < usize::from(most);
                 if widgets::wide_enabled(ui, room, "Add a bot").clicked() {
                     intent = Some(LobbyIntent::AddBot);
                 }

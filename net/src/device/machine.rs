@@ -353,6 +353,19 @@ impl Device {
                 host.setup = setup;
                 self.lobby_changed();
             }
+            Command::SetSize { seats } => {
+                let host = self.host_mut()?;
+                let before = host.size;
+                host.size = seats;
+                if host.seats_total() < host.seats.len() {
+                    let taken = host.seats.len();
+                    host.size = before;
+                    return Err(NetError::BadStart(format!(
+                        "{taken} seats are taken: remove one to make the table smaller"
+                    )));
+                }
+                self.lobby_changed();
+            }
             Command::AddBot => {
                 let me = self.me;
                 let Role::Hosting(host) = &mut self.role else {
@@ -1313,9 +1326,9 @@ impl Device {
     }
 
     fn show_lobby(&mut self) {
-        let (state, host) = match &self.role {
-            Role::Hosting(h) => (self.hosted_lobby(h), true),
-            Role::Guest(Guest { lobby: Some(l), .. }) => (l.clone(), false),
+        let (state, host, size) = match &self.role {
+            Role::Hosting(h) => (self.hosted_lobby(h), true, Some(h.seats_total() as u8)),
+            Role::Guest(Guest { lobby: Some(l), .. }) => (l.clone(), false, None),
             _ => return,
         };
         let n = state.seats.len() as u8;
@@ -1341,6 +1354,7 @@ impl Device {
             setup: state.setup,
             can_start,
             screens: state.screens,
+            size,
         }));
     }
 
