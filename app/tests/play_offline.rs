@@ -427,6 +427,14 @@ fn the_host_chooses_the_tables_size_in_the_lobby() {
     create_profile(&mut h, "Kit", "Green");
     click(&mut h, "Play against bots");
     wait_until(&mut h, "the lobby", |h| has(h, "Table for"));
+    let widest = h
+        .query_all_by(|n| n.label().is_some_and(|l| l.len() == 1))
+        .map(|n| n.rect().right())
+        .fold(0.0, f32::max);
+    assert!(
+        widest <= 360.0,
+        "the sizes wrap on a phone: out to x = {widest}"
+    );
     click(&mut h, "3");
     for n in 0..2 {
         click(&mut h, "Add a bot");

@@ -157,12 +157,11 @@ pub fn show(
                         for n in range.clone() {
                             // Sizes below the seats taken stay in place, greyed.
                             let fits = usize::from(n) >= view.seats.len();
-                            let picked = ui
-                                .add_enabled_ui(fits, |ui| {
-                                    widgets::choice(ui, size == n, &n.to_string())
-                                })
-                                .inner;
-                            if picked {
+                            // Its own button, so the row wraps on a narrow phone.
+                            let chip = egui::Button::new(n.to_string())
+                                .selected(size == n)
+                                .min_size(egui::Vec2::splat(TOUCH));
+                            if ui.add_enabled(fits, chip).clicked() && size != n {
                                 intent = Some(LobbyIntent::Size(n));
                             }
                         }

@@ -298,6 +298,12 @@ pub fn host_with_bots(h: &mut Harness<'_, HoardApp>, bots: usize) {
             h.query_all_by_label("Remove").count() > n
         });
     }
+    // Back to the top of the lobby, as a player would scroll to pick the game: the games
+    // are not left half under the bar, where a tap would land on it.
+    h.get_by_label("GreedQuest").scroll_to_me();
+    for _ in 0..30 {
+        h.step();
+    }
 }
 
 pub fn start(h: &mut Harness<'_, HoardApp>) {
