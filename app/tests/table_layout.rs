@@ -472,7 +472,7 @@ fn on_a_phone_the_open_log_leaves_greedquests_track_in_view() {
 #[test]
 fn neither_the_shared_screen_nor_a_replay_draws_its_parts_over_each_other() {
     use hoard_app::games::TableFrame;
-    use hoard_app::net::{Replay, ReplayFrame, ScreenView};
+    use hoard_app::net::ScreenView;
     use hoard_app::screens::{replay, shared};
     let story: Vec<String> = (1..=30)
         .map(|i| format!("Turn {i}: Mia plays Go! {}.", i % 8 + 1))
@@ -516,26 +516,12 @@ fn neither_the_shared_screen_nor_a_replay_draws_its_parts_over_each_other() {
         check("shared screen", size, parts(&h), &["< Leave", "Last plays"]);
 
         // A replay halfway through a game of three steps.
-        let (view, _) = greedquest(0);
-        let frames = (0..3)
-            .map(|_| ReplayFrame {
-                state: view.state.clone(),
-                pending: view.pending.clone(),
-                state_hash: [0; 32],
-            })
+        let log = story
+            .iter()
+            .enumerate()
+            .map(|(i, l)| ((i % 3) as u32, l.clone()))
             .collect();
-        let watched = Replay {
-            session: view.session,
-            me: Some(0),
-            seats: view.seats.clone(),
-            frames,
-            log: story
-                .iter()
-                .enumerate()
-                .map(|(i, l)| ((i % 3) as u32, l.clone()))
-                .collect(),
-            audit: None,
-        };
+        let watched = greedquest_replay(3, log);
         let mut h = Harness::builder().with_size(size).build_ui_state(
             move |ui, state: &mut replay::ReplayState| {
                 let frame = frame(ui);
@@ -793,24 +779,8 @@ fn spree_lights_ones_own_car_square_over_the_car_when_a_walk_reaches_it() {
 #[test]
 fn a_tap_on_the_replays_track_jumps_to_that_step() {
     use hoard_app::games::TableFrame;
-    use hoard_app::net::{Replay, ReplayFrame};
     use hoard_app::screens::replay;
-    let (view, _) = greedquest(0);
-    let frames = (0..=10)
-        .map(|_| ReplayFrame {
-            state: view.state.clone(),
-            pending: view.pending.clone(),
-            state_hash: [0; 32],
-        })
-        .collect();
-    let watched = Replay {
-        session: view.session,
-        me: Some(0),
-        seats: view.seats.clone(),
-        frames,
-        log: Vec::new(),
-        audit: None,
-    };
+    let watched = greedquest_replay(11, Vec::new());
     let mut h = Harness::builder().with_size([360.0, 640.0]).build_ui_state(
         |ui, state: &mut replay::ReplayState| {
             let frame = TableFrame {
@@ -871,5 +841,26 @@ fn the_table_shows_its_screen_code_beside_the_log_when_there_is_one() {
         h.get_by_label("Back to the log").click();
         h.run();
         assert!(h.query_by_label("Game log").is_some(), "back to the log");
+    }
+}
+
+/// A replay of `frames` frames of GreedQuest's table under way (as [`greedquest`] sets it),
+/// telling `log`.
+fn greedquest_replay(frames: usize, log: Vec<(u32, String)>) -> hoard_app::net::Replay {
+    let (view, _) = greedquest(0);
+    let frames = (0..frames)
+        .map(|_| hoard_app::net::ReplayFrame {
+            state: view.state.clone(),
+            pending: view.pending.clone(),
+            state_hash: [0; 32],
+        })
+        .collect();
+    hoard_app::net::Replay {
+        session: view.session,
+        me: Some(0),
+        seats: view.seats.clone(),
+        frames,
+        log,
+        audit: None,
     }
 }

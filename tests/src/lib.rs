@@ -319,6 +319,20 @@ impl Device {
         .expect("a ticket")
     }
 
+    /// Joins the table with join code `code`, waits to be seated, and says it is ready.
+    pub fn sit_down(&mut self, code: &str) {
+        self.handle.send(hoard_net::handle::Command::JoinTicket {
+            ticket: code.to_string(),
+        });
+        self.wait_for(Duration::from_secs(30), |e| match e {
+            Update::Lobby(l) if l.seats.iter().any(|s| s.me) => Some(()),
+            _ => None,
+        })
+        .expect("the guest is seated");
+        self.handle
+            .send(hoard_net::handle::Command::Ready { ready: true });
+    }
+
     /// Waits until `pick` finds something in an event, up to `limit`.
     pub fn wait_for<T>(
         &mut self,

@@ -238,16 +238,7 @@ fn host_table(host: &mut Device) -> EndpointAddr {
 
 /// `guest` joins `host`'s table and says it is ready.
 fn sit_down(guest: &mut Device, host: &EndpointAddr) {
-    guest.handle.send(Command::JoinTicket {
-        ticket: ticket::encode(host),
-    });
-    guest
-        .wait_for(WAIT, |e| match e {
-            Update::Lobby(l) if l.seats.iter().any(|s| s.me) => Some(()),
-            _ => None,
-        })
-        .expect("the guest is seated");
-    guest.handle.send(Command::Ready { ready: true });
+    guest.sit_down(&ticket::encode(host));
 }
 
 fn runtime() -> tokio::runtime::Runtime {

@@ -99,14 +99,7 @@ fn an_unseated_device_cannot_get_an_input_accepted() {
             "an open table lets anyone knock"
         );
 
-        guest.handle.send(Command::JoinTicket { ticket: code });
-        guest
-            .wait_for(WAIT, |e| match e {
-                Update::Lobby(l) if l.seats.iter().any(|s| s.me) => Some(()),
-                _ => None,
-            })
-            .expect("the guest is seated");
-        guest.handle.send(Command::Ready { ready: true });
+        guest.sit_down(&code);
         host.wait_for(WAIT, |e| match e {
             Update::Lobby(l) if l.can_start && l.seats.len() == 3 => Some(()),
             _ => None,

@@ -315,16 +315,7 @@ fn a_late_screen_joins_by_a_guests_code_and_follows_the_game() {
         });
         host.handle.send(Command::AddBot);
         let mut guest = Device::start(&scratch.dir("guest"));
-        guest.handle.send(Command::JoinTicket {
-            ticket: code.clone(),
-        });
-        guest
-            .wait_for(WAIT, |e| match e {
-                Update::Lobby(l) if l.seats.iter().any(|s| s.me) => Some(()),
-                _ => None,
-            })
-            .expect("the guest is seated");
-        guest.handle.send(Command::Ready { ready: true });
+        guest.sit_down(&code);
         guest.handle.send(Command::Autoplay { on: true });
         host.wait_for(WAIT, |e| match e {
             Update::Lobby(l) if l.seats.len() == 3 && l.can_start => Some(()),

@@ -161,7 +161,17 @@ pub fn show(
                             let chip = egui::Button::new(n.to_string())
                                 .selected(size == n)
                                 .min_size(egui::Vec2::splat(TOUCH));
-                            if ui.add_enabled(fits, chip).clicked() && size != n {
+                            let chip = ui.add_enabled(fits, chip);
+                            // Read out whole: "Table for 4", not a bare number.
+                            chip.widget_info(|| {
+                                egui::WidgetInfo::selected(
+                                    egui::Role::Button,
+                                    fits,
+                                    size == n,
+                                    format!("Table for {n}"),
+                                )
+                            });
+                            if chip.clicked() && size != n {
                                 intent = Some(LobbyIntent::Size(n));
                             }
                         }
