@@ -643,14 +643,7 @@ fn spree_offers_no_score_for_an_empty_cart() {
                 .contains(&hoard_rules::spree::Input::Score),
             "the rules let her score at her car"
         );
-        let view = spree_view(public, private, None);
-        let mut h = table_screen(view, Box::new(SpreeUi::default()), [360.0, 640.0]);
-        h.run();
-        let labels: Vec<String> = h
-            .query_all_by_role(egui::accesskit::Role::Button)
-            .filter_map(|n| n.accesskit_node().label())
-            .collect();
-        labels
+        spree_buttons(spree_view(public, private, None))
     };
     let empty = buttons(Vec::new());
     assert!(
@@ -705,14 +698,7 @@ fn spree_offers_no_shot_one_die_cannot_reach_and_says_the_chance_of_one_it_can()
             Spree::legal_inputs(&public, Some(&private), 0).contains(&Input::Shoot { target: 1 }),
             "the rules let her shoot at {distance} squares"
         );
-        let view = spree_view(public, private, None);
-        let mut h = table_screen(view, Box::new(SpreeUi::default()), [360.0, 640.0]);
-        h.run();
-        let labels: Vec<String> = h
-            .query_all_by_role(egui::accesskit::Role::Button)
-            .filter_map(|n| n.accesskit_node().label())
-            .collect();
-        labels
+        spree_buttons(spree_view(public, private, None))
     };
     let far = buttons(7);
     assert!(
@@ -863,4 +849,13 @@ fn greedquest_replay(frames: usize, log: Vec<(u32, String)>) -> hoard_app::net::
         log,
         audit: None,
     }
+}
+
+/// Every button's label on Spree!'s table showing `view` on a phone.
+fn spree_buttons(view: GameView) -> Vec<String> {
+    let mut h = table_screen(view, Box::new(SpreeUi::default()), [360.0, 640.0]);
+    h.run();
+    h.query_all_by_role(egui::accesskit::Role::Button)
+        .filter_map(|n| n.accesskit_node().label())
+        .collect()
 }

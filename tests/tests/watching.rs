@@ -56,6 +56,16 @@ fn played_out(host: &mut Device) -> GameView {
     .expect("the game ends and is audited")
 }
 
+/// Waits until a shared screen shows the game over and audited; returns that view.
+fn audited_on(screen: &mut Device) -> GameView {
+    screen
+        .wait_for(WAIT, |e| match e {
+            Update::Screen(ScreenView::Game(v)) if v.audit.is_some() => Some((**v).clone()),
+            _ => None,
+        })
+        .expect("the screen follows the game to its audited end")
+}
+
 fn no_hand(state: &AnyState) -> bool {
     matches!(state, AnyState::Counter { private: None, .. })
 }
@@ -125,12 +135,7 @@ fn a_screen_that_joins_mid_game_shows_the_public_table_live_and_receives_nothing
         assert!(no_hand(&first.state), "a screen shows no hand");
 
         let end = played_out(&mut host);
-        let shown = screen
-            .wait_for(WAIT, |e| match e {
-                Update::Screen(ScreenView::Game(v)) if v.audit.is_some() => Some((**v).clone()),
-                _ => None,
-            })
-            .expect("the screen follows the game to its audited end");
+        let shown = audited_on(&mut screen);
         assert_eq!(
             (shown.step, shown.state_hash),
             (end.step, end.state_hash),
@@ -357,12 +362,7 @@ fn a_late_screen_joins_by_a_guests_code_and_follows_the_game() {
         assert_eq!(first.me, None, "a screen holds no seat");
         assert!(no_hand(&first.state), "a screen shows no hand");
         let end = played_out(&mut host);
-        let shown = screen
-            .wait_for(WAIT, |e| match e {
-                Update::Screen(ScreenView::Game(v)) if v.audit.is_some() => Some((**v).clone()),
-                _ => None,
-            })
-            .expect("the screen follows the game to its end");
+        let shown = audited_on(&mut screen);
         assert_eq!(
             shown.state_hash, end.state_hash,
             "the very table everyone agreed on"
