@@ -622,18 +622,9 @@ fn every_games_table_draws_for_a_screen_with_no_seat_and_no_hand() {
 /// only ends the turn, which "End turn" says. Mia stands at her car, her turn begun there.
 #[test]
 fn spree_offers_no_score_for_an_empty_cart() {
-    use hoard_rules::spree::{Phase, Spree, Turn};
+    use hoard_rules::spree::Spree;
     use support::spree_table::{spree_table, spree_view};
-    let at_her_car = Phase::Act(Turn {
-        seat: 0,
-        rolled: true,
-        left: 0,
-        prev: None,
-        visited: Vec::new(),
-        fresh: false,
-        driving: false,
-        extra: false,
-    });
+    let at_her_car = mias_walk_done();
     let buttons = |cart: Vec<hoard_rules::CardId>| {
         let (mut public, private) = spree_table(at_her_car.clone());
         public.pawns[0].shopper = public.pawns[0].car.expect("Mia's car is parked");
@@ -669,7 +660,7 @@ fn spree_offers_no_score_for_an_empty_cart() {
 #[test]
 fn spree_offers_no_shot_one_die_cannot_reach_and_says_the_chance_of_one_it_can() {
     use hoard_rules::spree::board::{Dir, board};
-    use hoard_rules::spree::{Input, Phase, Spree, Turn};
+    use hoard_rules::spree::{Input, Spree};
     use support::spree_table::{spree_table, spree_view};
     // A square with a clear line of sight at least seven squares long.
     let (from, line) = hoard_rules::spree::board::Board::squares()
@@ -677,16 +668,7 @@ fn spree_offers_no_shot_one_die_cannot_reach_and_says_the_chance_of_one_it_can()
         .find(|(_, line)| line.len() >= 7)
         .expect("the mall has a long aisle");
     let buttons = |distance: usize| {
-        let (mut public, private) = spree_table(Phase::Act(Turn {
-            seat: 0,
-            rolled: true,
-            left: 0,
-            prev: None,
-            visited: Vec::new(),
-            fresh: false,
-            driving: false,
-            extra: false,
-        }));
+        let (mut public, private) = spree_table(mias_walk_done());
         for pawn in &mut public.pawns {
             pawn.lying = true;
         }
@@ -858,4 +840,18 @@ fn spree_buttons(view: GameView) -> Vec<String> {
     h.query_all_by_role(egui::accesskit::Role::Button)
         .filter_map(|n| n.accesskit_node().label())
         .collect()
+}
+
+/// Mia's turn with her dice rolled and no steps left: what she does where she stands.
+fn mias_walk_done() -> hoard_rules::spree::Phase {
+    hoard_rules::spree::Phase::Act(hoard_rules::spree::Turn {
+        seat: 0,
+        rolled: true,
+        left: 0,
+        prev: None,
+        visited: Vec::new(),
+        fresh: false,
+        driving: false,
+        extra: false,
+    })
 }

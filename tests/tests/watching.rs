@@ -24,17 +24,24 @@ use tokio::sync::mpsc;
 
 const WAIT: Duration = Duration::from_secs(30);
 
-/// A host with two bots at a short game of Counter, playing by itself; returns the host and
-/// its table's address.
-fn counter_with_two_bots(scratch: &Scratch) -> (Device, EndpointAddr) {
+/// A host of a three-seat table at a short game of Counter (16 turns, quick answers);
+/// returns the host and its join code.
+fn short_counter_table(scratch: &Scratch, name: &str) -> (Device, String) {
     let mut host = Device::start(&scratch.dir("host"));
-    let code = host.host("The kitchen", Some(3));
+    let code = host.host(name, Some(3));
     let mut config = Counter::config(3);
     Counter::set_variant(&mut config, "quick-answers").expect("a variant");
     config.turns = 16;
     host.handle.send(Command::ChooseGame {
         setup: GameSetup::Counter(config),
     });
+    (host, code)
+}
+
+/// A host with two bots at a short game of Counter, playing by itself; returns the host and
+/// its table's address.
+fn counter_with_two_bots(scratch: &Scratch) -> (Device, EndpointAddr) {
+    let (mut host, code) = short_counter_table(scratch, "The kitchen");
     host.handle.send(Command::AddBot);
     host.handle.send(Command::AddBot);
     host.wait_for(WAIT, |e| match e {
@@ -310,14 +317,7 @@ fn a_screen_in_the_lobby_is_listed_as_a_screen_takes_no_seat_and_may_leave() {
 fn a_late_screen_joins_by_a_guests_code_and_follows_the_game() {
     with_timeout(Duration::from_secs(180), || {
         let scratch = Scratch::new("watching-guest-code");
-        let mut host = Device::start(&scratch.dir("host"));
-        let code = host.host("The attic", Some(3));
-        let mut config = Counter::config(3);
-        Counter::set_variant(&mut config, "quick-answers").expect("a variant");
-        config.turns = 16;
-        host.handle.send(Command::ChooseGame {
-            setup: GameSetup::Counter(config),
-        });
+        let (mut host, code) = short_counter_table(&scratch, "The attic");
         host.handle.send(Command::AddBot);
         let mut guest = Device::start(&scratch.dir("guest"));
         guest.sit_down(&code);
