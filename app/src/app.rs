@@ -35,6 +35,9 @@ pub struct AppConfig {
     /// A join code to use as soon as the player has a name: the one in the address a phone's
     /// camera opened (the page's `#join=…`).
     pub join: Option<String>,
+    /// The page this device serves on the Wi-Fi to phones without Hoard, file by file
+    /// ([`crate::page::embedded`] in the binary; empty: none).
+    pub page: &'static [(&'static str, &'static [u8])],
 }
 
 /// What the platform last said about the system bars: when, for what window size, and what.
@@ -76,6 +79,11 @@ pub struct HoardApp {
     log_open: bool,
     /// The code a shared screen joins the game by, which the log's sheet shows.
     table_code: table::TableCode,
+    /// Serving the page and the table's relay to phones' browsers (on the Wi-Fi only).
+    #[cfg(not(target_arch = "wasm32"))]
+    served: Option<crate::page::PageServer>,
+    /// Where phones open the page served here (`http://<LAN address>:<port>/`).
+    page_url: Option<String>,
     /// Sitting at a table (hosting, joining, or in a game): only then do lobby and game
     /// views from the network take over the screen.
     seated: bool,
@@ -131,6 +139,9 @@ impl HoardApp {
             confirm_end: false,
             log_open: false,
             table_code: table::TableCode::default(),
+            #[cfg(not(target_arch = "wasm32"))]
+            served: None,
+            page_url: None,
             seated: false,
             watching: false,
             left: None,
@@ -214,9 +225,13 @@ impl HoardApp {
                 Network::Relay(Relays::own(&self.settings.relay).unwrap_or_default())
             }
         };
-        let started = Link::start(self.config.data_dir.clone(), network, move || {
-            wake_ctx.request_repaint()
-        });
+        let lan_relay = self.serve_page(&network);
+        let started = Link::start(
+            self.config.data_dir.clone(),
+            network,
+            lan_relay,
+            move || wake_ctx.request_repaint(),
+        );
         match started {
             Ok(handle) => {
                 if let Some(p) = &self.settings.profile {
@@ -233,6 +248,36 @@ impl HoardApp {
                     .notice(format!("{e}. Restart Hoard to try again."), true, now);
             }
         }
+    }
+
+    /// On the Wi-Fi, serves the page to phones (once; kept while the network restarts) and
+    /// returns the relay their browsers reach this device by; elsewhere serves nothing.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn serve_page(&mut self, network: &Network) -> Option<hoard_net::transport::RelayUrl> {
+        use crate::page::{PREFERRED_PORT, PageServer};
+        use hoard_net::transport::table_web::PageFiles;
+        if *network != Network::Lan || self.config.page.is_empty() {
+            self.served = None;
+            self.page_url = None;
+            return None;
+        }
+        if self.served.is_none() {
+            let started = PageFiles::from_static(self.config.page)
+                .map_err(|e| e.to_string())
+                .and_then(|files| PageServer::start(files, PREFERRED_PORT, false));
+            match started {
+                Ok(served) => self.served = Some(served),
+                Err(e) => tracing::warn!("no page for phones: {e}"),
+            }
+        }
+        self.page_url = self.served.as_ref().map(|s| s.url().to_string());
+        self.served.as_ref().and_then(|s| s.relay_url())
+    }
+
+    /// A page serves no page.
+    #[cfg(target_arch = "wasm32")]
+    fn serve_page(&mut self, _network: &Network) -> Option<hoard_net::transport::RelayUrl> {
+        None
     }
 
     fn send(&mut self, cmd: Command) {
@@ -438,6 +483,7 @@ impl HoardApp {
             &mut self.lobby,
             &view,
             ticket.as_deref(),
+            self.page_url.as_deref(),
             &mut self.games,
         ) else {
             return;

@@ -55,7 +55,8 @@ hoard host --game {} [--bots N] [--seats N] [--variant V] [--name NAME]
            [--page DIR]
     Open a table, print its join code (TICKET ...), wait for --seats players (default:
     you and the bots), start, let bots play every seat of this device, print RESULT.
-    With --page, also serve the browser seats' page from DIR and the table's relay
+    With --page, also serve the browser seats' page from DIR (--page embedded: the page
+    this hoard carries, when its release build made one) and the table's relay
     (PAGE <address>: a phone opens <address>#join=<code> to sit down).
 ",
         games::names().join("|")
@@ -75,7 +76,8 @@ hoard join <ticket> --bot [--name NAME] [--data-dir DIR] [--loopback|--relay|--r
 hoard tables [--wait SECS]
     List the open tables on this network.
 hoard page [--dir DIR] [--port N] [--loopback]
-    Serve the page for browser seats (built by web/build.sh into DIR, by default web/dist)
+    Serve the page for browser seats (built by web/build.sh into DIR; by default the page
+    this hoard carries, or web/dist when it carries none)
     and the table's relay on one port (default: any free one), on this machine's LAN
     address (with --loopback: 127.0.0.1 only); print PAGE <address> and serve until stopped.
 --relay plays over the internet through iroh's public relays; --relay-url URL through the
@@ -260,7 +262,13 @@ fn parse(args: &[String]) -> Result<Options, String> {
         }
         "tables" => Mode::Tables { wait },
         "page" => Mode::Page {
-            dir: page_dir.unwrap_or_else(|| PathBuf::from("web/dist")),
+            dir: page_dir.unwrap_or_else(|| {
+                PathBuf::from(if crate::page::embedded().is_empty() {
+                    "web/dist"
+                } else {
+                    EMBEDDED
+                })
+            }),
             port,
         },
         "help" | "-h" | "--help" => Mode::Help,
@@ -299,74 +307,36 @@ fn execute(opts: Options) -> Result<ExitCode, String> {
 
 /// Serves the page and the relay until the process is stopped.
 fn page(dir: &std::path::Path, port: u16, loopback: bool) -> Result<ExitCode, String> {
-    let (runtime, web) = serve_page(dir, port, loopback)?;
-    runtime.block_on(async {
-        let _ = tokio::signal::ctrl_c().await;
-        web.stop().await;
-    });
+    serve_page(dir, port, loopback)?.serve_until_stopped();
     Ok(ExitCode::SUCCESS)
 }
 
-/// Starts serving the browser seats' page from `dir` and the table's relay on one port, on
-/// a runtime of its own (kept by the caller for as long as it serves), and prints
-/// `PAGE <address>`.
+/// Starts serving the browser seats' page from `dir` (or, with `dir` "embedded", the page
+/// this binary carries) and the table's relay on one port, and prints `PAGE <address>`.
 fn serve_page(
     dir: &std::path::Path,
     port: u16,
     loopback: bool,
-) -> Result<
-    (
-        tokio::runtime::Runtime,
-        hoard_net::transport::table_web::TableWeb,
-    ),
-    String,
-> {
-    use hoard_net::transport::table_web::{PageFiles, TableWeb};
-    use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-    let files = PageFiles::from_dir(dir).map_err(|e| {
-        format!(
-            "{e} (in {}; build the page with web/build.sh)",
-            dir.display()
-        )
-    })?;
-    let host = if loopback {
-        IpAddr::V4(Ipv4Addr::LOCALHOST)
+) -> Result<crate::page::PageServer, String> {
+    use hoard_net::transport::table_web::PageFiles;
+    let files = if dir == std::path::Path::new(EMBEDDED) {
+        PageFiles::from_static(crate::page::embedded())
+            .map_err(|_| "this hoard was built without the page (see README)".to_string())?
     } else {
-        lan_address().ok_or("this machine has no LAN address to serve the page on")?
+        PageFiles::from_dir(dir).map_err(|e| {
+            format!(
+                "{e} (in {}; build the page with web/build.sh)",
+                dir.display()
+            )
+        })?
     };
-    let bind = SocketAddr::new(
-        if loopback {
-            host
-        } else {
-            Ipv4Addr::UNSPECIFIED.into()
-        },
-        port,
-    );
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .thread_name("hoard-page")
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?;
-    let web = runtime
-        .block_on(TableWeb::start(bind, host, files))
-        .map_err(|e| e.to_string())?;
-    println!("PAGE {}", web.page_url());
-    Ok((runtime, web))
+    let web = crate::page::PageServer::start(files, port, loopback)?;
+    println!("PAGE {}", web.url());
+    Ok(web)
 }
 
-/// The address this machine is reached at on its LAN: the source of its route towards a
-/// private address (nothing is sent).
-fn lan_address() -> Option<std::net::IpAddr> {
-    ["192.168.0.1:9", "10.0.0.1:9", "172.16.0.1:9"]
-        .iter()
-        .find_map(|to| {
-            let socket = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
-            socket.connect(to).ok()?;
-            let ip = socket.local_addr().ok()?.ip();
-            (!ip.is_loopback() && !ip.is_unspecified()).then_some(ip)
-        })
-}
+/// The folder name that stands for the page carried in the binary.
+const EMBEDDED: &str = "embedded";
 
 fn start(opts: &Options) -> Result<DeviceHandle, String> {
     let dir = data_dir(opts)?;
@@ -404,7 +374,7 @@ fn play(opts: &Options) -> Result<ExitCode, String> {
         Some(dir) => Some(serve_page(dir, 0, opts.network == Network::Loopback)?),
         None => None,
     };
-    let lan_relay = page.as_ref().map(|(_, web)| web.relay_url().clone());
+    let lan_relay = page.as_ref().and_then(|web| web.relay_url());
     let dir = data_dir(opts)?;
     let mut config = DeviceConfig::new(dir, opts.network.clone());
     config.lan_relay = lan_relay;

@@ -10,6 +10,8 @@ pub mod games;
 mod link;
 pub mod model;
 pub mod net;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod page;
 pub mod platform;
 pub mod rules_ref;
 pub mod screens;
@@ -68,6 +70,7 @@ pub fn run_with(options: RunOptions, network: Option<NetworkChoice>) -> eframe::
         network,
         platform,
         join: None,
+        page: page::embedded(),
     };
     eframe::run_native(
         "Hoard",

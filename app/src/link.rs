@@ -6,6 +6,7 @@
 
 use crate::error::AppError;
 use crate::net::{Command, DeviceConfig, DeviceHandle, Network, Update};
+use hoard_net::transport::RelayUrl;
 use std::path::PathBuf;
 use std::sync::Arc;
 #[cfg(not(target_arch = "wasm32"))]
@@ -24,14 +25,17 @@ pub struct Link {
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
-/// Starts the device, `wake` called whenever it has news.
+/// Starts the device, `wake` called whenever it has news; `lan_relay` is the relay this
+/// device serves its page's browser seats with ([`crate::page`]), if it serves one.
 fn start_device(
     data_dir: PathBuf,
     network: Network,
+    lan_relay: Option<RelayUrl>,
     wake: impl Fn() + Send + Sync + 'static,
 ) -> Result<DeviceHandle, AppError> {
     let mut config = DeviceConfig::new(data_dir, network);
     config.wake = Arc::new(wake);
+    config.lan_relay = lan_relay;
     DeviceHandle::start(config).map_err(|e| AppError::Network(e.to_string()))
 }
 
@@ -68,16 +72,17 @@ impl Last {
 
 #[cfg(not(target_arch = "wasm32"))]
 impl Link {
-    /// Starts the network in `network` mode; `wake` is called (from the forwarding
-    /// thread) whenever something new is ready.
+    /// Starts the network in `network` mode (with the relay of the page this device serves,
+    /// if any); `wake` is called (from the forwarding thread) whenever something new is ready.
     pub fn start(
         data_dir: PathBuf,
         network: Network,
+        lan_relay: Option<RelayUrl>,
         wake: impl Fn() + Send + Sync + 'static,
     ) -> Result<Link, AppError> {
         let (poke, poked) = mpsc::channel::<()>();
         let handle_poke = poke.clone();
-        let handle = start_device(data_dir, network, move || {
+        let handle = start_device(data_dir, network, lan_relay, move || {
             let _ = handle_poke.send(());
         })?;
         let handle = Arc::new(Mutex::new(handle));
@@ -172,13 +177,15 @@ pub struct Link {
 
 #[cfg(target_arch = "wasm32")]
 impl Link {
-    /// Starts the device on the page; `wake` is called whenever an event is ready.
+    /// Starts the device on the page; `wake` is called whenever an event is ready. A page
+    /// serves no page: `lan_relay` is always `None` here.
     pub fn start(
         data_dir: PathBuf,
         network: Network,
+        lan_relay: Option<RelayUrl>,
         wake: impl Fn() + Send + Sync + 'static,
     ) -> Result<Link, AppError> {
-        let handle = start_device(data_dir, network, wake)?;
+        let handle = start_device(data_dir, network, lan_relay, wake)?;
         Ok(Link {
             handle,
             last: Default::default(),

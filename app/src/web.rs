@@ -33,6 +33,7 @@ pub fn start() {
             network: None,
             platform: None,
             join: scanned_join(),
+            page: &[],
         };
         let started = eframe::WebRunner::new()
             .start(

@@ -39,6 +39,7 @@ fn phone_app(dir: std::path::PathBuf, phone: FakePhone) -> Harness<'static, Hoar
                     network: Some(NetworkChoice::Offline),
                     platform: Some(Box::new(phone)),
                     join: None,
+                    page: &[],
                 },
             )
         })

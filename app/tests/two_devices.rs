@@ -273,3 +273,93 @@ fn copying_the_join_code_says_it_was_copied() {
     drop(host);
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Issue 28: "the app's table and lobby screens ... show an address and a QR code,
+/// `http://<its LAN address>:<port>/`, that a phone's camera opens. The join ticket travels in
+/// the address (fragment), so one scan seats the player." The host's lobby shows the address
+/// with the code in its QR, the page is served there, and the same address pasted into
+/// another Hoard's join field seats that player too.
+#[test]
+fn the_hosts_lobby_shows_phones_the_pages_address_which_serves_the_page_and_seats_by_its_code() {
+    static PAGE: &[(&str, &[u8])] = &[
+        (
+            "index.html",
+            b"<!doctype html><title>Hoard at the table</title>",
+        ),
+        ("hoard_web.js", b"// the app"),
+    ];
+    let (dir_a, dir_b) = (scratch("page-host"), scratch("page-guest"));
+    let builder = egui_kittest::Harness::builder().with_size([360.0, 780.0]);
+    let mut host = app_serving(builder, dir_a.clone(), true, NetworkChoice::Wifi, PAGE);
+    create_profile(&mut host, "Mia", "Blue");
+    click(&mut host, "Host a table");
+    wait_until(&mut host, "the join code", |h| has(h, "Copy the code"));
+    let ticket = shown_code(&host);
+    let opened = host
+        .query_all_by(|_| true)
+        .find_map(|n| {
+            let node = n.accesskit_node();
+            [node.label(), node.value()]
+                .into_iter()
+                .flatten()
+                .find(|l| l.starts_with("Or open http://"))
+        })
+        .unwrap_or_else(|| {
+            let labels: Vec<String> = host
+                .query_all_by(|_| true)
+                .filter_map(|n| n.accesskit_node().label())
+                .collect();
+            panic!("the page's address is not shown: {labels:?}")
+        });
+    let url = opened.trim_start_matches("Or open ").to_string();
+    assert!(url.ends_with('/'), "{url}");
+    assert!(
+        host.query_by_label("QR code of the page's address, with the join code")
+            .is_some(),
+        "the QR holds the page's address"
+    );
+
+    let (head, body) = http_get(&url, "/");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(body.contains("<title>Hoard at the table</title>"), "{body}");
+    let (head, body) = http_get(&url, "/hoard_web.js");
+    assert!(head.contains("text/javascript"), "{head}");
+    assert_eq!(body, "// the app");
+
+    // What the QR holds, pasted into Hoard on a laptop, seats its player.
+    let mut guest = app_on(dir_b.clone(), [1280.0, 800.0], false, NetworkChoice::Wifi);
+    let address = hoard_app::screens::home::join_address(&url, &ticket);
+    laptop_uses_code(&mut guest, "Ana", &address, "Join");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !has(&guest, "I'm ready") {
+        assert!(Instant::now() < deadline, "the guest never sat down");
+        host.step();
+        guest.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    drop((host, guest));
+    let _ = std::fs::remove_dir_all(dir_a);
+    let _ = std::fs::remove_dir_all(dir_b);
+}
+
+/// A plain HTTP GET of `path` at `url` (`http://host:port/`): the head and the body.
+fn http_get(url: &str, path: &str) -> (String, String) {
+    use std::io::{Read, Write};
+    let authority = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let mut stream = std::net::TcpStream::connect(&authority).expect("the page's port answers");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("a timeout");
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: {authority}\r\nConnection: close\r\n\r\n"
+    )
+    .expect("the request is sent");
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).expect("the page answers");
+    let (head, body) = reply.split_once("\r\n\r\n").expect("a head and a body");
+    (head.to_string(), body.to_string())
+}

@@ -22,7 +22,9 @@ pub mod saved;
 pub mod web_store;
 
 pub use links::Links;
-pub use lobby::{Envelope, LobbyEntry, MAX_ADDRS, Roster, address_of, dials, fit_name};
+pub use lobby::{
+    Envelope, LobbyEntry, MAX_ADDRS, Roster, address_of, dials, fit_name, table_links,
+};
 pub use machine::{Device, Happening};
 pub use profile::{Profile, load_identity, read_bots, read_profile};
 

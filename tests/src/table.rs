@@ -6,7 +6,7 @@
 
 use crate::rounds::{self, Input, Rounds};
 use hoard_net::core::{CoreConfig, Time};
-use hoard_net::device::{Envelope, address_of, dials};
+use hoard_net::device::{Envelope, table_links};
 use hoard_net::handle::AwayVote;
 use hoard_net::identity::SystemRandom;
 use hoard_net::session::TableGame;
@@ -455,13 +455,7 @@ fn dial_table(
     events: mpsc::UnboundedSender<MeshEvent>,
 ) -> Mesh {
     let mut mesh = Mesh::new(endpoint.clone(), events);
-    let id = endpoint.id();
-    for seat in &meta.seats {
-        if seat.device == id {
-            continue;
-        }
-        let dial = dials(id, seat.device, meta.host());
-        let addr = address_of(seat.device, &seat.addr);
+    for (addr, dial) in table_links(meta, endpoint.id()) {
         mesh.connect(addr.clone(), dial);
         if resumed && !dial {
             mesh.knock(addr);

@@ -221,8 +221,27 @@ fn shoot(b: &mut Browser, name: &str) {
 #[test]
 #[ignore = "headless Chromium lost taps on a loaded 2-core CI machine: run with --ignored"]
 fn a_phone_browser_sits_at_a_laptops_table_through_its_relay_and_the_game_ends_verified() {
-    let scratch = Scratch::new("browser-table");
+    at_a_laptops_table("browser-table", false);
+}
+
+/// Issue 28: "every native device at a table with a browser seat" reaches it. A second
+/// laptop (`hoard join --bot`, which serves no page and has no relay of its own) sits at the
+/// table too: the browser reaches only the relay of the laptop that served its page, so the
+/// second laptop dials the browser there, whichever of their ids is lower. All three devices
+/// end verified, on the same game.
+#[test]
+#[ignore = "headless Chromium lost taps on a loaded 2-core CI machine: run with --ignored"]
+fn a_phone_browser_and_a_second_laptop_reach_each_other_through_the_table_relay() {
+    at_a_laptops_table("browser-two-laptops", true);
+}
+
+/// A Counter table hosted by `hoard host --page` with a bot, a phone's browser seated by the
+/// page's address, and with `second_laptop` another `hoard join --bot`; played to the end by
+/// tapping; every device's audit verified, on the same state.
+fn at_a_laptops_table(name: &str, second_laptop: bool) {
+    let scratch = Scratch::new(name);
     let (tx, lines) = mpsc::channel::<Line>();
+    let seats = if second_laptop { "4" } else { "3" };
     let args: Vec<String> = [
         "host",
         "--game",
@@ -230,7 +249,7 @@ fn a_phone_browser_sits_at_a_laptops_table_through_its_relay_and_the_game_ends_v
         "--bots",
         "1",
         "--seats",
-        "3",
+        seats,
         "--name",
         "Lap",
         "--loopback",
@@ -259,6 +278,24 @@ fn a_phone_browser_sits_at_a_laptops_table_through_its_relay_and_the_game_ends_v
         }
     }
     let (url, ticket) = (url.unwrap_or_default(), ticket.unwrap_or_default());
+    let _guest = second_laptop.then(|| {
+        let args: Vec<String> = [
+            "join",
+            &ticket,
+            "--bot",
+            "--name",
+            "Ben",
+            "--loopback",
+            "--timeout",
+            "240",
+            "--linger-ms",
+            "4000",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        Peer::spawn(Path::new(PEER), "guest", &args, &scratch.dir("guest"), &tx)
+    });
     let mut b = Browser::open(&format!("{url}#join={ticket}"), 360, 640).expect("chromium");
     first_run(&mut b, "Mia", "Blue");
     let ready = b.wait_for(Duration::from_secs(60), |s| {
@@ -288,7 +325,7 @@ fn a_phone_browser_sits_at_a_laptops_table_through_its_relay_and_the_game_ends_v
         "a hand dealt through the relay from the mental deck"
     );
     let moves = play(&mut b, None, Instant::now() + Duration::from_secs(240))
-        .unwrap_or_else(|e| panic!("{e}; the laptop said: {}", tail(&seen, 20)));
+        .unwrap_or_else(|e| panic!("{e}; the laptops said: {}", tail(&seen, 20)));
     b.wait_for(Duration::from_secs(60), |s| {
         s.iter()
             .any(|x| x.words.contains("Verified") || x.words.contains("Not verified"))
@@ -299,7 +336,200 @@ fn a_phone_browser_sits_at_a_laptops_table_through_its_relay_and_the_game_ends_v
         b.shows("Verified: every hidden card"),
         "the browser verifies the game it played ({moves} moves)"
     );
-    shoot(&mut b, "browser-at-a-table");
+    if !second_laptop {
+        shoot(&mut b, "browser-at-a-table");
+    }
+    let laptops = if second_laptop { 2 } else { 1 };
+    let mut results: Vec<(String, GameResult)> = Vec::new();
+    while results.len() < laptops {
+        let result = wait_line(
+            &lines,
+            Instant::now() + Duration::from_secs(60),
+            &mut seen,
+            |l| GameResult::parse(&l.text).map(|r| (l.peer.clone(), r)),
+        )
+        .unwrap_or_else(|| panic!("no result from every laptop: {}", tail(&seen, 30)));
+        results.push(result);
+    }
+    for (peer, result) in &results {
+        assert_eq!(result.audit, "verified", "{peer} verifies the same game");
+        assert_eq!(
+            (&result.session, &result.state),
+            (&results[0].1.session, &results[0].1.state),
+            "{peer} ended on the same game"
+        );
+    }
+}
+
+/// GreedQuest's cards, to tell the hand's cards from other buttons.
+const GREEDQUEST_CARDS: [&str; 19] = [
+    "Go! 1",
+    "Go! 2",
+    "Go! 3",
+    "Go! 4",
+    "Go! 5",
+    "Go! 6",
+    "Go! 7",
+    "Go! 8",
+    "Go WILD!",
+    "Loot the Bodies!",
+    "Dragon ATTACK!!",
+    "The Meek Shall Inherit",
+    "Curse!",
+    "Dragon Sighting",
+    "Secret Door",
+    "See Ya!",
+    "Even Chance",
+    "Odd Reversal",
+    "Tracking",
+];
+
+/// One thing GreedQuest asks of the player, if it asks anything (as the app's GUI tests
+/// play): a card laid face down and played, or the first choice a prompt offers. Returns
+/// whether it tapped anything.
+fn greedquest_once(b: &mut Browser, names: &[&str]) -> Result<bool, String> {
+    let shown = b.shown();
+    let taps = buttons(&shown);
+    let tappable = |w: &str| taps.iter().any(|t| t == w);
+    for play in ["Play", "Play in the duel"] {
+        if !shown.iter().any(|s| s.words == play) {
+            continue;
+        }
+        if tappable(play) {
+            b.tap(play, TAP)?;
+            return Ok(true);
+        }
+        let Some(card) = taps.iter().find(|t| GREEDQUEST_CARDS.contains(&t.as_str())) else {
+            return Ok(false);
+        };
+        b.tap(card, TAP)?;
+        b.tap(play, TAP)?;
+        return Ok(true);
+    }
+    let fixed = ["Keep it", "Discard it, draw another", "Me"];
+    let choice = taps
+        .iter()
+        .find(|t| fixed.contains(&t.as_str()) || t.starts_with("Track "))
+        .or_else(|| {
+            taps.iter()
+                .find(|t| t.len() == 1 && t.chars().all(|c| ('1'..='8').contains(&c)))
+        })
+        .or_else(|| {
+            taps.iter()
+                .find(|t| t.starts_with("Bot ") || names.contains(&t.as_str()))
+        });
+    match choice {
+        Some(choice) => {
+            let choice = choice.clone();
+            // A prompt may close as the other seats move: tapped only if still there.
+            let _ = b.tap(&choice, Duration::from_millis(500));
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
+/// The issue's "two browser seats and one native bot play a whole GreedQuest game to the
+/// verified audit by tapping the page": a laptop (`hoard host --page`, its bot in the third
+/// seat) serves the page; two phones' browsers open its address with the join code, type
+/// their names, sit down and play every face-down card and every choice by tapping, to the
+/// end. Both pages and the laptop end verified, the laptop on the game both played.
+#[test]
+#[ignore = "headless Chromium lost taps on a loaded 2-core CI machine: run with --ignored"]
+fn two_phone_browsers_and_a_laptops_bot_play_greedquest_to_the_verified_end() {
+    let scratch = Scratch::new("browser-greedquest");
+    let (tx, lines) = mpsc::channel::<Line>();
+    let args: Vec<String> = [
+        "host",
+        "--game",
+        "greedquest",
+        "--bots",
+        "1",
+        "--seats",
+        "3",
+        "--name",
+        "Lap",
+        "--loopback",
+        "--timeout",
+        "600",
+        "--linger-ms",
+        "4000",
+        "--page",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .chain([page().display().to_string()])
+    .collect();
+    let _host = Peer::spawn(Path::new(PEER), "host", &args, &scratch.dir("host"), &tx);
+    let mut seen = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let (mut url, mut ticket) = (None, None);
+    while url.is_none() || ticket.is_none() {
+        let line = wait_line(&lines, deadline, &mut seen, |l| Some(l.text.clone()))
+            .unwrap_or_else(|| panic!("no page and code: {}", tail(&seen, 20)));
+        if let Some(u) = line.strip_prefix("PAGE ") {
+            url = Some(u.to_string());
+        }
+        if let Some(t) = line.strip_prefix("TICKET ") {
+            ticket = Some(t.to_string());
+        }
+    }
+    let address = format!(
+        "{}#join={}",
+        url.unwrap_or_default(),
+        ticket.unwrap_or_default()
+    );
+    let names = ["Mia", "Ana"];
+    let mut phones: Vec<Browser> = names
+        .iter()
+        .map(|name| {
+            let mut b = Browser::open(&address, 360, 640).expect("chromium");
+            first_run(&mut b, name, if *name == "Mia" { "Blue" } else { "Green" });
+            b
+        })
+        .collect();
+    for b in &mut phones {
+        let ready = b.wait_for(Duration::from_secs(60), |s| {
+            s.iter()
+                .find(|x| x.tap && x.words == "I'm ready")
+                .map(|x| x.words.clone())
+        });
+        if ready.is_ok() {
+            b.tap("I'm ready", TAP).expect("ready");
+        }
+    }
+    let deadline = Instant::now() + Duration::from_secs(900);
+    let mut moves = 0;
+    while !phones.iter_mut().all(|b| b.shows("Back to home")) {
+        assert!(
+            Instant::now() < deadline,
+            "no end in time after {moves} moves; the laptop said: {}",
+            tail(&seen, 20)
+        );
+        let mut any = false;
+        for b in &mut phones {
+            if greedquest_once(b, &names).unwrap_or_else(|e| panic!("{e}")) {
+                moves += 1;
+                any = true;
+            }
+        }
+        if !any {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+    for (b, name) in phones.iter_mut().zip(names) {
+        b.wait_for(Duration::from_secs(60), |s| {
+            s.iter()
+                .any(|x| x.words.contains("Verified") || x.words.contains("Not verified"))
+                .then_some(())
+        })
+        .expect("the audit's verdict in the browser");
+        assert!(
+            b.shows("Verified: every hidden card"),
+            "{name}'s browser verifies the game ({moves} moves by tapping)"
+        );
+    }
+    shoot(&mut phones[0], "browser-greedquest-end");
     let result = wait_line(
         &lines,
         Instant::now() + Duration::from_secs(60),
@@ -307,8 +537,5 @@ fn a_phone_browser_sits_at_a_laptops_table_through_its_relay_and_the_game_ends_v
         |l| GameResult::parse(&l.text),
     )
     .unwrap_or_else(|| panic!("no result from the laptop: {}", tail(&seen, 30)));
-    assert_eq!(
-        result.audit, "verified",
-        "the laptop verifies the same game"
-    );
+    assert_eq!(result.audit, "verified", "the laptop verifies the game");
 }

@@ -3,7 +3,7 @@
 //! what a game's start accepts. A rogue guest here is a bare endpoint that speaks frames
 //! itself; the others are real devices over iroh on loopback.
 
-use hoard_net::device::{Envelope, MAX_ADDRS, Roster, address_of, dials};
+use hoard_net::device::{Envelope, MAX_ADDRS, Roster, table_links};
 use hoard_net::handle::{Command, Update};
 use hoard_net::identity::SystemRandom;
 use hoard_net::session::{Session, SessionMeta, session_dir};
@@ -176,11 +176,8 @@ impl Rogue {
             &mut SystemRandom,
         )
         .expect("the rogue's seat");
-        for seat in &meta.seats {
-            if seat.device != me {
-                let dial = dials(me, seat.device, meta.host());
-                mesh.connect(address_of(seat.device, &seat.addr), dial);
-            }
+        for (addr, dial) in table_links(&meta, me) {
+            mesh.connect(addr, dial);
         }
         for conn in early {
             if meta.devices().contains(&conn.remote_id()) {

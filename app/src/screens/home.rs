@@ -232,13 +232,28 @@ pub fn show(ui: &mut egui::Ui, state: &mut HomeState, view: &HomeView) -> Option
     intent
 }
 
-/// A code as the network expects it: QR scanners may upper-case it, and pasting brings
-/// spaces and line breaks along.
+/// A code as the network expects it: QR scanners may upper-case it, pasting brings spaces
+/// and line breaks along, and a page's address ([`join_address`]) carries it after `#join=`.
 pub fn normalise_code(raw: &str) -> String {
-    raw.chars()
+    let code = raw
+        .chars()
         .filter(|c| !c.is_whitespace())
         .collect::<String>()
-        .to_ascii_lowercase()
+        .to_ascii_lowercase();
+    match code.split_once(JOIN_FRAGMENT) {
+        Some((_, code)) => code.to_string(),
+        None => code,
+    }
+}
+
+/// What comes before the join code in a page's address.
+const JOIN_FRAGMENT: &str = "#join=";
+
+/// The address a phone's camera opens to sit at a table: the page a device at the table
+/// serves, with the join code in the fragment (which a browser never sends anywhere); the
+/// page joins with it, and so does the app, pasted or scanned.
+pub fn join_address(page_url: &str, ticket: &str) -> String {
+    format!("{page_url}{JOIN_FRAGMENT}{ticket}")
 }
 
 /// How far a game went, in moves: "1 move", "12 moves".
@@ -264,6 +279,16 @@ mod tests {
     #[test]
     fn a_scanned_or_pasted_code_is_lower_cased_and_unwrapped() {
         assert_eq!(normalise_code(" ENDPOINT\nabc 12 \t"), "endpointabc12");
+    }
+
+    /// Issue 28: one scan seats the player: the lobby's QR holds the page's address with the
+    /// join code in it, which a phone's browser opens and the app, scanned or pasted, joins by.
+    #[test]
+    fn a_page_address_with_a_join_code_in_it_joins_by_that_code() {
+        let address = join_address("http://192.168.1.20:8470/", "endpointabc12");
+        assert_eq!(address, "http://192.168.1.20:8470/#join=endpointabc12");
+        assert_eq!(normalise_code(&address), "endpointabc12");
+        assert_eq!(normalise_code(&address.to_uppercase()), "endpointabc12");
     }
 
     /// Issue 31: "'1 moves in'".

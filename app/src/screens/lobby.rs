@@ -3,6 +3,7 @@
 
 use crate::games::GameUi;
 use crate::net::{GameSetup, LobbyView};
+use crate::screens::home;
 use crate::theme::{Palette, TOUCH};
 use crate::widgets::{self, qr::QrCache};
 use egui::RichText;
@@ -35,6 +36,7 @@ pub fn show(
     state: &mut LobbyState,
     view: &LobbyView,
     ticket: Option<&str>,
+    page_url: Option<&str>,
     games: &mut [Box<dyn GameUi>],
 ) -> Option<LobbyIntent> {
     let mut intent = None;
@@ -59,13 +61,30 @@ pub fn show(
                     state.copied = false;
                 }
                 if open {
-                    let how = "Friends on this Wi-Fi see the table by themselves. If they don't, \
-                           they can scan this code or paste the text.";
-                    ui.label(RichText::new(how).color(palette.muted));
                     let side = ui.available_width().min(240.0);
-                    ui.vertical_centered(|ui| {
-                        state.qr.show(ui, ticket, side);
-                    });
+                    match page_url {
+                        // One code for everyone: a phone's camera opens the page with the
+                        // join code in it; Hoard itself joins by the same address.
+                        Some(url) => {
+                            let how = "Friends on this Wi-Fi see the table by themselves. A \
+                                phone without Hoard: point its camera at this code to sit down \
+                                in the browser, nothing to install.";
+                            ui.label(RichText::new(how).color(palette.muted));
+                            ui.vertical_centered(|ui| {
+                                state.qr.show(ui, &home::join_address(url, ticket), side);
+                            });
+                            ui.label(RichText::new(format!("Or open {url}")).strong());
+                            ui.label(RichText::new("Join code:").color(palette.muted));
+                        }
+                        None => {
+                            let how = "Friends on this Wi-Fi see the table by themselves. If \
+                                they don't, they can scan this code or paste the text.";
+                            ui.label(RichText::new(how).color(palette.muted));
+                            ui.vertical_centered(|ui| {
+                                state.qr.show(ui, ticket, side);
+                            });
+                        }
+                    }
                     ui.add(egui::Label::new(RichText::new(ticket).monospace().size(13.0)).wrap());
                     if !cfg!(target_os = "android") && widgets::wide(ui, "Copy the code").clicked()
                     {

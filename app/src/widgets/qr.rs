@@ -14,11 +14,25 @@ pub struct Modules {
     pub dark: Vec<bool>,
 }
 
-/// The QR modules of `text`. Join codes are upper-cased first: QR's alphanumeric mode
-/// holds them in a smaller code, and the joining side lower-cases what it scans.
+/// The QR modules of `text`. A join code is upper-cased first: QR's alphanumeric mode
+/// holds it in a smaller code, and the joining side lower-cases what it scans. An address
+/// (a page's, with `#` and `=` in it) is not alphanumeric whatever its case, and is kept as
+/// it is, for the browser that opens it.
 pub fn modules(text: &str) -> Option<Modules> {
     let upper = text.to_ascii_uppercase();
-    let code = QrCode::with_error_correction_level(upper.as_bytes(), EcLevel::M).ok()?;
+    let alphanumeric =
+        |c: char| c.is_ascii_digit() || c.is_ascii_uppercase() || " $%*+-./:".contains(c);
+    let text = if upper.chars().all(alphanumeric) {
+        upper.as_str()
+    } else {
+        text
+    };
+    encode(text.as_bytes())
+}
+
+/// The QR modules of `bytes`, as they are.
+fn encode(bytes: &[u8]) -> Option<Modules> {
+    let code = QrCode::with_error_correction_level(bytes, EcLevel::M).ok()?;
     let width = code.width();
     let side = width + 2 * QUIET;
     let mut dark = vec![false; side * side];
@@ -49,9 +63,12 @@ impl QrCache {
             return ui.label("This join code is too long for a QR code; share the text instead.");
         };
         let (rect, response) = ui.allocate_exact_size(Vec2::splat(size), Sense::hover());
-        response.widget_info(|| {
-            egui::WidgetInfo::labeled(egui::Role::Image, true, "QR code of the join code")
-        });
+        let what = if text.starts_with("http") {
+            "QR code of the page's address, with the join code"
+        } else {
+            "QR code of the join code"
+        };
+        response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Image, true, what));
         let painter = ui.painter();
         painter.rect_filled(rect, 0, Color32::WHITE);
         let cell = size / m.side as f32;
@@ -101,5 +118,17 @@ mod tests {
         // The quiet zone is white and the finder pattern's corner is black.
         assert!(!m.dark[0]);
         assert!(m.dark[QUIET * m.side + QUIET]);
+    }
+
+    /// A page's address keeps its case: `#join=` is what the page looks for.
+    #[test]
+    fn a_page_address_is_encoded_as_it_is_written() {
+        let address = "http://192.168.1.20:8470/#join=endpointaaaabbbbcccc";
+        assert_eq!(modules(address), encode(address.as_bytes()));
+        let shouted = encode(address.to_ascii_uppercase().as_bytes());
+        assert_ne!(modules(address), shouted);
+        // A bare join code is still shouted, for the smaller code.
+        let code = "endpointaaaabbbbcccc";
+        assert_eq!(modules(code), encode(b"ENDPOINTAAAABBBBCCCC"));
     }
 }

@@ -74,6 +74,17 @@ pub fn app_built(
     phone: bool,
     network: NetworkChoice,
 ) -> Harness<'static, HoardApp> {
+    app_serving(builder, data_dir, phone, network, &[])
+}
+
+/// As [`app_built`], serving `page` to phones' browsers while on the Wi-Fi.
+pub fn app_serving(
+    builder: egui_kittest::HarnessBuilder<HoardApp>,
+    data_dir: PathBuf,
+    phone: bool,
+    network: NetworkChoice,
+    page: &'static [(&'static str, &'static [u8])],
+) -> Harness<'static, HoardApp> {
     builder.with_max_steps(10_000).build_eframe(move |cc| {
         HoardApp::new(
             cc,
@@ -83,6 +94,7 @@ pub fn app_built(
                 network: Some(network),
                 platform: None,
                 join: None,
+                page,
             },
         )
     })
@@ -104,6 +116,7 @@ pub fn app_in_real_time(data_dir: PathBuf, size: [f32; 2]) -> Harness<'static, H
                     network: Some(NetworkChoice::Offline),
                     platform: None,
                     join: None,
+                    page: &[],
                 },
             )
         })

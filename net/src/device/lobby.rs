@@ -174,15 +174,58 @@ impl Host {
     }
 }
 
-/// Which side of a pair dials: a guest dials the host; between guests, the lower id.
-pub fn dials(me: EndpointId, peer: EndpointId, host: Option<EndpointId>) -> bool {
-    if Some(peer) == host {
+/// Which side of a pair dials: a guest dials the host; between guests, a device with a
+/// direct address dials one reached only through a relay (a browser), since it can reach
+/// any relay and the browser can reach only the one that served its page, where the other
+/// may not be; otherwise the lower id. Both sides decide from the table's record of both
+/// addresses, so they agree.
+pub fn dials(me: &EndpointAddr, peer: &EndpointAddr, host: Option<EndpointId>) -> bool {
+    if Some(peer.id) == host {
         true
-    } else if Some(me) == host {
+    } else if Some(me.id) == host {
         false
     } else {
-        me < peer
+        match (relay_only(me), relay_only(peer)) {
+            (false, true) => true,
+            (true, false) => false,
+            _ => me.id < peer.id,
+        }
     }
+}
+
+/// Every other device at the session's table, at the address the table recorded, and
+/// whether this device dials it ([`dials`]).
+pub fn table_links(meta: &SessionMeta, me: EndpointId) -> Vec<(EndpointAddr, bool)> {
+    let mine = my_address(meta, me);
+    let mut seen = std::collections::BTreeSet::from([me]);
+    meta.seats
+        .iter()
+        .filter(|seat| seen.insert(seat.device))
+        .map(|seat| {
+            let theirs = address_of(seat.device, &seat.addr);
+            let dial = dials(&mine, &theirs, meta.host());
+            (theirs, dial)
+        })
+        .collect()
+}
+
+/// This device's address as the table recorded it (what every other device decides who
+/// dials from); a device without a seat there goes by its id alone.
+fn my_address(meta: &SessionMeta, me: EndpointId) -> EndpointAddr {
+    meta.seats
+        .iter()
+        .find(|s| s.device == me)
+        .map_or_else(|| EndpointAddr::new(me), |s| address_of(me, &s.addr))
+}
+
+/// An address with a relay and no direct part: a browser's, which only its relay reaches.
+/// (An address not known at all is not one: it is left to discovery, as before.)
+fn relay_only(addr: &EndpointAddr) -> bool {
+    let relay = addr
+        .addrs
+        .iter()
+        .any(|a| matches!(a, TransportAddr::Relay(_)));
+    relay && !addr.addrs.iter().any(|a| matches!(a, TransportAddr::Ip(_)))
 }
 
 #[cfg(test)]
@@ -193,21 +236,61 @@ mod tests {
         SecretKey::from_bytes(&[b; 32]).public()
     }
 
+    /// Devices 1 to 5; the even ones are browsers, reached only through the table's relay.
+    fn addrs() -> Vec<EndpointAddr> {
+        let relay: iroh::RelayUrl = "http://192.168.1.20:8470/".parse().expect("a url");
+        (1..6)
+            .map(|b| {
+                let direct = TransportAddr::Ip(([192, 168, 1, b], 4000).into());
+                let addr = TransportAddr::Relay(relay.clone());
+                let parts = if b % 2 == 0 { vec![addr] } else { vec![direct] };
+                EndpointAddr::from_parts(id(b), parts)
+            })
+            .collect()
+    }
+
     #[test]
     fn exactly_one_side_of_every_pair_dials() {
-        let ids: Vec<EndpointId> = (1..6).map(id).collect();
-        for host in &ids {
-            for a in &ids {
-                for b in &ids {
+        let addrs = addrs();
+        for host in &addrs {
+            for a in &addrs {
+                for b in &addrs {
                     if a == b {
                         continue;
                     }
-                    let ab = dials(*a, *b, Some(*host));
-                    let ba = dials(*b, *a, Some(*host));
-                    assert_ne!(ab, ba, "pair {a} {b} with host {host}");
+                    let ab = dials(a, b, Some(host.id));
+                    let ba = dials(b, a, Some(host.id));
+                    assert_ne!(ab, ba, "pair {a:?} {b:?} with host {:?}", host.id);
                 }
             }
         }
+    }
+
+    /// Issue 28: "every native device at a table with a browser seat" reaches it. A browser
+    /// reaches only the relay that served its page, where another guest's laptop need not
+    /// be; the laptop reaches any relay. So between guests the laptop dials the browser,
+    /// whichever id is lower, and a guest still dials the host, browser or not.
+    #[test]
+    fn a_laptop_dials_a_browser_guest_and_every_guest_dials_the_host() {
+        let addrs = addrs();
+        let (laptop, browser, host) = (&addrs[0], &addrs[1], &addrs[2]);
+        assert!(relay_only(browser) && !relay_only(laptop));
+        assert!(
+            !relay_only(&EndpointAddr::new(id(9))),
+            "not known: left to discovery"
+        );
+        assert!(dials(laptop, browser, Some(host.id)));
+        assert!(!dials(browser, laptop, Some(host.id)));
+        let (laptop, browser) = (&addrs[4], &addrs[3]);
+        assert!(
+            dials(laptop, browser, Some(host.id)),
+            "whichever id is lower"
+        );
+        assert!(
+            dials(browser, host, Some(host.id)),
+            "a browser guest dials its host"
+        );
+        assert!(dials(laptop, host, Some(host.id)));
     }
 
     /// Reported: the list of tables said "3 of 6 seats" for a GreedQuest table hosted for

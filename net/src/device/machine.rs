@@ -14,7 +14,9 @@
 //! between guests the lower id dials.
 
 use super::links::Links;
-use super::lobby::{Envelope, Host, LobbyEntry, Roster, address_of, colour_for, dials, fit_name};
+use super::lobby::{
+    Envelope, Host, LobbyEntry, Roster, address_of, colour_for, fit_name, table_links,
+};
 use super::profile::{
     Profile, at_lobby, at_table, load_profile, save_profile, set_at_lobby, set_at_table,
 };
@@ -849,9 +851,9 @@ impl Device {
         // Reach the table while the game is read back: the links come up meanwhile.
         self.dial_session(&meta);
         if let Some(links) = &mut self.links {
-            for seat in &meta.seats {
-                if seat.device != self.me && !dials(self.me, seat.device, meta.host()) {
-                    links.knock(address_of(seat.device, &seat.addr));
+            for (addr, dial) in table_links(&meta, self.me) {
+                if !dial {
+                    links.knock(addr);
                 }
             }
         }
@@ -927,15 +929,12 @@ impl Device {
 
     /// Keeps a link to every other device at the session's table.
     fn dial_session(&mut self, meta: &SessionMeta) {
-        let me = self.me;
-        let host = meta.host();
         let Some(links) = &mut self.links else { return };
-        for seat in &meta.seats {
-            if seat.device == me || links.has(&seat.device) && seat.addr.is_empty() {
+        for (addr, dial) in table_links(meta, self.me) {
+            if links.has(&addr.id) && addr.is_empty() {
                 continue;
             }
-            let dial = dials(me, seat.device, host);
-            links.connect(address_of(seat.device, &seat.addr), dial);
+            links.connect(addr, dial);
         }
     }
 

@@ -78,6 +78,22 @@ impl PageFiles {
             .insert(format!("/{name}"), (Bytes::from(bytes), content_type(name)));
     }
 
+    /// The page carried in a binary, by file name, with no copy made; it must hold
+    /// `index.html`.
+    pub fn from_static(files: &[(&str, &'static [u8])]) -> Result<PageFiles, TransportError> {
+        let mut page = PageFiles::default();
+        for (name, bytes) in files {
+            page.files.insert(
+                format!("/{name}"),
+                (Bytes::from_static(bytes), content_type(name)),
+            );
+        }
+        if !page.files.contains_key("/index.html") {
+            return Err(TransportError::Bind("the page has no index.html".into()));
+        }
+        Ok(page)
+    }
+
     fn get(&self, path: &str) -> Option<&(Bytes, &'static str)> {
         let path = if path == "/" { "/index.html" } else { path };
         self.files.get(path)
