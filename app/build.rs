@@ -4,7 +4,7 @@
 //! The page is the app itself built for `wasm32-unknown-unknown` (`web/build.sh`). Where it
 //! comes from:
 //! - `HOARD_PAGE=<folder>`: a page already built there (`web/build.sh <folder>`) is embedded;
-//!   `HOARD_PAGE=none` embeds none.
+//!   `HOARD_PAGE=none` embeds none; `HOARD_PAGE=build` builds it whatever the profile.
 //! - otherwise a release build (`cargo run --release`) builds the page itself, with its own
 //!   target folder beside this build's (`target/page-build`), and embeds it. When the wasm target
 //!   or wasm-bindgen is missing it says so in a warning and builds the app without a page.
@@ -28,6 +28,7 @@ fn main() {
     } else {
         match chosen.as_deref() {
             Some("none") => None,
+            Some("build") => build_page(&out),
             Some(dir) => Some(PathBuf::from(dir)),
             None if release => build_page(&out),
             None => None,
@@ -91,6 +92,7 @@ fn build_page(out: &Path) -> Option<PathBuf> {
     match built {
         Ok(o) if o.status.success() => Some(dist),
         Ok(o) => {
+            watch_the_tools();
             let said = String::from_utf8_lossy(&o.stderr);
             let last: Vec<&str> = said.lines().rev().take(3).collect();
             let last: Vec<&str> = last.into_iter().rev().collect();
@@ -105,6 +107,24 @@ fn build_page(out: &Path) -> Option<PathBuf> {
             println!("cargo::warning=the browser page was not built: bash: {e}");
             None
         }
+    }
+}
+
+/// After a build that failed for want of a tool, builds again once one is installed: the
+/// folders wasm-bindgen (cargo's binaries) and the wasm target (the toolchain's libraries)
+/// are installed into change when they are.
+fn watch_the_tools() {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    if let Some(bin) = cargo_home.map(|c| c.join("bin")) {
+        println!("cargo::rerun-if-changed={}", bin.display());
+    }
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    if let Ok(o) = Command::new(rustc).args(["--print", "sysroot"]).output() {
+        let sysroot = String::from_utf8_lossy(&o.stdout).trim().to_string();
+        let libs = Path::new(&sysroot).join("lib/rustlib");
+        println!("cargo::rerun-if-changed={}", libs.display());
     }
 }
 

@@ -32,12 +32,22 @@ pub struct AppConfig {
     pub network: Option<NetworkChoice>,
     /// The device's system bars and screen, where it has them (a phone).
     pub platform: Option<Box<dyn Platform>>,
-    /// A join code to use as soon as the player has a name: the one in the address a phone's
-    /// camera opened (the page's `#join=…`).
-    pub join: Option<String>,
+    /// What the address a phone's camera (or a TV's browser) opened asks for: the page's
+    /// `#join=<code>`, used as soon as the player has a name, or `#watch=<code>`, at once.
+    pub opened: Option<Opened>,
     /// The page this device serves on the Wi-Fi to phones without Hoard, file by file
     /// ([`crate::page::embedded`] in the binary; empty: none).
     pub page: &'static [(&'static str, &'static [u8])],
+}
+
+/// What a page's address asks of the app ([`crate::screens::home::join_address`],
+/// [`crate::screens::home::watch_address`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Opened {
+    /// Sit at the table of this join code.
+    Join(String),
+    /// Show the table of this code as its shared screen (a TV's browser): no name needed.
+    Watch(String),
 }
 
 /// What the platform last said about the system bars: when, for what window size, and what.
@@ -324,15 +334,21 @@ impl HoardApp {
             self.left = None;
             self.send(Command::Resume { session });
         }
-        // A scanned join code, once the device has said what it holds and the player who
-        // sits down has a name (a game the app was killed at comes first).
-        if self.listed
-            && !self.seated
-            && self.settings.profile.is_some()
-            && let Some(ticket) = self.config.join.take()
-        {
-            self.seated = true;
-            self.send(Command::JoinTicket { ticket });
+        // A scanned code, once the device has said what it holds (a game the app was
+        // killed at comes first): a join once the player who sits down has a name, a
+        // shared screen at once.
+        if self.listed && !self.seated && !self.watching {
+            match self.config.opened.take() {
+                Some(Opened::Watch(ticket)) => {
+                    self.start_watching();
+                    self.send(Command::WatchTicket { ticket });
+                }
+                Some(Opened::Join(ticket)) if self.settings.profile.is_some() => {
+                    self.seated = true;
+                    self.send(Command::JoinTicket { ticket });
+                }
+                waiting => self.config.opened = waiting,
+            }
         }
     }
 
@@ -522,6 +538,7 @@ impl HoardApp {
         };
         let game = self.games.iter_mut().find(|g| g.shows(&view));
         self.table_code.ticket = self.model.ticket.clone();
+        self.table_code.page_url = self.page_url.clone();
         let code = &mut self.table_code;
         let intents = table::show(ui, &view, game, frame, self.log_open, code);
         self.model.game = Some(view);
@@ -743,7 +760,8 @@ impl eframe::App for HoardApp {
 
 impl HoardApp {
     fn page_ui(&mut self, ui: &mut egui::Ui, now: f64) {
-        let first_run = self.settings.profile.is_none();
+        // A shared screen needs no name: a TV opened at a table's code shows the table.
+        let first_run = self.settings.profile.is_none() && !self.watching;
         if first_run || self.page == Page::Profile {
             match profile::show(ui, &mut self.profile_form, first_run, self.config.phone) {
                 Some(ProfileIntent::Save(p)) => {

@@ -21,7 +21,7 @@ pub mod theme;
 pub mod web;
 pub mod widgets;
 
-pub use app::{AppConfig, HoardApp};
+pub use app::{AppConfig, HoardApp, Opened};
 pub use error::AppError;
 pub use settings::NetworkChoice;
 
@@ -69,7 +69,7 @@ pub fn run_with(options: RunOptions, network: Option<NetworkChoice>) -> eframe::
         phone,
         network,
         platform,
-        join: None,
+        opened: None,
         page: page::embedded(),
     };
     eframe::run_native(

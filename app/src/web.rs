@@ -32,7 +32,7 @@ pub fn start() {
             phone: true,
             network: None,
             platform: None,
-            join: scanned_join(),
+            opened: scanned(),
             page: &[],
         };
         let started = eframe::WebRunner::new()
@@ -51,16 +51,16 @@ pub fn start() {
     });
 }
 
-/// The join code in the page's address (`#join=<code>`), taken out of the address so a
-/// reload does not join again (a reload comes back to the seat by itself).
-fn scanned_join() -> Option<String> {
+/// What the page's address asks for (`#join=<code>` or `#watch=<code>`), taken out of the
+/// address so a reload does not join again (a reload comes back to the seat by itself).
+fn scanned() -> Option<crate::Opened> {
     let window = web_sys::window()?;
     let hash = window.location().hash().ok()?;
-    let code = hash.strip_prefix("#join=")?.trim().to_string();
+    let opened = crate::screens::home::opened(&hash)?;
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/"));
     }
-    (!code.is_empty()).then_some(code)
+    Some(opened)
 }
 
 /// What the page shows, one line per thing on it: where it is in the page's CSS pixels (left,

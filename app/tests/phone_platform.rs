@@ -38,7 +38,7 @@ fn phone_app(dir: std::path::PathBuf, phone: FakePhone) -> Harness<'static, Hoar
                     phone: true,
                     network: Some(NetworkChoice::Offline),
                     platform: Some(Box::new(phone)),
-                    join: None,
+                    opened: None,
                     page: &[],
                 },
             )

@@ -812,6 +812,28 @@ fn the_table_shows_its_screen_code_beside_the_log_when_there_is_one() {
     }
 }
 
+/// Issue 28: "A TV's browser as the shared screen". A device that serves the page to
+/// browsers shows, with its screen code, the address a TV's browser opens to show the table
+/// (the page, with the code after `#watch=`).
+#[test]
+fn a_device_serving_the_page_shows_the_address_a_tvs_browser_opens() {
+    let (view, game) = greedquest(0);
+    let mut h = table_screen(view, game, [360.0, 640.0]);
+    h.state_mut().code.ticket = Some("endpointabc123screencode".into());
+    h.state_mut().code.page_url = Some("http://192.168.1.20:8470/".into());
+    h.run();
+    h.get_by_label("Log").click();
+    h.run();
+    h.get_by_label("Screen code").click();
+    h.run();
+    let tv = "http://192.168.1.20:8470/#watch=endpointabc123screencode";
+    assert!(h.query_by_label(tv).is_some(), "the address a TV opens");
+    assert!(
+        h.query_by_label("endpointabc123screencode").is_some(),
+        "and the code, for Hoard on a laptop"
+    );
+}
+
 /// A replay of `frames` frames of GreedQuest's table under way (as [`greedquest`] sets it),
 /// telling `log`.
 fn greedquest_replay(frames: usize, log: Vec<(u32, String)>) -> hoard_app::net::Replay {

@@ -93,6 +93,8 @@ pub struct Browser {
     commands: File,
     answers: mpsc::Receiver<Value>,
     session: String,
+    /// The tab driven.
+    tab: String,
     next: u64,
     width: u32,
     height: u32,
@@ -150,6 +152,9 @@ impl Browser {
             "--use-angle=swiftshader",
             "--disable-background-timer-throttling",
             "--disable-renderer-backgrounding",
+            // A tab opened over the first window is occluded: without this, it draws no
+            // frames (and takes no taps) until something like a screenshot asks for one.
+            "--disable-backgrounding-occluded-windows",
             &format!("--window-size={width},{height}"),
             &format!("--user-data-dir={}", profile.path.display()),
             "about:blank",
@@ -193,36 +198,56 @@ impl Browser {
             commands,
             answers,
             session: String::new(),
+            tab: String::new(),
             next: 0,
             width,
             height,
             _profile: profile,
         };
-        let target =
-            browser.call_browser("Target.createTarget", json!({ "url": "about:blank" }))?;
-        let id = target["targetId"]
+        browser.open_tab(url)?;
+        Ok(browser)
+    }
+
+    /// Opens `url` in a new tab of a phone's size, with touch, and drives that tab from now on.
+    fn open_tab(&mut self, url: &str) -> Result<(), String> {
+        let target = self.call_browser("Target.createTarget", json!({ "url": "about:blank" }))?;
+        self.tab = target["targetId"]
             .as_str()
             .ok_or("no target id")?
             .to_string();
-        let attached = browser.call_browser(
+        let attached = self.call_browser(
             "Target.attachToTarget",
-            json!({ "targetId": id, "flatten": true }),
+            json!({ "targetId": self.tab, "flatten": true }),
         )?;
-        browser.session = attached["sessionId"]
+        self.session = attached["sessionId"]
             .as_str()
             .ok_or("no session id")?
             .to_string();
-        browser.call(
+        let (width, height) = (self.width, self.height);
+        self.call(
             "Emulation.setDeviceMetricsOverride",
             json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": true }),
         )?;
-        browser.call(
+        self.call(
             "Emulation.setTouchEmulationEnabled",
             json!({ "enabled": true, "maxTouchPoints": 1 }),
         )?;
-        browser.call("Page.enable", json!({}))?;
-        browser.call("Page.navigate", json!({ "url": url }))?;
-        Ok(browser)
+        self.call("Page.enable", json!({}))?;
+        self.call("Page.bringToFront", json!({}))?;
+        self.call(
+            "Emulation.setFocusEmulationEnabled",
+            json!({ "enabled": true }),
+        )?;
+        self.call("Page.navigate", json!({ "url": url }))?;
+        Ok(())
+    }
+
+    /// Closes the tab and opens `url` in a new one of the same browser, whose storage is
+    /// kept: a player who closed the page and opened its address again.
+    pub fn close_tab_and_open(&mut self, url: &str) -> Result<(), String> {
+        let tab = self.tab.clone();
+        self.call_browser("Target.closeTarget", json!({ "targetId": tab }))?;
+        self.open_tab(url)
     }
 
     fn send(&mut self, method: &str, params: Value, session: bool) -> Result<Value, String> {

@@ -17,16 +17,20 @@ const PEER: &str = env!("CARGO_BIN_EXE_hoard-peer");
 
 const TAP: Duration = Duration::from_secs(20);
 
-/// Types `text` on the app's own keypad, as the kittest helper does.
+/// Types `text` on the app's own keypad, as the kittest helper does: a letter of the case
+/// the keypad is not showing changes its case first (the keypad changes case by itself after
+/// a first capital, a frame later, so what it shows is looked at again before each change).
 fn type_on_keys(b: &mut Browser, text: &str) -> Result<(), String> {
     for c in text.chars() {
         let key = c.to_string();
-        let shown = b.shown();
-        let upper_shown = shown.iter().any(|s| s.words == key.to_uppercase());
-        if c.is_ascii_lowercase() && upper_shown {
+        let shown = |s: &[Shown]| s.iter().any(|x| x.tap && x.words == key).then_some(());
+        for _ in 0..4 {
+            if b.wait_for(Duration::from_millis(700), shown).is_ok() {
+                break;
+            }
             let case = ["abc", "ABC"]
                 .into_iter()
-                .find(|k| shown.iter().any(|s| s.tap && s.words == *k))
+                .find(|k| b.shown().iter().any(|s| s.tap && s.words == *k))
                 .ok_or("no key to change case")?;
             b.tap(case, TAP)?;
         }
@@ -46,6 +50,28 @@ fn first_run(b: &mut Browser, name: &str, colour: &str) {
     type_on_keys(b, name).expect("typed on the keypad");
     b.tap(colour, TAP).expect("a colour");
     b.tap("Let's play", TAP).expect("Let's play");
+}
+
+/// Says "I'm ready" if the lobby asks, tapping again if a tap missed: the button moves down
+/// as the seats above it fill, and a tap read from the frame before may land on a seat.
+fn say_ready(b: &mut Browser) {
+    let asked = |s: &[Shown]| {
+        s.iter()
+            .find(|x| x.tap && (x.words == "I'm ready" || x.words.starts_with("Deck: ")))
+            .map(|x| x.words.clone())
+    };
+    for _ in 0..5 {
+        match b.wait_for(Duration::from_secs(60), asked).as_deref() {
+            Ok("I'm ready") => b.tap("I'm ready", TAP).expect("ready"),
+            _ => return,
+        }
+        let ready =
+            |s: &[Shown]| (!s.iter().any(|x| x.tap && x.words == "I'm ready")).then_some(());
+        if b.wait_for(Duration::from_secs(3), ready).is_ok() {
+            return;
+        }
+    }
+    panic!("the lobby never took \"I'm ready\"");
 }
 
 fn buttons(shown: &[Shown]) -> Vec<String> {
@@ -83,8 +109,9 @@ fn play_once(b: &mut Browser) -> Result<bool, String> {
     cards.sort();
     if let Some((_, highest)) = cards.last() {
         b.tap(highest, TAP)?;
-        b.tap("Play it", TAP)?;
-        return Ok(true);
+        // A card dealt a moment ago may still be sliding in under the finger: a tap that
+        // picked nothing is tapped again, as a player would.
+        return Ok(b.tap("Play it", Duration::from_secs(3)).is_ok());
     }
     for mv in ["Draw", "Wait"] {
         if buttons.iter().any(|x| x == mv) {
@@ -134,17 +161,19 @@ fn a_phone_browser_plays_counter_against_bots_by_tapping_and_a_reload_loses_noth
     // A table of its own (with the table's relay at hand, the page hosts as a laptop does).
     b.tap("Host a table", TAP).expect("Host a table");
     for n in 1..=2 {
-        b.tap("Add a bot", TAP).expect("Add a bot");
-        b.wait_for(TAP, |s| {
-            (s.iter().filter(|x| x.words == "Remove").count() >= n).then_some(())
-        })
-        .expect("the bot sits down");
+        let seated =
+            |s: &[Shown]| (s.iter().filter(|x| x.words == "Remove").count() >= n).then_some(());
+        // A tap read from the frame before may miss as the seats above move: tap again.
+        for _ in 0..5 {
+            b.tap("Add a bot", TAP).expect("Add a bot");
+            if b.wait_for(Duration::from_secs(3), seated).is_ok() {
+                break;
+            }
+        }
+        b.wait_for(TAP, seated).expect("the bot sits down");
     }
     b.tap("Counter", TAP).expect("Counter");
     b.tap("1 s", TAP).expect("one second to counter");
-    if b.shown().iter().any(|s| s.tap && s.words == "I'm ready") {
-        b.tap("I'm ready", TAP).expect("ready");
-    }
     b.tap("Start the game", TAP).expect("start");
     b.wait_for(Duration::from_secs(60), |s| {
         s.iter()
@@ -204,6 +233,37 @@ fn a_phone_browser_plays_counter_against_bots_by_tapping_and_a_reload_loses_noth
     shoot(&mut b, "browser-end");
 }
 
+/// A laptop's table: `hoard host --loopback --page` with `args` (the game, bots, seats...),
+/// serving the page; its process, its address and its join code.
+fn laptop_hosting(
+    scratch: &Scratch,
+    args: &[&str],
+    tx: &mpsc::Sender<Line>,
+    lines: &mpsc::Receiver<Line>,
+    seen: &mut Vec<Line>,
+) -> (Peer, String, String) {
+    let args: Vec<String> = ["host", "--name", "Lap", "--loopback", "--linger-ms", "4000"]
+        .iter()
+        .chain(args)
+        .map(|a| a.to_string())
+        .chain(["--page".to_string(), page().display().to_string()])
+        .collect();
+    let host = Peer::spawn(Path::new(PEER), "host", &args, &scratch.dir("host"), tx);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let (mut url, mut ticket) = (None, None);
+    while url.is_none() || ticket.is_none() {
+        let line = wait_line(lines, deadline, seen, |l| Some(l.text.clone()))
+            .unwrap_or_else(|| panic!("no page and code: {}", tail(seen, 20)));
+        if let Some(u) = line.strip_prefix("PAGE ") {
+            url = Some(u.to_string());
+        }
+        if let Some(t) = line.strip_prefix("TICKET ") {
+            ticket = Some(t.to_string());
+        }
+    }
+    (host, url.unwrap_or_default(), ticket.unwrap_or_default())
+}
+
 /// The page as it looks, in `target/page-shots/<name>.png` (the README's are copied from
 /// there).
 fn shoot(b: &mut Browser, name: &str) {
@@ -213,14 +273,17 @@ fn shoot(b: &mut Browser, name: &str) {
     }
 }
 
-/// The issue's "a browser seat ... holds a hidden hand dealt from the mental deck", at a real
-/// table: a laptop (`hoard host --page`, with a bot) serves the page and the table's relay on
-/// loopback; a phone's browser opens the page's address with the join code in it, types a
-/// name, sits down by itself and plays Counter through the relay, by tapping, to the end.
-/// Both devices end verified, on the same game.
+/// The issue's "a browser seat ... holds a hidden hand dealt from the mental deck" and "one
+/// browser tab is closed mid-game and opened again: it returns to its seat, the game ends
+/// verified on every device", at a real table: a laptop (`hoard host --page`, with a bot)
+/// serves the page and the table's relay on loopback; a phone's browser opens the page's
+/// address with the join code in it, types a name, sits down by itself and plays Counter
+/// through the relay by tapping; its tab is closed mid-game and the page's address (no code
+/// in it now) opened in a new one, which comes back to the seat from what the browser kept;
+/// played to the end, both devices end verified, on the same game.
 #[test]
 #[ignore = "headless Chromium lost taps on a loaded 2-core CI machine: run with --ignored"]
-fn a_phone_browser_sits_at_a_laptops_table_through_its_relay_and_the_game_ends_verified() {
+fn a_phone_browser_at_a_laptops_table_closes_its_tab_comes_back_and_the_game_ends_verified() {
     at_a_laptops_table("browser-table", false);
 }
 
@@ -236,48 +299,17 @@ fn a_phone_browser_and_a_second_laptop_reach_each_other_through_the_table_relay(
 }
 
 /// A Counter table hosted by `hoard host --page` with a bot, a phone's browser seated by the
-/// page's address, and with `second_laptop` another `hoard join --bot`; played to the end by
-/// tapping; every device's audit verified, on the same state.
+/// page's address, and with `second_laptop` another `hoard join --bot` (without, the
+/// browser's tab is closed after three moves and the page's address opened again); played to
+/// the end by tapping; every device's audit verified, on the same state.
 fn at_a_laptops_table(name: &str, second_laptop: bool) {
     let scratch = Scratch::new(name);
     let (tx, lines) = mpsc::channel::<Line>();
-    let seats = if second_laptop { "4" } else { "3" };
-    let args: Vec<String> = [
-        "host",
-        "--game",
-        "counter",
-        "--bots",
-        "1",
-        "--seats",
-        seats,
-        "--name",
-        "Lap",
-        "--loopback",
-        "--timeout",
-        "240",
-        "--linger-ms",
-        "4000",
-        "--page",
-    ]
-    .iter()
-    .map(|a| a.to_string())
-    .chain([page().display().to_string()])
-    .collect();
-    let _host = Peer::spawn(Path::new(PEER), "host", &args, &scratch.dir("host"), &tx);
     let mut seen = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let (mut url, mut ticket) = (None, None);
-    while url.is_none() || ticket.is_none() {
-        let line = wait_line(&lines, deadline, &mut seen, |l| Some(l.text.clone()))
-            .unwrap_or_else(|| panic!("no page and code: {}", tail(&seen, 20)));
-        if let Some(u) = line.strip_prefix("PAGE ") {
-            url = Some(u.to_string());
-        }
-        if let Some(t) = line.strip_prefix("TICKET ") {
-            ticket = Some(t.to_string());
-        }
-    }
-    let (url, ticket) = (url.unwrap_or_default(), ticket.unwrap_or_default());
+    let seats = if second_laptop { "4" } else { "3" };
+    let game = ["--game", "counter", "--bots", "1", "--seats", seats];
+    let args = [&game[..], &["--timeout", "240"]].concat();
+    let (_host, url, ticket) = laptop_hosting(&scratch, &args, &tx, &lines, &mut seen);
     let _guest = second_laptop.then(|| {
         let args: Vec<String> = [
             "join",
@@ -298,14 +330,7 @@ fn at_a_laptops_table(name: &str, second_laptop: bool) {
     });
     let mut b = Browser::open(&format!("{url}#join={ticket}"), 360, 640).expect("chromium");
     first_run(&mut b, "Mia", "Blue");
-    let ready = b.wait_for(Duration::from_secs(60), |s| {
-        s.iter()
-            .find(|x| x.tap && (x.words == "I'm ready" || x.words.starts_with("Deck: ")))
-            .map(|x| x.words.clone())
-    });
-    if ready.as_deref() == Ok("I'm ready") {
-        b.tap("I'm ready", TAP).expect("ready");
-    }
+    say_ready(&mut b);
     b.wait_for(Duration::from_secs(60), |s| {
         s.iter()
             .any(|x| x.words.starts_with("Deck: "))
@@ -324,7 +349,24 @@ fn at_a_laptops_table(name: &str, second_laptop: bool) {
         hand.is_ok(),
         "a hand dealt through the relay from the mental deck"
     );
-    let moves = play(&mut b, None, Instant::now() + Duration::from_secs(240))
+    let deadline = Instant::now() + Duration::from_secs(240);
+    let mut moves = 0;
+    if !second_laptop {
+        moves = play(&mut b, Some(3), deadline)
+            .unwrap_or_else(|e| panic!("{e}; the laptop said: {}", tail(&seen, 20)));
+        assert!(
+            !b.shows("Back to home"),
+            "the game goes on as the tab closes"
+        );
+        b.close_tab_and_open(&url).expect("a new tab");
+        b.wait_for(Duration::from_secs(60), |s| {
+            s.iter()
+                .any(|x| x.words.starts_with("Deck: "))
+                .then_some(())
+        })
+        .unwrap_or_else(|e| panic!("back at the table in a new tab: {e}"));
+    }
+    moves += play(&mut b, None, deadline)
         .unwrap_or_else(|e| panic!("{e}; the laptops said: {}", tail(&seen, 20)));
     b.wait_for(Duration::from_secs(60), |s| {
         s.iter()
@@ -361,181 +403,74 @@ fn at_a_laptops_table(name: &str, second_laptop: bool) {
     }
 }
 
-/// GreedQuest's cards, to tell the hand's cards from other buttons.
-const GREEDQUEST_CARDS: [&str; 19] = [
-    "Go! 1",
-    "Go! 2",
-    "Go! 3",
-    "Go! 4",
-    "Go! 5",
-    "Go! 6",
-    "Go! 7",
-    "Go! 8",
-    "Go WILD!",
-    "Loot the Bodies!",
-    "Dragon ATTACK!!",
-    "The Meek Shall Inherit",
-    "Curse!",
-    "Dragon Sighting",
-    "Secret Door",
-    "See Ya!",
-    "Even Chance",
-    "Odd Reversal",
-    "Tracking",
-];
-
-/// One thing GreedQuest asks of the player, if it asks anything (as the app's GUI tests
-/// play): a card laid face down and played, or the first choice a prompt offers. Returns
-/// whether it tapped anything.
-fn greedquest_once(b: &mut Browser, names: &[&str]) -> Result<bool, String> {
-    let shown = b.shown();
-    let taps = buttons(&shown);
-    let tappable = |w: &str| taps.iter().any(|t| t == w);
-    for play in ["Play", "Play in the duel"] {
-        if !shown.iter().any(|s| s.words == play) {
-            continue;
-        }
-        if tappable(play) {
-            b.tap(play, TAP)?;
-            return Ok(true);
-        }
-        let Some(card) = taps.iter().find(|t| GREEDQUEST_CARDS.contains(&t.as_str())) else {
-            return Ok(false);
-        };
-        b.tap(card, TAP)?;
-        b.tap(play, TAP)?;
-        return Ok(true);
-    }
-    let fixed = ["Keep it", "Discard it, draw another", "Me"];
-    let choice = taps
+/// The move a shared screen says it shows ("Move 12").
+fn move_shown(shown: &[Shown]) -> Option<u32> {
+    shown
         .iter()
-        .find(|t| fixed.contains(&t.as_str()) || t.starts_with("Track "))
-        .or_else(|| {
-            taps.iter()
-                .find(|t| t.len() == 1 && t.chars().all(|c| ('1'..='8').contains(&c)))
-        })
-        .or_else(|| {
-            taps.iter()
-                .find(|t| t.starts_with("Bot ") || names.contains(&t.as_str()))
-        });
-    match choice {
-        Some(choice) => {
-            let choice = choice.clone();
-            // A prompt may close as the other seats move: tapped only if still there.
-            let _ = b.tap(&choice, Duration::from_millis(500));
-            Ok(true)
-        }
-        None => Ok(false),
-    }
+        .find_map(|x| x.words.strip_prefix("Move ")?.parse().ok())
 }
 
-/// The issue's "two browser seats and one native bot play a whole GreedQuest game to the
-/// verified audit by tapping the page": a laptop (`hoard host --page`, its bot in the third
-/// seat) serves the page; two phones' browsers open its address with the join code, type
-/// their names, sit down and play every face-down card and every choice by tapping, to the
-/// end. Both pages and the laptop end verified, the laptop on the game both played.
+/// The issue's "a browser page as the shared screen shows the board and never a hand" (and
+/// "A TV's browser as the shared screen"). A laptop hosts Counter with a bot, and a phone's
+/// browser sits down by the page's address; a TV's browser opens the page at the table's code
+/// after `#watch=` (the address the table's "Screen code" shows), is asked for no name, shows
+/// the table large, and follows the game the phone plays by tapping, never showing a hand.
 #[test]
 #[ignore = "headless Chromium lost taps on a loaded 2-core CI machine: run with --ignored"]
-fn two_phone_browsers_and_a_laptops_bot_play_greedquest_to_the_verified_end() {
-    let scratch = Scratch::new("browser-greedquest");
+fn a_tvs_browser_opened_at_the_tables_code_follows_the_game_and_never_shows_a_hand() {
+    let scratch = Scratch::new("browser-tv");
     let (tx, lines) = mpsc::channel::<Line>();
-    let args: Vec<String> = [
-        "host",
+    let mut seen = Vec::new();
+    let args = [
         "--game",
-        "greedquest",
+        "counter",
         "--bots",
         "1",
         "--seats",
         "3",
-        "--name",
-        "Lap",
-        "--loopback",
         "--timeout",
-        "600",
-        "--linger-ms",
-        "4000",
-        "--page",
-    ]
-    .iter()
-    .map(|a| a.to_string())
-    .chain([page().display().to_string()])
-    .collect();
-    let _host = Peer::spawn(Path::new(PEER), "host", &args, &scratch.dir("host"), &tx);
-    let mut seen = Vec::new();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let (mut url, mut ticket) = (None, None);
-    while url.is_none() || ticket.is_none() {
-        let line = wait_line(&lines, deadline, &mut seen, |l| Some(l.text.clone()))
-            .unwrap_or_else(|| panic!("no page and code: {}", tail(&seen, 20)));
-        if let Some(u) = line.strip_prefix("PAGE ") {
-            url = Some(u.to_string());
-        }
-        if let Some(t) = line.strip_prefix("TICKET ") {
-            ticket = Some(t.to_string());
-        }
-    }
-    let address = format!(
-        "{}#join={}",
-        url.unwrap_or_default(),
-        ticket.unwrap_or_default()
-    );
-    let names = ["Mia", "Ana"];
-    let mut phones: Vec<Browser> = names
-        .iter()
-        .map(|name| {
-            let mut b = Browser::open(&address, 360, 640).expect("chromium");
-            first_run(&mut b, name, if *name == "Mia" { "Blue" } else { "Green" });
-            b
+        "300",
+    ];
+    let (_host, url, ticket) = laptop_hosting(&scratch, &args, &tx, &lines, &mut seen);
+    let mut phone = Browser::open(&format!("{url}#join={ticket}"), 360, 640).expect("chromium");
+    first_run(&mut phone, "Mia", "Blue");
+    say_ready(&mut phone);
+    phone
+        .wait_for(Duration::from_secs(60), |s| {
+            s.iter().any(|x| x.words.starts_with("Your ")).then_some(())
         })
-        .collect();
-    for b in &mut phones {
-        let ready = b.wait_for(Duration::from_secs(60), |s| {
-            s.iter()
-                .find(|x| x.tap && x.words == "I'm ready")
-                .map(|x| x.words.clone())
-        });
-        if ready.is_ok() {
-            b.tap("I'm ready", TAP).expect("ready");
-        }
+        .unwrap_or_else(|e| panic!("the phone's hand: {e}; {}", tail(&seen, 20)));
+
+    let mut tv = Browser::open(&format!("{url}#watch={ticket}"), 1280, 720).expect("chromium");
+    tv.wait_for(Duration::from_secs(60), |s| {
+        s.iter().any(|x| x.words == "Last plays").then_some(())
+    })
+    .unwrap_or_else(|e| panic!("the TV shows the table: {e}; {}", tail(&seen, 20)));
+    assert!(!tv.shows("Welcome to Hoard"), "a TV is asked for no name");
+    for name in ["Lap", "Bot 1", "Mia"] {
+        assert!(tv.shows(name), "every seat is on the TV: {name}");
     }
-    let deadline = Instant::now() + Duration::from_secs(900);
-    let mut moves = 0;
-    while !phones.iter_mut().all(|b| b.shows("Back to home")) {
-        assert!(
-            Instant::now() < deadline,
-            "no end in time after {moves} moves; the laptop said: {}",
-            tail(&seen, 20)
-        );
-        let mut any = false;
-        for b in &mut phones {
-            if greedquest_once(b, &names).unwrap_or_else(|e| panic!("{e}")) {
-                moves += 1;
-                any = true;
-            }
-        }
-        if !any {
+    let first = tv
+        .wait_for(Duration::from_secs(10), move_shown)
+        .expect("the TV says which move it shows");
+    shoot(&mut tv, "browser-tv");
+
+    let deadline = Instant::now() + Duration::from_secs(240);
+    while !phone.shows("Back to home") {
+        assert!(Instant::now() < deadline, "no end in time");
+        if !play_once(&mut phone).expect("the phone plays") {
             std::thread::sleep(Duration::from_millis(100));
         }
+        let hand: Vec<String> = tv
+            .shown()
+            .into_iter()
+            .filter(|x| x.words.starts_with("Your ") || x.words == "Play it")
+            .map(|x| x.words)
+            .collect();
+        assert!(hand.is_empty(), "the TV shows a hand: {hand:?}");
     }
-    for (b, name) in phones.iter_mut().zip(names) {
-        b.wait_for(Duration::from_secs(60), |s| {
-            s.iter()
-                .any(|x| x.words.contains("Verified") || x.words.contains("Not verified"))
-                .then_some(())
-        })
-        .expect("the audit's verdict in the browser");
-        assert!(
-            b.shows("Verified: every hidden card"),
-            "{name}'s browser verifies the game ({moves} moves by tapping)"
-        );
-    }
-    shoot(&mut phones[0], "browser-greedquest-end");
-    let result = wait_line(
-        &lines,
-        Instant::now() + Duration::from_secs(60),
-        &mut seen,
-        |l| GameResult::parse(&l.text),
-    )
-    .unwrap_or_else(|| panic!("no result from the laptop: {}", tail(&seen, 30)));
-    assert_eq!(result.audit, "verified", "the laptop verifies the game");
+    tv.wait_for(Duration::from_secs(60), |s| {
+        move_shown(s).filter(|m| *m > first)
+    })
+    .expect("the TV followed the game");
 }

@@ -240,14 +240,42 @@ pub fn normalise_code(raw: &str) -> String {
         .filter(|c| !c.is_whitespace())
         .collect::<String>()
         .to_ascii_lowercase();
-    match code.split_once(JOIN_FRAGMENT) {
+    match code
+        .split_once(JOIN_FRAGMENT)
+        .or_else(|| code.split_once(WATCH_FRAGMENT))
+    {
         Some((_, code)) => code.to_string(),
         None => code,
     }
 }
 
-/// What comes before the join code in a page's address.
+/// What comes before the join code in a page's address: to sit down, or to show the table.
 const JOIN_FRAGMENT: &str = "#join=";
+const WATCH_FRAGMENT: &str = "#watch=";
+
+/// What a page's address (its fragment, `#join=…` or `#watch=…`) asks of the app.
+pub fn opened(fragment: &str) -> Option<crate::Opened> {
+    let fragment = fragment.trim();
+    let (code, watch) = match fragment.strip_prefix(JOIN_FRAGMENT) {
+        Some(code) => (code, false),
+        None => (fragment.strip_prefix(WATCH_FRAGMENT)?, true),
+    };
+    let code = normalise_code(code);
+    if code.is_empty() {
+        return None;
+    }
+    Some(if watch {
+        crate::Opened::Watch(code)
+    } else {
+        crate::Opened::Join(code)
+    })
+}
+
+/// The address a TV's browser opens to show a game as the table's shared screen: the page,
+/// with the code of a seated device after `#watch=`.
+pub fn watch_address(page_url: &str, ticket: &str) -> String {
+    format!("{page_url}{WATCH_FRAGMENT}{ticket}")
+}
 
 /// The address a phone's camera opens to sit at a table: the page a device at the table
 /// serves, with the join code in the fragment (which a browser never sends anywhere); the
@@ -289,6 +317,31 @@ mod tests {
         assert_eq!(address, "http://192.168.1.20:8470/#join=endpointabc12");
         assert_eq!(normalise_code(&address), "endpointabc12");
         assert_eq!(normalise_code(&address.to_uppercase()), "endpointabc12");
+    }
+
+    /// Issue 28: "A TV's browser as the shared screen". The page's address asks to sit down
+    /// (`#join=`) or to show the table (`#watch=`); anything else asks nothing.
+    #[test]
+    fn a_page_address_asks_to_join_or_to_watch_by_its_fragment() {
+        use crate::Opened;
+        assert_eq!(
+            opened("#join=EndpointAbc"),
+            Some(Opened::Join("endpointabc".into()))
+        );
+        assert_eq!(
+            opened("#watch=endpointabc"),
+            Some(Opened::Watch("endpointabc".into()))
+        );
+        assert_eq!(opened("#watch="), None);
+        assert_eq!(opened("#table"), None);
+        assert_eq!(opened(""), None);
+        let tv = watch_address("http://192.168.1.20:8470/", "endpointabc");
+        assert_eq!(tv, "http://192.168.1.20:8470/#watch=endpointabc");
+        assert_eq!(
+            normalise_code(&tv),
+            "endpointabc",
+            "pasted into Show the table here"
+        );
     }
 
     /// Issue 31: "'1 moves in'".

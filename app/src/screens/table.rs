@@ -17,6 +17,9 @@ use hoard_rules::Seat;
 pub struct TableCode {
     /// `None` offline, where no screen can join.
     pub ticket: Option<String>,
+    /// Where this device serves the page to browsers, if it does: a TV's browser opens the
+    /// table there.
+    pub page_url: Option<String>,
     shown: bool,
     qr: QrCache,
 }
@@ -382,6 +385,17 @@ fn log_sheet(ui: &egui::Ui, region: egui::Rect, log: &[String], code: &mut Table
                                            then scan this code or paste the text and \
                                            \"Show the table here\".";
                                 ui.label(RichText::new(how).color(palette.muted));
+                                if let Some(url) = &code.page_url {
+                                    let tv = crate::screens::home::watch_address(url, &ticket);
+                                    ui.label(
+                                        RichText::new("A TV's browser, with nothing installed:")
+                                            .color(palette.muted),
+                                    );
+                                    ui.add(
+                                        egui::Label::new(RichText::new(tv).strong().size(13.0))
+                                            .wrap(),
+                                    );
+                                }
                                 let side = (inner.height() - 70.0).clamp(120.0, 220.0);
                                 ui.vertical_centered(|ui| {
                                     code.qr.show(ui, &ticket, side);

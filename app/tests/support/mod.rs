@@ -93,7 +93,7 @@ pub fn app_serving(
                 phone,
                 network: Some(network),
                 platform: None,
-                join: None,
+                opened: None,
                 page,
             },
         )
@@ -115,7 +115,7 @@ pub fn app_in_real_time(data_dir: PathBuf, size: [f32; 2]) -> Harness<'static, H
                     phone: true,
                     network: Some(NetworkChoice::Offline),
                     platform: None,
-                    join: None,
+                    opened: None,
                     page: &[],
                 },
             )
