@@ -31,8 +31,8 @@ pub struct PageServer {
 
 impl PageServer {
     /// Serves `files` and a relay on `port` (0: any free one) of this machine's LAN address,
-    /// or of 127.0.0.1 with `loopback` (tests). A `preferred` port that is taken falls back to
-    /// any free one.
+    /// or of 127.0.0.1 with `loopback` (tests). A `port` that is taken falls back to any free
+    /// one.
     pub fn start(files: PageFiles, port: u16, loopback: bool) -> Result<PageServer, String> {
         let host = if loopback {
             IpAddr::V4(Ipv4Addr::LOCALHOST)
