@@ -64,6 +64,25 @@ fn a_new_player_hosts_plays_greedquest_against_two_bots_sees_the_verified_end_an
         at_start, at_end,
         "the table at the end is not the table as dealt"
     );
+    // Issue 31: "At the audit every secret is revealed to every device: the replay offers
+    // 'Show every hand'". Asked, it draws the table with Mia's hand: three seats to choose
+    // from, and her cards, where the table as everyone saw it had none.
+    let buttons = |h: &Harness<'_, HoardApp>| {
+        h.query_all_by(|n| n.role() == egui::accesskit::Role::Button)
+            .count()
+    };
+    let unseen = buttons(&h);
+    click(&mut h, "Show every hand");
+    wait_until(&mut h, "a hand on the table", |h| has(h, "Hide the hands"));
+    assert!(
+        buttons(&h) > unseen + 3,
+        "three seats and a hand: {} buttons, {unseen} before",
+        buttons(&h)
+    );
+    click(&mut h, "Hide the hands");
+    wait_until(&mut h, "the table as everyone saw it", |h| {
+        buttons(h) == unseen
+    });
     click(&mut h, "Step back");
     wait_until(&mut h, "one step back", |h| replay_step(h) == last - 1.0);
     click(&mut h, "First");

@@ -342,20 +342,36 @@ mod watching {
     }
 
     #[test]
-    #[ignore = "writes docs/screenshots/replay-laptop.png; run by hand"]
+    #[ignore = "writes docs/screenshots/replay-laptop.png and replay-every-hand-laptop.png; run by hand"]
     fn a_replay_on_a_laptop() {
+        replay_shots("laptop", [1280.0, 800.0], false);
+    }
+
+    #[test]
+    #[ignore = "writes docs/screenshots/replay-phone.png and replay-every-hand-phone.png; run by hand"]
+    fn a_replay_on_a_phone() {
+        replay_shots("phone", [360.0, 780.0], true);
+    }
+
+    /// A game against two bots played out, watched again twelve steps from its end: as
+    /// everyone saw it, then with every hand shown (Mia's first).
+    fn replay_shots(device: &str, size: [f32; 2], phone: bool) {
         let (mut h, textures) = painted_app(
-            "shot-replay",
-            [1280.0, 800.0],
-            false,
+            &format!("shot-replay-{device}"),
+            size,
+            phone,
             NetworkChoice::Offline,
         );
-        wait_until(&mut h, "welcome", |h| has(h, "Welcome to Hoard"));
-        h.get_by_label("Your name").focus();
-        h.step();
-        h.get_by_label("Your name").type_text("Mia");
-        h.step();
-        click(&mut h, "Let's play");
+        if phone {
+            create_profile(&mut h, "Mia", "Blue");
+        } else {
+            wait_until(&mut h, "welcome", |h| has(h, "Welcome to Hoard"));
+            h.get_by_label("Your name").focus();
+            h.step();
+            h.get_by_label("Your name").type_text("Mia");
+            h.step();
+            click(&mut h, "Let's play");
+        }
         host_with_bots(&mut h, 2);
         start(&mut h);
         play_to_the_end(&mut h, 2_000);
@@ -368,7 +384,16 @@ mod watching {
         for _ in 0..4 {
             h.step();
         }
-        let path = out().join("replay-laptop.png");
+        let path = out().join(format!("replay-{device}.png"));
+        write_png(&path, paint(&h, &textures, 1.0))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        println!("saved {}", path.display());
+        click(&mut h, "Show every hand");
+        wait_until(&mut h, "every hand", |h| has(h, "Hide the hands"));
+        for _ in 0..4 {
+            h.step();
+        }
+        let path = out().join(format!("replay-every-hand-{device}.png"));
         write_png(&path, paint(&h, &textures, 1.0))
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         println!("saved {}", path.display());

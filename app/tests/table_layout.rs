@@ -852,6 +852,7 @@ fn greedquest_replay(frames: usize, log: Vec<(u32, String)>) -> hoard_app::net::
         frames,
         log,
         audit: None,
+        every_hand: None,
     }
 }
 
@@ -876,4 +877,125 @@ fn mias_walk_done() -> hoard_rules::spree::Phase {
         driving: false,
         extra: false,
     })
+}
+
+/// Issue 31: "At the audit every secret is revealed to every device: the replay offers 'Show
+/// every hand', with each seat's hand [...] and the story saying what each sealed play was.
+/// Nothing of it before the end." A replay shows no hand until asked; then the table is
+/// drawn with the hand of the seat chosen, and the story tells the sealed play. A replay
+/// the audit has not shown offers nothing of it.
+#[test]
+fn an_audited_replay_shows_every_hand_and_what_each_sealed_play_was() {
+    use hoard_app::games::TableFrame;
+    use hoard_app::net::{EveryHand, ReplayFrame};
+    use hoard_app::screens::replay;
+    let config = Config {
+        length: Length::Short,
+        ..Config::new(4)
+    };
+    use hoard_rules::greedquest::Card;
+    let (public, privates) = Position::new(config)
+        .hand(
+            1,
+            &[
+                Card::Go7,
+                Card::Go8,
+                Card::Wild,
+                Card::Loot,
+                Card::DragonAttack,
+            ],
+        )
+        .build()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let hand_of = |seat: usize| -> Vec<String> {
+        let mut names: Vec<String> = privates[seat]
+            .as_ref()
+            .map(|p| p.hand.cards().map(|c| c.name().to_string()).collect())
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    let sealed_line = "Ann kept the first card drawn at the Remains of the Last Party.";
+    let build = |audited: bool| {
+        let mut watched = greedquest_replay(3, vec![(0, "Mia plays first.".into())]);
+        watched.frames = (0..3)
+            .map(|_| ReplayFrame {
+                state: AnyState::GreedQuest {
+                    public: public.clone(),
+                    private: None,
+                },
+                pending: hoard_rules::greedquest::GreedQuest::pending(&public),
+                state_hash: [0; 32],
+            })
+            .collect();
+        watched.every_hand = audited.then(|| EveryHand {
+            tables: (0..3)
+                .map(|_| {
+                    privates
+                        .iter()
+                        .map(|p| {
+                            Some(AnyState::GreedQuest {
+                                public: public.clone(),
+                                private: p.clone(),
+                            })
+                        })
+                        .collect()
+                })
+                .collect(),
+            sealed: vec![(1, sealed_line.to_string())],
+        });
+        let mut h = Harness::builder().with_size([360.0, 640.0]).build_ui_state(
+            |ui, state: &mut replay::ReplayState| {
+                let frame = TableFrame {
+                    now: ui.input(|i| i.time),
+                    portrait: true,
+                    still: true,
+                };
+                let _ = replay::show(ui, state, frame);
+            },
+            replay::ReplayState::new(watched),
+        );
+        h.run();
+        h
+    };
+    // The cards drawn as buttons: a hand on the table.
+    let cards_shown = |h: &Harness<'_, replay::ReplayState>| {
+        let every: Vec<String> = (0..4).flat_map(hand_of).collect();
+        let mut shown: Vec<String> = h
+            .query_all_by_role(egui::accesskit::Role::Button)
+            .filter_map(|n| n.accesskit_node().label())
+            .filter(|label| every.contains(label))
+            .collect();
+        shown.sort();
+        shown
+    };
+    assert_ne!(hand_of(0), hand_of(1), "two different hands to tell apart");
+
+    let unaudited = build(false);
+    assert!(unaudited.query_by_label("Show every hand").is_none());
+    assert!(
+        cards_shown(&unaudited).is_empty(),
+        "no hand before the audit"
+    );
+
+    let mut h = build(true);
+    assert!(cards_shown(&h).is_empty(), "no hand until asked");
+    assert!(
+        h.query_by_label(sealed_line).is_none(),
+        "nor the sealed play"
+    );
+    h.get_by_label("Show every hand").click();
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Ann")
+        .click();
+    h.run();
+    assert_eq!(h.state().whose, Some(1));
+    assert_eq!(cards_shown(&h), hand_of(1), "Ann's hand, as she held it");
+    assert!(
+        h.query_by_label(sealed_line).is_some(),
+        "the story tells what her sealed play was"
+    );
+    h.get_by_label("Hide the hands").click();
+    h.run();
+    assert!(cards_shown(&h).is_empty(), "hidden again");
 }

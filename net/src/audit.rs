@@ -98,7 +98,7 @@ fn who(start: &Start, seat: Seat) -> String {
 
 /// Runs the audit.
 pub fn audit<G: Game>(input: &AuditInput<'_, G>) -> Verdict {
-    match replay(input) {
+    match replay(input, None) {
         Ok(()) => Verdict::Verified {
             unchecked: (0..input.start.seat_count() as Seat)
                 .filter(|s| input.reveals.get(*s as usize).is_none_or(|r| r.is_none()))
@@ -106,6 +106,29 @@ pub fn audit<G: Game>(input: &AuditInput<'_, G>) -> Verdict {
         },
         Err(fault) => Verdict::Fault(fault),
     }
+}
+
+/// The game as nobody saw it while it was played: every hand at every step and every play
+/// that stayed sealed, read from the audit's replay once every secret is out.
+pub struct Shown<G: Game> {
+    /// `hands[k][seat]`: each seat's private side after `k` steps (the first as dealt),
+    /// as the game's public history counts its steps; `None` for a seat that never
+    /// revealed its secret.
+    pub hands: Vec<Vec<Option<G::Private>>>,
+    /// Every play the table never saw opened, as the audit opened it: (step, seat, input).
+    pub sealed: Vec<(u32, Seat, G::Input)>,
+}
+
+/// Every hand at every step and every sealed play, from a game that audits: nothing of it
+/// is shown before the audit, which is when every seat's secret is public. The fault if
+/// the game does not replay.
+pub fn shown<G: Game>(input: &AuditInput<'_, G>) -> Result<Shown<G>, Fault> {
+    let mut shown = Shown {
+        hands: Vec::new(),
+        sealed: Vec::new(),
+    };
+    replay(input, Some(&mut shown))?;
+    Ok(shown)
 }
 
 /// One part of a seat's game the audit could not check, because the seat never revealed its
@@ -267,7 +290,12 @@ fn and_list(items: &[String]) -> String {
     }
 }
 
-fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
+/// The audit's replay; `shown`, if given, is filled with every hand after every step and
+/// every sealed play opened.
+fn replay<G: Game>(
+    input: &AuditInput<'_, G>,
+    mut shown: Option<&mut Shown<G>>,
+) -> Result<(), Fault> {
     let start = input.start;
     let seats = start.seat_count();
     let fault = |seat: Option<Seat>, step: Option<u32>, what: String| Fault { seat, step, what };
@@ -337,6 +365,9 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
             format!("the game could not be set up again: {e}"),
         )
     })?;
+    if let Some(shown) = shown.as_deref_mut() {
+        shown.hands.push(privates.clone());
+    }
     for (n, record) in input.records.iter().enumerate() {
         let n = n as u32;
         let step = match record {
@@ -427,6 +458,9 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
                                         format!("{} at step {n}: {e}", who(start, seat)),
                                     )
                                 })?;
+                                if let Some(shown) = shown.as_deref_mut() {
+                                    shown.sealed.push((n, seat, i.clone()));
+                                }
                                 Play::Open(i)
                             }
                         }
@@ -472,6 +506,9 @@ fn replay<G: Game>(input: &AuditInput<'_, G>) -> Result<(), Fault> {
             };
             let face = deck.read(&card, secret).map_err(|e| deck_fault(n, e))?;
             G::learn(private, card, face);
+        }
+        if let Some(shown) = shown.as_deref_mut() {
+            shown.hands.push(privates.clone());
         }
     }
     // A game that stopped on a dishonest deck must have a shuffle that does not replay;

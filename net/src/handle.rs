@@ -20,8 +20,8 @@ pub use crate::audit::{Unchecked, UncheckedSeat, unchecked_words};
 pub use crate::games::{AnyInput, AnyState, GameSetup, TableGame};
 pub use crate::identity::SessionId;
 pub use crate::table_types::{
-    AuditVerdict, AwayVote, AwayVoteView, Command, EndView, GameView, LobbySeat, LobbyView,
-    Network, Replay, ReplayFrame, ScreenView, SeatView, SessionSummary, Update,
+    AuditVerdict, AwayVote, AwayVoteView, Command, EndView, EveryHand, GameView, LobbySeat,
+    LobbyView, Network, Replay, ReplayFrame, ScreenView, SeatView, SessionSummary, Update,
 };
 pub use crate::transport::{Relays, TableId, TableInfo};
 

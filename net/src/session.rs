@@ -15,7 +15,8 @@ use crate::identity::{PublicKey, Random, SecretKey, SessionId, Start};
 use crate::storage::Folder;
 use crate::store::SeatStore;
 use crate::table_types::{
-    AuditVerdict, AwayVote, AwayVoteView, EndView, GameView, Replay, ReplayFrame, SeatView,
+    AuditVerdict, AwayVote, AwayVoteView, EndView, EveryHand, GameView, Replay, ReplayFrame,
+    SeatView,
 };
 use crate::wire::{VoteAction, Wire};
 use hoard_rules::{Game, Pending, Seat};
@@ -1061,8 +1062,8 @@ impl<G: TableGame> Table for Session<G> {
                 committed: false,
             })
             .collect();
-        let frames = core
-            .public_history()
+        let history = core.public_history();
+        let frames = history
             .iter()
             .map(|public| ReplayFrame {
                 state: G::any_state(public, None),
@@ -1077,6 +1078,30 @@ impl<G: TableGame> Table for Session<G> {
             .map(|(step, event)| (*step, G::narrate(event, &name)))
             .filter(|(_, line)| !line.is_empty())
             .collect();
+        let every_hand = core.shown().and_then(|shown| {
+            // The audit's replay and the public history count the same steps; where they
+            // do not, nothing is shown rather than a hand beside the wrong table.
+            if shown.hands.len() != history.len() {
+                return None;
+            }
+            let tables = history
+                .iter()
+                .zip(&shown.hands)
+                .map(|(public, hands)| {
+                    hands
+                        .iter()
+                        .map(|hand| hand.as_ref().map(|h| G::any_state(public, Some(h))))
+                        .collect()
+                })
+                .collect();
+            let sealed = shown
+                .sealed
+                .iter()
+                .map(|(step, seat, input)| (*step, G::narrate_sealed(*seat, input, &name)))
+                .filter(|(_, line)| !line.is_empty())
+                .collect();
+            Some(EveryHand { tables, sealed })
+        });
         Replay {
             session: core.session(),
             me: Some(core.my_seat()),
@@ -1084,6 +1109,7 @@ impl<G: TableGame> Table for Session<G> {
             frames,
             log,
             audit: self.audit.clone().or_else(|| audit_of(core)),
+            every_hand,
         }
     }
     fn step(&self) -> u32 {

@@ -297,6 +297,20 @@ pub struct Replay {
     pub log: Vec<(u32, String)>,
     /// How the audit at the end judged the game, if it got that far.
     pub audit: Option<AuditVerdict>,
+    /// What nobody saw while the game was played, once the audit has made it public:
+    /// `None` before that.
+    pub every_hand: Option<EveryHand>,
+}
+
+/// Every hand at every step of a [`Replay`] and every play that stayed sealed: all public
+/// once the audit has every seat's secret, and shown only then.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EveryHand {
+    /// `tables[k][seat]`: the table after `k` steps as `seat` held it, its hand in it;
+    /// `None` for a seat the table removed before it revealed its secret.
+    pub tables: Vec<Vec<Option<AnyState>>>,
+    /// The plays the table saw only sealed, in words, each with the step it was made at.
+    pub sealed: Vec<(u32, String)>,
 }
 
 /// The table at one point of a [`Replay`].
@@ -342,6 +356,34 @@ impl Replay {
             halted: None,
             reaction_left_ms: None,
         })
+    }
+
+    /// The table after `k` steps as `seat`'s player held it, their hand in it: only once
+    /// the audit has shown every hand, and not for a seat that never revealed.
+    pub fn view_as(&self, k: usize, seat: Seat) -> Option<GameView> {
+        let state = self
+            .every_hand
+            .as_ref()?
+            .tables
+            .get(k)?
+            .get(usize::from(seat))?
+            .clone()?;
+        let mut view = self.view(k)?;
+        view.me = Some(seat);
+        view.state = state;
+        Some(view)
+    }
+
+    /// The story, each line with the step it tells; with `sealed`, what each sealed play
+    /// was is told at its step too (only once the audit has shown it).
+    pub fn story(&self, sealed: bool) -> Vec<(u32, String)> {
+        let mut story = self.log.clone();
+        if sealed && let Some(every) = &self.every_hand {
+            story.extend(every.sealed.iter().cloned());
+            // Stable: a step's own lines first, then what was sealed at it.
+            story.sort_by_key(|(step, _)| *step);
+        }
+        story
     }
 
     /// The number of steps the game took.

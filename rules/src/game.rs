@@ -291,6 +291,15 @@ pub trait Game: 'static {
         None
     }
 
+    /// A play the table saw only sealed, in words, once the audit opens it: a choice sealed
+    /// until the audit, or an answer in a reaction window that was never opened because an
+    /// earlier one stopped the play ("Ann kept the card she drew"). Empty (the default)
+    /// where it tells nothing.
+    fn narrate_sealed(seat: Seat, input: &Self::Input, name: &dyn Fn(Seat) -> String) -> String {
+        let _ = (seat, input, name);
+        String::new()
+    }
+
     /// What an away seat "plays" at an input step when the table goes on without it, or
     /// `None` if the game cannot go on without it there (the default: the table then skips
     /// a seat only at beacon draws, and removes one only at the audit). It is part of the

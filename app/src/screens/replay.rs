@@ -1,12 +1,15 @@
 //! Watching a game again: its own table at any step, as everyone saw it (no hand but what
 //! was shown), forward and back one step, a jump to any step, and the story in words beside
-//! the table (below it on a phone); a line of the story jumps to the step it tells.
+//! the table (below it on a phone); a line of the story jumps to the step it tells. Once
+//! the game is audited every secret is public, and "Show every hand" draws the table as
+//! any seat held it, and tells what each sealed play was.
 
 use crate::games::{GameUi, TableFrame};
 use crate::net::Replay;
 use crate::theme::{Palette, TOUCH};
 use crate::widgets;
 use egui::RichText;
+use hoard_rules::Seat;
 
 /// A replay being watched: the game read back and the step on screen.
 pub struct ReplayState {
@@ -17,6 +20,9 @@ pub struct ReplayState {
     game: Option<Box<dyn GameUi>>,
     /// The step the story was last scrolled to.
     shown: Option<usize>,
+    /// Whose hand the table is drawn with, once "Show every hand" is on; `None` shows
+    /// only what everyone saw.
+    pub whose: Option<Seat>,
 }
 
 pub enum ReplayIntent {
@@ -36,6 +42,7 @@ impl ReplayState {
             at: 0,
             game,
             shown: None,
+            whose: None,
         }
     }
 
@@ -57,7 +64,12 @@ pub fn show(ui: &mut egui::Ui, state: &mut ReplayState, frame: TableFrame) -> Op
         intent = Some(ReplayIntent::Close);
     }
     controls(ui, state, steps);
-    let Some(view) = state.replay.view(state.at) else {
+    every_hand(ui, state);
+    let shown_view = match state.whose {
+        Some(seat) => state.replay.view_as(state.at, seat),
+        None => state.replay.view(state.at),
+    };
+    let Some(view) = shown_view else {
         ui.label("This game has no steps to show.");
         return intent;
     };
@@ -66,7 +78,9 @@ pub fn show(ui: &mut egui::Ui, state: &mut ReplayState, frame: TableFrame) -> Op
         at,
         game,
         shown,
+        whose,
     } = state;
+    let lines = replay.story(whose.is_some());
     let at = *at;
     // The story follows the step shown when it changes, and is left alone otherwise.
     let moved = *shown != Some(at);
@@ -79,7 +93,7 @@ pub fn show(ui: &mut egui::Ui, state: &mut ReplayState, frame: TableFrame) -> Op
             .id_salt("replay-story")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                for (step, line) in &replay.log {
+                for (step, line) in &lines {
                     let done = (*step as usize) < at;
                     let now = *step as usize + 1 == at;
                     let text = RichText::new(line);
@@ -123,6 +137,49 @@ pub fn show(ui: &mut egui::Ui, state: &mut ReplayState, frame: TableFrame) -> Op
         state.go(to);
     }
     intent
+}
+
+/// Once the audit has made every secret public: "Show every hand", then whose hand the
+/// table is drawn with, one seat at a time (a seat removed before it revealed has none to
+/// show). Nothing of it before the audit.
+fn every_hand(ui: &mut egui::Ui, state: &mut ReplayState) {
+    let Some(every) = &state.replay.every_hand else {
+        return;
+    };
+    let held = |seat: usize| {
+        every
+            .tables
+            .first()
+            .and_then(|row| row.get(seat))
+            .is_some_and(Option::is_some)
+    };
+    let first = (0..state.replay.seats.len()).find(|s| held(*s));
+    let key = |ui: &mut egui::Ui, selected: bool, text: String| {
+        ui.add(
+            egui::Button::selectable(selected, RichText::new(text).size(16.0))
+                .frame_when_inactive(true)
+                .min_size(egui::vec2(TOUCH, TOUCH)),
+        )
+        .clicked()
+    };
+    ui.horizontal_wrapped(|ui| {
+        let on = state.whose.is_some();
+        let words = if on {
+            "Hide the hands"
+        } else {
+            "Show every hand"
+        };
+        if key(ui, on, words.to_string()) {
+            state.whose = if on { None } else { first.map(|s| s as Seat) };
+        }
+        if on {
+            for (i, seat) in state.replay.seats.iter().enumerate() {
+                if held(i) && key(ui, state.whose == Some(i as Seat), seat.name.clone()) {
+                    state.whose = Some(i as Seat);
+                }
+            }
+        }
+    });
 }
 
 /// First, back, a slider over every step, forward, last, and where we are.

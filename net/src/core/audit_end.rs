@@ -1,7 +1,7 @@
 //! The game is over: this seat's reveal, every seat's reveal collected, and the audit.
 
 use super::{Core, CoreEvent, Progress, View};
-use crate::audit::{self, AuditInput, Fault};
+use crate::audit::{self, AuditInput, Fault, Shown};
 use crate::error::Result;
 use crate::log::{PlayRecord, StepRecord};
 use crate::wire::{Accept, AuditOpening, Basis, Body, Reveal};
@@ -84,7 +84,28 @@ impl<G: Game> Core<G> {
             }
         }
         self.verdict = Some(verdict.clone());
+        self.revealed = reveals;
         self.events.push_back(CoreEvent::Audited(verdict));
         Ok(Progress::Waiting(BTreeSet::new()))
+    }
+
+    /// Every hand at every step and every play that stayed sealed, once the game has been
+    /// audited and so every secret is out; `None` before the audit or where the game does
+    /// not replay (the verdict says why).
+    pub fn shown(&self) -> Option<Shown<G>> {
+        let gs = self.game.as_ref()?;
+        self.verdict.as_ref()?;
+        let accepts: Vec<Accept> = self.peers.iter().filter_map(|p| p.accept.clone()).collect();
+        audit::shown::<G>(&AuditInput {
+            session: &self.session,
+            start: &self.start,
+            config: &self.config,
+            accepts: &accepts,
+            records: &gs.records,
+            reveals: &self.revealed,
+            sit_out: self.cfg.sit_out,
+            final_state: self.state_hash(),
+        })
+        .ok()
     }
 }

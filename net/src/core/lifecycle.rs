@@ -186,6 +186,7 @@ impl<G: Game> Core<G> {
             proofs: Vec::new(),
             halted: None,
             verdict: None,
+            revealed: Vec::new(),
             persists: VecDeque::new(),
             transmits: VecDeque::new(),
             events: VecDeque::new(),

@@ -750,6 +750,9 @@ pub struct Core<G: Game> {
     proofs: Vec<Proof>,
     halted: Option<Fault>,
     verdict: Option<Verdict>,
+    /// Every seat's reveal as the audit took them (`None` for a seat that never revealed):
+    /// empty until the audit.
+    revealed: Vec<Option<Reveal>>,
 
     persists: VecDeque<Persist>,
     transmits: VecDeque<Transmit>,

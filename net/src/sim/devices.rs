@@ -1625,6 +1625,44 @@ impl World {
         Ok((replay.frames.len() as u32 - 1, last.state_hash))
     }
 
+    /// Device `dev`, at the audited end `end`, shows every hand in its replay: a row per
+    /// step with each seat's table, and at the last step its own seat's table is the one it
+    /// held live (the audit read each hand as the device did).
+    fn every_hand_shown(&mut self, dev: usize, end: &GameView) -> Result<(), String> {
+        let session = self.session.ok_or_else(|| self.fail("no game was seen"))?;
+        self.slots[dev].seen.replay = None;
+        self.command(dev, Command::Replay { session });
+        let Some(replay) = self.slots[dev].seen.replay.take() else {
+            let errors = self.slots[dev].seen.errors.last().cloned();
+            return Err(self.fail(&format!("dev {dev} cannot replay the game: {errors:?}")));
+        };
+        let seats = replay.seats.len();
+        let Some(every) = &replay.every_hand else {
+            return Err(self.fail(&format!("dev {dev}'s audited replay shows no hands")));
+        };
+        if every.tables.len() != replay.frames.len()
+            || every.tables.iter().any(|row| row.len() != seats)
+        {
+            return Err(self.fail(&format!(
+                "dev {dev}'s replay shows {} rows of hands for {} steps and {seats} seats",
+                every.tables.len(),
+                replay.frames.len()
+            )));
+        }
+        let me = end
+            .me
+            .ok_or_else(|| self.fail(&format!("dev {dev} has no seat")))?;
+        let last = replay.frames.len() - 1;
+        let shown = replay.view_as(last, me).map(|v| v.state);
+        if shown.as_ref() != Some(&end.state) {
+            return Err(self.fail(&format!(
+                "dev {dev}'s replay shows its seat {me} a hand at the end that is not the one \
+                 it held"
+            )));
+        }
+        Ok(())
+    }
+
     /// Every seated device ended on the same step and state, with a verified audit; the
     /// screen showed that end.
     fn check(mut self) -> Result<Outcome, String> {
@@ -1655,6 +1693,9 @@ impl World {
                             f.step,
                             &f.state_hash[..4]
                         )));
+                    }
+                    if first.is_none() {
+                        self.every_hand_shown(d, &v)?;
                     }
                     first.get_or_insert(*v);
                 }

@@ -739,6 +739,17 @@ impl Game for Counter {
         config.window_ms
     }
 
+    fn narrate_sealed(seat: Seat, input: &Input, name: &dyn Fn(Seat) -> String) -> String {
+        match input {
+            Input::Counter { face, .. } => format!(
+                "{} would have countered with a {}, but an earlier answer came first.",
+                name(seat),
+                number(*face)
+            ),
+            _ => String::new(),
+        }
+    }
+
     fn pass(public: &Public, seat: Seat) -> Option<Input> {
         match &public.phase {
             Phase::Window { seats, .. } if seats.contains(&seat) => Some(Input::Allow),

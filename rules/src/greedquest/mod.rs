@@ -155,6 +155,20 @@ impl Game for GreedQuest {
         events::narrate(event, name)
     }
 
+    fn narrate_sealed(seat: Seat, input: &Input, name: &dyn Fn(Seat) -> String) -> String {
+        match input {
+            Input::KeepDrawn => format!(
+                "{} kept the first card drawn at the Remains of the Last Party.",
+                name(seat)
+            ),
+            Input::DiscardDrawn => format!(
+                "{} threw away the first card drawn at the Remains of the Last Party and drew another.",
+                name(seat)
+            ),
+            _ => String::new(),
+        }
+    }
+
     fn sit_out(_public: &Public, _seat: Seat, absence: Absence) -> Option<Input> {
         // Every step has an answer (see `Input::SitOut`); the rules say what each means.
         Some(match absence {

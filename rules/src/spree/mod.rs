@@ -634,6 +634,17 @@ impl Game for Spree {
         config.window_ms
     }
 
+    fn narrate_sealed(seat: Seat, input: &Input, name: &dyn Fn(Seat) -> String) -> String {
+        match input {
+            Input::Ace { face, .. } => format!(
+                "{} would have stopped it with the {}, but an earlier answer came first.",
+                name(seat),
+                cards::name(*face)
+            ),
+            _ => String::new(),
+        }
+    }
+
     fn pass(public: &Public, seat: Seat) -> Option<Input> {
         match &public.phase {
             Phase::Window { seats, .. } if seats.contains(&seat) => Some(Input::Pass),
