@@ -171,10 +171,17 @@ fn play_once(
         }
         return true;
     }
-    if let Some(space) = buttons.iter().find(|b| b.starts_with("Park at ")) {
+    // Issue 31: "Nothing irreversible from a single tap on the board": the first tap on a
+    // parking space chooses it, a second tap there parks.
+    if let Some(space) = buttons.iter().find(|b| b.ends_with(": tap again to go")) {
         let space = space.clone();
         click(h, &space);
         tally.parked = true;
+        return true;
+    }
+    if let Some(space) = buttons.iter().find(|b| b.starts_with("Park at ")) {
+        let space = space.clone();
+        click(h, &space);
         return true;
     }
     for buy in ["Buy the pair", "Buy"] {
@@ -212,6 +219,7 @@ fn play_once(
         let card = card.clone();
         tried.insert(card.clone());
         click(h, &card);
+        let_buttons_settle(h);
         let offered = enabled_buttons(h);
         if !offered.iter().any(|b| b == "Buy" || b == "Buy the pair") && has(h, &card) {
             click(h, &card);

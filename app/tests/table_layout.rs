@@ -999,3 +999,65 @@ fn an_audited_replay_shows_every_hand_and_what_each_sealed_play_was() {
     h.run();
     assert!(cards_shown(&h).is_empty(), "hidden again");
 }
+
+/// Issue 31: "In Spree!, tapping a free parking space at the start of a turn drives the car
+/// and ends the turn with no confirmation [...] Nothing irreversible from a single tap on
+/// the board." Mia's turn begins at her car: the first tap on a free space chooses it (lit,
+/// and a "Drive to" button), and sends nothing; a second tap on it drives there.
+#[test]
+fn spree_drives_the_car_only_on_a_second_tap_of_the_space() {
+    use hoard_app::games::TableIntent;
+    use hoard_app::net::AnyInput;
+    use hoard_app::screens::table::GameIntent;
+    use hoard_rules::spree::board::board;
+    use hoard_rules::spree::{Input, Spree, Turn};
+    use support::spree_table::{spree_table, spree_view};
+    let (mut public, private) = spree_table(hoard_rules::spree::Phase::Act(Turn {
+        seat: 0,
+        rolled: false,
+        left: 0,
+        prev: None,
+        visited: Vec::new(),
+        fresh: true,
+        driving: false,
+        extra: false,
+    }));
+    public.pawns[0].shopper = board().parking()[0];
+    let legal = Spree::legal_inputs(&public, Some(&private), 0);
+    assert!(
+        legal.iter().any(|i| matches!(i, Input::Drive { .. })),
+        "the rules let Mia drive: {legal:?}"
+    );
+    let mut h = table_screen(
+        spree_view(public, private, None),
+        Box::new(SpreeUi::default()),
+        [360.0, 640.0],
+    );
+    h.run();
+    let space = h
+        .query_all_by_role(egui::accesskit::Role::Button)
+        .filter_map(|n| n.accesskit_node().label())
+        .find(|l| l.starts_with("Drive to "))
+        .expect("free spaces to drive to");
+    h.get_by_label(&space).click();
+    h.run();
+    assert!(h.state().said.is_empty(), "one tap sends nothing");
+    let again = format!("{space}: tap again to go");
+    assert!(h.query_by_label(&again).is_some(), "the space is chosen");
+    assert!(
+        h.query_all_by_label(&space).count() == 1,
+        "and its button offered"
+    );
+    h.get_by_label(&again).click();
+    h.run();
+    assert!(
+        matches!(
+            h.state().said.as_slice(),
+            [GameIntent::Table(TableIntent::Play(AnyInput::Spree(
+                Input::Drive { .. }
+            )))]
+        ),
+        "the second tap drives, and only that: {} intents",
+        h.state().said.len()
+    );
+}

@@ -5,6 +5,7 @@ pub mod entry;
 pub mod keypad;
 pub mod motion;
 pub mod qr;
+pub mod settle;
 
 use crate::theme::{self, Palette, TOUCH};
 use egui::{Button, Color32, RichText, Sense, Stroke, Vec2};

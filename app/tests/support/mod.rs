@@ -145,6 +145,16 @@ pub fn wait_until(
     }
 }
 
+/// Steps frames until a move button that has just come into its place takes taps
+/// ([`hoard_app::widgets::settle::SETTLE`] of the app's clock), so what is offered can be read.
+#[allow(dead_code)]
+pub fn let_buttons_settle(h: &mut Harness<'_, HoardApp>) {
+    let from = h.ctx.input(|i| i.time);
+    while h.ctx.input(|i| i.time) - from <= hoard_app::widgets::settle::SETTLE {
+        h.step();
+    }
+}
+
 /// Waits for an enabled widget labelled `label`, brings it on screen, and clicks it.
 pub fn click(h: &mut Harness<'_, HoardApp>, label: &str) {
     wait_until(h, label, |h| enabled(h, label));

@@ -66,6 +66,14 @@ enum Spot {
     Aim(Seat),
 }
 
+/// Parking or driving at the space `sq`, in words.
+pub(super) fn space_words(input: &Input, sq: Sq) -> String {
+    match input {
+        Input::Drive { .. } => format!("Drive to {}", square_name(sq)),
+        _ => format!("Park at {}", square_name(sq)),
+    }
+}
+
 impl SpreeUi {
     /// The mall, fitted to the width and `max_height`; returns an input a tap made.
     pub(super) fn board(&mut self, ui: &mut egui::Ui, f: &Frame, max_height: f32) -> Option<Input> {
@@ -97,6 +105,9 @@ impl SpreeUi {
             let (fill, edge) = match spot {
                 Spot::Reach(_) => (palette.accent.gamma_multiply(0.35), palette.accent),
                 Spot::Path(_) => (palette.accent.gamma_multiply(0.5), palette.accent),
+                Spot::Space(input) if self.space.as_ref() == Some(input) => {
+                    (palette.good.gamma_multiply(0.85), palette.accent)
+                }
                 Spot::Space(_) => (palette.good.gamma_multiply(0.45), palette.good),
                 Spot::Aim(_) => (Color32::TRANSPARENT, Color32::TRANSPARENT),
             };
@@ -176,7 +187,13 @@ impl SpreeUi {
                 self.path.truncate(n + 1);
                 None
             }
-            Spot::Space(input) => Some(input),
+            // Parking or driving ends the turn (or places the car for the game): the first
+            // tap chooses the space, a second tap there (or its button) goes.
+            Spot::Space(input) if self.space.as_ref() == Some(&input) => Some(input),
+            Spot::Space(input) => {
+                self.space = Some(input);
+                None
+            }
             Spot::Aim(seat) => {
                 self.aim = if self.aim == Some(seat) {
                     None
@@ -231,8 +248,10 @@ impl SpreeUi {
                 format!("Path ends at {}: tap to go", place(sq))
             }
             Spot::Path(_) => format!("On the path: {}", place(sq)),
-            Spot::Space(Input::Drive { .. }) => format!("Drive to {}", square_name(sq)),
-            Spot::Space(_) => format!("Park at {}", square_name(sq)),
+            Spot::Space(input) if self.space.as_ref() == Some(input) => {
+                format!("{}: tap again to go", space_words(input, sq))
+            }
+            Spot::Space(input) => space_words(input, sq),
             Spot::Aim(seat) => format!("Aim at {}", seat_name(f.view, *seat)),
         }
     }

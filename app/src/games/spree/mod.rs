@@ -21,6 +21,7 @@ use crate::rules_ref::RulesPage;
 use crate::theme::{self, TOUCH};
 use crate::widgets;
 use crate::widgets::motion::{self, Change};
+use crate::widgets::settle::Settling;
 use egui::Vec2;
 use hoard_rules::spree::board::Sq;
 use hoard_rules::spree::{
@@ -94,6 +95,11 @@ pub struct SpreeUi {
     path_for: Option<(Sq, u8, u32)>,
     /// A shootable player tapped on the board: its Shoot button is the main one.
     aim: Option<Seat>,
+    /// A parking space tapped on the board, to park or drive at: a second tap there, or
+    /// its button, goes (one tap on the board never ends a turn).
+    space: Option<Input>,
+    /// The move buttons, each waiting a moment after it takes another's place.
+    settling: Settling,
     /// The table my last input was sent from: nothing more is offered until it changes,
     /// so a double tap never sends twice.
     sent_at: InFlight<Public>,
@@ -380,6 +386,7 @@ impl GameUi for SpreeUi {
                 self.sent_at.sent(public);
                 self.picked = None;
                 self.aim = None;
+                self.space = None;
                 self.path.clear();
                 intents.push(TableIntent::Play(AnyInput::Spree(input)));
             }
@@ -422,6 +429,9 @@ impl SpreeUi {
             .is_some_and(|s| !f.legal.contains(&Input::Shoot { target: s }))
         {
             self.aim = None;
+        }
+        if self.space.as_ref().is_some_and(|i| !f.legal.contains(i)) {
+            self.space = None;
         }
         let moment = f.my_turn.and_then(|turn| {
             let pawn = f.public.pawns.get(usize::from(turn.seat))?;

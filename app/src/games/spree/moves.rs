@@ -5,6 +5,7 @@
 use super::cards::{card_moves, spoken};
 use super::{Frame, SpreeUi, seat_name, who};
 use crate::theme::{Palette, TOUCH};
+use crate::widgets::settle;
 use egui::{Button, Color32, Pos2, RichText, Sense, Shape, Stroke, Vec2};
 use hoard_rules::Seat;
 use hoard_rules::spree::cards::{self, ACE};
@@ -145,12 +146,14 @@ impl SpreeUi {
             return None;
         }
         let moves = self.move_list(f);
+        let labels: Vec<String> = moves.iter().map(|(words, _, _)| words.clone()).collect();
+        let ready = self.settling.ready(&labels, f.now);
         if moves_first {
-            let tapped = moves_rows(ui, &moves);
+            let tapped = moves_rows(ui, &moves, &ready);
             return self.hand(ui, f, hand_height).or(tapped);
         }
         let chosen = self.hand(ui, f, hand_height);
-        let tapped = moves_rows(ui, &moves);
+        let tapped = moves_rows(ui, &moves, &ready);
         chosen.or(tapped)
     }
 
@@ -176,6 +179,9 @@ impl SpreeUi {
             for (k, (words, input)) in card_moves(f, h).into_iter().enumerate() {
                 out.push((words, input, k == 0));
             }
+        }
+        if let Some(input @ (Input::Drive { to: sq } | Input::Park { space: sq })) = &self.space {
+            out.push((super::board::space_words(input, *sq), input.clone(), true));
         }
         let walking = !self.path.is_empty();
         if walking {
@@ -483,8 +489,9 @@ fn paint_die(painter: &egui::Painter, c: Pos2, side: f32, value: u8, angle: f32,
     }
 }
 
-/// Rows of move buttons sharing the width; returns the one tapped.
-fn moves_rows(ui: &mut egui::Ui, moves: &[(String, Input, bool)]) -> Option<Input> {
+/// Rows of move buttons sharing the width; returns the one tapped. `ready[k]` is false for
+/// a button that has just come where another was, which takes no tap yet.
+fn moves_rows(ui: &mut egui::Ui, moves: &[(String, Input, bool)], ready: &[bool]) -> Option<Input> {
     if moves.is_empty() {
         return None;
     }
@@ -492,7 +499,7 @@ fn moves_rows(ui: &mut egui::Ui, moves: &[(String, Input, bool)]) -> Option<Inpu
     let avail = ui.available_width();
     let per_row = (((avail + GAP) / (BUTTON_MIN + GAP)).floor() as usize).clamp(1, moves.len());
     let mut tapped = None;
-    for row in moves.chunks(per_row) {
+    for (r, row) in moves.chunks(per_row).enumerate() {
         let n = per_row as f32;
         let w = ((avail - GAP * (n - 1.0)) / n).min(BUTTON_MAX).floor();
         let used = w * row.len() as f32 + GAP * (row.len() as f32 - 1.0);
@@ -501,14 +508,18 @@ fn moves_rows(ui: &mut egui::Ui, moves: &[(String, Input, bool)]) -> Option<Inpu
             // Narrow margins inside the buttons: four fit across a phone.
             ui.spacing_mut().button_padding.x = 4.0;
             ui.add_space(((avail - used) / 2.0).max(0.0).floor());
-            for (text, input, primary) in row {
+            for (k, (text, input, primary)) in row.iter().enumerate() {
+                let enabled = ready.get(r * per_row + k).copied().unwrap_or(true);
                 let mut label = RichText::new(text).size(16.5);
                 let mut button = Button::new(label.clone()).truncate();
                 if *primary {
                     label = label.strong().color(Color32::from_rgb(30, 24, 10));
                     button = Button::new(label).truncate().fill(palette.accent);
                 }
-                if ui.add_sized(Vec2::new(w, TOUCH + 2.0), button).clicked() {
+                let button = settle::guarded(ui, enabled, |ui| {
+                    ui.add_sized(Vec2::new(w, TOUCH + 2.0), button)
+                });
+                if button.inner.clicked() {
                     tapped = Some(input.clone());
                 }
             }
