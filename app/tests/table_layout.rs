@@ -979,6 +979,8 @@ fn an_audited_replay_shows_every_hand_and_what_each_sealed_play_was() {
     );
 
     let mut h = build(true);
+    h.state_mut().at = 2;
+    h.run();
     assert!(cards_shown(&h).is_empty(), "no hand until asked");
     assert!(
         h.query_by_label(sealed_line).is_none(),

@@ -93,16 +93,22 @@ pub fn show(ui: &mut egui::Ui, state: &mut ReplayState, frame: TableFrame) -> Op
             .id_salt("replay-story")
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                for (step, line) in &lines {
-                    let done = (*step as usize) < at;
+                // Only what has happened by the step shown: a story that went on past it
+                // would tell the game's future at its start.
+                let told: Vec<&(u32, String)> = lines
+                    .iter()
+                    .filter(|(step, _)| (*step as usize) < at)
+                    .collect();
+                if told.is_empty() {
+                    ui.label(RichText::new("The game is about to begin.").color(palette.muted));
+                }
+                for (step, line) in told {
                     let now = *step as usize + 1 == at;
                     let text = RichText::new(line);
                     let text = if now {
                         text.strong().color(palette.accent)
-                    } else if done {
-                        text
                     } else {
-                        text.color(palette.muted)
+                        text
                     };
                     // A line tells step `step`: jump to just after it.
                     let line = ui.add(egui::Button::new(text).frame(false).wrap());
