@@ -1,5 +1,6 @@
 //! The phone under the app ([`hoard_app::platform::Platform`]): where Android's system bars
-//! cover the window, and the screen kept awake while the player sits at a table.
+//! cover the window, the screen kept awake while the player sits at a table, and a buzz when
+//! the game comes to the player.
 //!
 //! egui gets no safe-area insets on Android (egui issue 7748), and from Android 15 every app is
 //! drawn edge to edge, under the status bar and the navigation bar. So the bars' room is read
@@ -53,6 +54,48 @@ impl Platform for Phone {
             );
         }
     }
+
+    fn your_turn(&mut self, mine: bool) {
+        if mine && let Err(err) = buzz(&self.app, TURN_BUZZ_MS) {
+            // A phone with no vibrator, or one the system keeps still: the turn shows anyway.
+            tracing::debug!("could not buzz for the turn: {err}");
+        }
+    }
+}
+
+/// How long the phone buzzes when the game comes to its player, in milliseconds.
+const TURN_BUZZ_MS: i64 = 200;
+
+/// A short buzz through the system's vibrator (`Vibrator.vibrate(long)`, on every version
+/// since Android 1; the VIBRATE permission is granted at install). The system leaves it out
+/// where the player turned vibration off.
+fn buzz(app: &AndroidApp, ms: i64) -> Result<(), jni::errors::Error> {
+    // SAFETY: android-activity hands out the process's valid JavaVM pointer.
+    let vm = unsafe { JavaVM::from_raw(app.vm_as_ptr().cast()) };
+    let activity = app.activity_as_ptr() as jni::sys::jobject;
+    vm.attach_current_thread(|env| -> jni::errors::Result<()> {
+        // SAFETY: as in `system_bars`: the activity outlives android_main.
+        let activity = unsafe { env.as_cast_raw::<JObject>(&activity)? };
+        let name = env.new_string("vibrator")?; // Context.VIBRATOR_SERVICE
+        let vibrator = env
+            .call_method(
+                &activity,
+                jni_str!("getSystemService"),
+                jni_sig!((name: JString) -> java.lang.Object),
+                &[(&name).into()],
+            )?
+            .l()?;
+        if vibrator.is_null() {
+            return Ok(());
+        }
+        env.call_method(
+            &vibrator,
+            jni_str!("vibrate"),
+            jni_sig!((ms: jlong) -> void),
+            &[jni::JValue::Long(ms)],
+        )?;
+        Ok(())
+    })
 }
 
 /// The room the status bar, the navigation bar and any cutout take at each edge of the

@@ -667,8 +667,8 @@ impl HoardApp {
 }
 
 /// The window's title, and while it is this player's turn at a table.
-const TITLE: &str = "Hoard";
-const TITLE_MY_TURN: &str = "Your turn · Hoard";
+pub(crate) const TITLE: &str = "Hoard";
+pub(crate) const TITLE_MY_TURN: &str = "Your turn · Hoard";
 
 impl HoardApp {
     /// The window's title now: "Your turn · Hoard" while the game waits on this player.
@@ -687,6 +687,9 @@ impl HoardApp {
         if title != self.title {
             self.title = title;
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.into()));
+            if let Some(platform) = self.config.platform.as_mut() {
+                platform.your_turn(mine);
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 //! What the app asks of the device it runs on, beyond a window: where a phone's system bars
-//! cover the screen, and keeping the screen awake while the player sits at a table. A laptop
-//! needs neither; Android answers both (see the `hoard-android` crate).
+//! cover the screen, keeping the screen awake while the player sits at a table, and a turn
+//! that is felt. A laptop needs none; Android answers them all (see the `hoard-android`
+//! crate), a browser's page the last (`crate::web`).
 
 /// The room the system bars take at each edge of the window, in physical pixels.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -22,6 +23,13 @@ pub trait Platform {
     /// phone keeps its screen awake only then, since nobody touches it while friends join or
     /// while the others take their turns, and a sleeping phone drops off the table.
     fn at_table(&mut self, on: bool);
+
+    /// The game now waits on this player (`true`), or no longer does: a phone lying on the
+    /// table is felt (a short buzz where it can), a page's tab says so in its title. The
+    /// window's own title is the app's (see `HoardApp::window_title`); nothing by default.
+    fn your_turn(&mut self, mine: bool) {
+        let _ = mine;
+    }
 }
 
 /// How long an answer from [`Platform::insets`] is used before asking again, in seconds.

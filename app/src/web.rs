@@ -31,7 +31,7 @@ pub fn start() {
             data_dir: PathBuf::new(),
             phone: true,
             network: None,
-            platform: None,
+            platform: Some(Box::new(Page)),
             opened: scanned(),
             page: &[],
         };
@@ -49,6 +49,36 @@ pub fn start() {
             tracing::error!("the app could not start on the page: {e:?}");
         }
     });
+}
+
+/// The browser under the page: it has no system bars to tell and no way to keep the screen
+/// on that every browser offers, but the player's turn shows in the tab's title (read from
+/// across the room, or from another tab) and buzzes a phone that can.
+struct Page;
+
+impl crate::platform::Platform for Page {
+    fn insets(&mut self) -> Option<crate::platform::Insets> {
+        None
+    }
+
+    fn at_table(&mut self, _on: bool) {}
+
+    fn your_turn(&mut self, mine: bool) {
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        if let Some(document) = window.document() {
+            document.set_title(if mine {
+                crate::app::TITLE_MY_TURN
+            } else {
+                crate::app::TITLE
+            });
+        }
+        if mine {
+            // Where the browser has no vibration (a laptop, iPhones' Safari), nothing.
+            let _ = window.navigator().vibrate_with_duration(200);
+        }
+    }
 }
 
 /// What the page's address asks for (`#join=<code>` or `#watch=<code>`), taken out of the

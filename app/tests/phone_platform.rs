@@ -1,5 +1,6 @@
 //! The app on a phone's platform: nothing is drawn under the system bars the phone reports,
-//! and the screen is kept awake only while the player sits at a table.
+//! the screen is kept awake only while the player sits at a table, and the player's turn is
+//! felt.
 
 mod support;
 
@@ -15,6 +16,7 @@ use support::*;
 struct FakePhone {
     insets: Arc<Mutex<Option<Insets>>>,
     at_table: Arc<Mutex<Vec<bool>>>,
+    your_turn: Arc<Mutex<Vec<bool>>>,
 }
 
 impl Platform for FakePhone {
@@ -23,6 +25,9 @@ impl Platform for FakePhone {
     }
     fn at_table(&mut self, on: bool) {
         self.at_table.lock().expect("calls").push(on);
+    }
+    fn your_turn(&mut self, mine: bool) {
+        self.your_turn.lock().expect("calls").push(mine);
     }
 }
 
@@ -144,6 +149,44 @@ fn the_screen_is_kept_awake_at_the_table_and_let_sleep_at_home() {
         calls(),
         vec![false, true, false],
         "leaving the table lets the screen sleep again"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 31: "'your turn' felt on a phone (vibration where the platform has it)". The phone
+/// is told when the game comes to its player (it buzzes), and when it no longer waits on
+/// them (here: she leaves); never twice the same.
+#[test]
+fn the_phone_is_told_when_the_turn_comes_to_its_player_and_when_it_has_gone() {
+    let dir = scratch("phone-turn");
+    let phone = FakePhone::default();
+    let calls = || phone.your_turn.lock().expect("calls").clone();
+    let mut h = phone_app(dir.clone(), phone.clone());
+    create_profile(&mut h, "Oz", "Red");
+    host_with_bots(&mut h, 1);
+    assert!(calls().is_empty(), "nothing to feel before the game");
+    start(&mut h);
+    wait_until(&mut h, "my hand", |h| has(h, "Play"));
+    wait_until(&mut h, "the turn felt", |_| calls() == vec![true]);
+    // Playing on against a bot that answers at once keeps the turn with her: nothing new
+    // to feel.
+    play_once(&mut h);
+    for _ in 0..20 {
+        h.step();
+    }
+    assert!(calls().first() == Some(&true), "{:?}", calls());
+    h.key_press(egui::Key::Escape);
+    click(&mut h, "Leave the game");
+    wait_until(&mut h, "Home again", |h| has(h, "Play against bots"));
+    let told = calls();
+    assert!(
+        told.len() >= 2
+            && told.last() == Some(&false)
+            && told
+                .iter()
+                .enumerate()
+                .all(|(i, mine)| *mine == (i % 2 == 0)),
+        "felt, then gone, never felt twice in a row: {told:?}"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
