@@ -97,6 +97,9 @@ pub struct HoardApp {
     /// Sitting at a table (hosting, joining, or in a game): only then do lobby and game
     /// views from the network take over the screen.
     seated: bool,
+    /// Playing again at a guest's seat: the host's name, while the device waits for the
+    /// host's new table.
+    again: Option<String>,
     /// This device is a table's shared screen (asked for, or showing it).
     watching: bool,
     /// A game this device left; late snapshots of it are ignored until it is resumed.
@@ -153,6 +156,7 @@ impl HoardApp {
             served: None,
             page_url: None,
             seated: false,
+            again: None,
             watching: false,
             left: None,
             applied_theme: None,
@@ -394,10 +398,33 @@ impl HoardApp {
     }
 
     fn leave_table(&mut self) {
+        self.again = None;
         self.send(Command::LeaveTable);
         self.left = self.model.game.as_ref().map(|g| g.session);
         self.model.leave();
         self.seated = false;
+        self.page = Page::Main;
+        self.log_open = false;
+    }
+
+    /// From a game's end: the device opens a new table for it (the host) or joins the host's
+    /// (a guest, who waits for it here if the host has not opened it yet).
+    fn play_again(&mut self) {
+        let Some(view) = &self.model.game else {
+            return;
+        };
+        self.again = match view.me {
+            Some(0) | None => None,
+            Some(_) => Some(
+                view.seats
+                    .first()
+                    .map_or_else(String::new, |s| s.name.clone()),
+            ),
+        };
+        self.left = Some(view.session);
+        self.send(Command::PlayAgain);
+        self.model.leave();
+        self.seated = true;
         self.page = Page::Main;
         self.log_open = false;
     }
@@ -546,6 +573,7 @@ impl HoardApp {
             match intent {
                 GameIntent::Leave => self.confirm_leave = true,
                 GameIntent::Done => self.leave_table(),
+                GameIntent::PlayAgain => self.play_again(),
                 GameIntent::Replay => {
                     if let Some(view) = &self.model.game {
                         let session = view.session;
@@ -854,8 +882,21 @@ impl HoardApp {
                     if self.seated {
                         // Hosting or joining is under way: say so rather than show Home.
                         // A still line, not a spinner: nothing repaints while the network works.
-                        let leave = widgets::top_bar(ui, "Finding the table...", Some("Cancel"));
-                        ui.label("Connecting. This takes a moment on a busy Wi-Fi.");
+                        let (title, words) = match &self.again {
+                            Some(host) => (
+                                "Playing again".to_string(),
+                                format!(
+                                    "Waiting for {host} to open a new table: it opens when \
+                                     {host} taps Play again."
+                                ),
+                            ),
+                            None => (
+                                "Finding the table...".to_string(),
+                                "Connecting. This takes a moment on a busy Wi-Fi.".to_string(),
+                            ),
+                        };
+                        let leave = widgets::top_bar(ui, &title, Some("Cancel"));
+                        ui.label(words);
                         if leave {
                             self.leave_table();
                         }

@@ -190,6 +190,23 @@ fn a_game_against_two_bots_ended_by_agreement_shows_a_verified_end_screen() {
         h.query_by_label_contains("Everyone agreed to end the game here")
             .is_some()
     });
+    click(&mut h, "Log");
+
+    // Issue 31: "'Play again' with the same seats from the end screen": the same game with
+    // the same two bots, ready to start, and it starts.
+    click(&mut h, "Play again");
+    wait_until(&mut h, "the new table's lobby", |h| {
+        has(h, "Start the game")
+    });
+    assert!(has(&h, "How to play GreedQuest"), "the same game");
+    assert_eq!(
+        h.query_all_by_label("Remove").count(),
+        2,
+        "the same two bots"
+    );
+    start(&mut h);
+    wait_until(&mut h, "a new hand", |h| has(h, "Play"));
+    assert!(!has(&h, "The game ended by agreement."), "a new game");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -115,6 +115,15 @@ macro_rules! games {
                 }
             }
 
+            /// The options `start` was made with: a game to play again. `None` for a game
+            /// this version does not play, or options it cannot read.
+            pub fn of_start(start: &Start) -> Option<GameSetup> {
+                $(if start.game == <hoard_rules::$module::$game as Game>::NAME {
+                    return postcard::from_bytes(&start.config).ok().map(GameSetup::$game);
+                })*
+                None
+            }
+
             /// The session's start: these options, these seats, this nonce.
             pub fn start(&self, seats: Vec<SeatSpec>, nonce: [u8; 32]) -> Result<Start> {
                 match self {

@@ -87,6 +87,10 @@ pub enum Command {
         ready: bool,
     },
     /// Host only, when everyone is ready.
+    /// Sits down again with the people of the game just played, once it is over: its host
+    /// opens a new table for the same game, with the same options and as many bots; a guest
+    /// joins the host's table, waiting until the host has opened it.
+    PlayAgain,
     Start,
     Play {
         input: AnyInput,

@@ -476,3 +476,80 @@ fn the_host_sets_the_tables_size_in_the_lobby_never_below_the_seats_taken() {
         .expect("made bigger, the table takes a third bot");
     });
 }
+
+/// Issue 31: "'Play again' with the same seats from the end screen". After a game of
+/// Counter (host, guest and a bot, every move made for them), the guest asks first, while the
+/// host is still at the end: it waits, not taken back into the game just played. Then the
+/// host asks: a new table for the same game and options with as many bots, and the guest is
+/// seated at it by its own asking.
+#[test]
+fn play_again_seats_the_same_people_and_bots_at_a_new_table_for_the_same_game() {
+    with_timeout(Duration::from_secs(150), || {
+        let scratch = Scratch::new("lobby-again");
+        let mut host = Device::start(&scratch.dir("host"));
+        let mut guest = Device::start(&scratch.dir("guest"));
+        for d in [&mut host, &mut guest] {
+            d.handle.send(Command::Autoplay { on: true });
+        }
+        let host_addr = host_table(&mut host);
+        use hoard_rules::Listed;
+        let setup = hoard_net::handle::GameSetup::Counter(hoard_rules::counter::Counter::config(3));
+        host.handle.send(Command::ChooseGame {
+            setup: setup.clone(),
+        });
+        host.handle.send(Command::AddBot);
+        sit_down(&mut guest, &host_addr);
+        host.wait_for(WAIT, |e| match e {
+            Update::Lobby(l) if l.can_start && l.seats.len() == 3 => Some(()),
+            _ => None,
+        })
+        .expect("the table can start");
+        host.handle.send(Command::Start);
+        let mut played = None;
+        for d in [&mut host, &mut guest] {
+            let end = d
+                .wait_for(Duration::from_secs(90), |e| match e {
+                    Update::Game(v) if v.audit.is_some() => Some(v.clone()),
+                    _ => None,
+                })
+                .expect("the game ends and is audited");
+            assert_eq!(
+                end.audit,
+                Some(hoard_net::handle::AuditVerdict::Verified),
+                "an honest game"
+            );
+            played = Some(end.session);
+        }
+        let played = played.expect("a game");
+
+        guest.drain();
+        let before = guest.events.len();
+        guest.handle.send(Command::PlayAgain);
+        std::thread::sleep(Duration::from_secs(3));
+        guest.drain();
+        assert!(
+            !guest.events[before..].iter().any(|e| matches!(
+                e,
+                Update::Game(v) if v.session == played
+            )),
+            "the guest is not taken back into the game just played"
+        );
+        host.handle.send(Command::PlayAgain);
+        let lobby = host
+            .wait_for(Duration::from_secs(30), |e| match e {
+                Update::Lobby(l) if l.seats.len() == 3 => Some(l.clone()),
+                Update::Error(e) => panic!("the host could not play again: {e}"),
+                _ => None,
+            })
+            .expect("the guest sits down at the new table");
+        assert!(lobby.host);
+        assert_eq!(lobby.setup, setup, "the same game with the same options");
+        assert_eq!(lobby.seats.iter().filter(|s| s.bot).count(), 1, "one bot");
+        guest
+            .wait_for(WAIT, |e| match e {
+                Update::Lobby(l) if l.seats.iter().any(|s| s.me) => Some(()),
+                _ => None,
+            })
+            .expect("the guest sees itself seated");
+    });
+}

@@ -46,6 +46,8 @@ pub enum GameIntent {
     Done,
     /// From the end screen: watch the game again, step by step.
     Replay,
+    /// From the end screen: a new game with the same people, bots and options.
+    PlayAgain,
 }
 
 /// "Ann", "Ann and Bo", "Ann, Bo and Cy".
@@ -488,7 +490,24 @@ fn end_screen(ui: &mut egui::Ui, view: &GameView, game: Option<&dyn GameUi>) -> 
             }
         }
         ui.add_space(10.0);
-        if widgets::primary(ui, "Back to home").clicked() {
+        // Once this device's part of the audit is done: leaving sooner would keep its
+        // secrets from the others' audit.
+        if view.audit.is_some() && view.me.is_some() {
+            if widgets::primary(ui, "Play again").clicked() {
+                chosen = Some(GameIntent::PlayAgain);
+            }
+            let host = seat_name(view, 0);
+            let how = if view.me == Some(0) {
+                "A new table for the same game, with the same bots: the others join it with \
+                 their own Play again."
+                    .to_string()
+            } else {
+                format!("Joins {host}'s new table as soon as {host} opens it.")
+            };
+            ui.label(RichText::new(how).color(palette.muted));
+            ui.add_space(6.0);
+        }
+        if widgets::wide(ui, "Back to home").clicked() {
             chosen = Some(GameIntent::Done);
         }
         if widgets::wide(ui, "Watch it again").clicked() {

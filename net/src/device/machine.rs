@@ -65,7 +65,15 @@ pub enum Happening {
 struct Guest {
     host: EndpointId,
     lobby: Option<Roster>,
+    /// Joining again after this game, which the host may still be at: its start, sent
+    /// again, is not a new game, and the join is asked again every [`AGAIN_MS`] until the
+    /// host's new table answers.
+    again: Option<(SessionId, Time)>,
 }
+
+/// How often a device playing again asks a host still at the last game for its new table
+/// (ms).
+const AGAIN_MS: u64 = 2_000;
 
 enum Role {
     Idle,
@@ -216,6 +224,14 @@ impl Device {
     /// The next moment the machine wants [`Happening::Timeout`], if any: its session's
     /// timers, or a one-second tick while someone is away so the screen's timer moves.
     pub fn next_timeout(&self) -> Option<Time> {
+        if let Role::Guest(Guest {
+            lobby: None,
+            again: Some((_, asked)),
+            ..
+        }) = &self.role
+        {
+            return Some(asked.plus(AGAIN_MS));
+        }
         let Role::Playing(table) = &self.role else {
             return None;
         };
@@ -259,6 +275,15 @@ impl Device {
 
     fn on_timeout(&mut self) {
         let now = self.now;
+        if let Role::Guest(g) = &mut self.role
+            && g.lobby.is_none()
+            && let Some((_, asked)) = &mut g.again
+            && now >= asked.plus(AGAIN_MS)
+        {
+            *asked = now;
+            let host = g.host;
+            self.send_join(&host);
+        }
         if let Role::Playing(table) = &mut self.role {
             table.timeout(now);
         }
@@ -432,6 +457,7 @@ impl Device {
                 _ => return Err(NetError::BadStart("you are not at a table".into())),
             },
             Command::Start => self.start_game()?,
+            Command::PlayAgain => self.play_again()?,
             Command::Play { input } => self.play(input)?,
             Command::Vote { seat, vote } => {
                 let now = self.now;
@@ -498,13 +524,56 @@ impl Device {
 
     fn join(&mut self, addr: EndpointAddr) -> Result<()> {
         let host = addr.id;
-        let guest = Role::Guest(Guest { host, lobby: None });
+        let guest = Role::Guest(Guest {
+            host,
+            lobby: None,
+            again: None,
+        });
         let note = addr.clone();
         self.go_to_table(addr, guest, "it can only host games with bots")?;
         set_at_lobby(&self.data, Some(&note));
         self.emit(Update::Notice("Joining the table…".into()));
         if self.up.get(&host).copied().unwrap_or(false) {
             self.send_join(&host);
+        }
+        Ok(())
+    }
+
+    /// Sits down again with the people of the game just played (see [`Command::PlayAgain`]).
+    fn play_again(&mut self) -> Result<()> {
+        let Role::Playing(table) = &self.role else {
+            return Err(NetError::BadStart(
+                "there is no game here to play again".into(),
+            ));
+        };
+        if !table.finished() {
+            return Err(NetError::BadStart("this game is not over yet".into()));
+        }
+        let meta = table.meta().clone();
+        let setup = GameSetup::of_start(&meta.start).ok_or_else(|| {
+            NetError::BadStart(format!(
+                "this version cannot play {} again",
+                meta.start.game
+            ))
+        })?;
+        let Some(host) = meta.seats.first() else {
+            return Err(NetError::BadStart("the game had no seats".into()));
+        };
+        if host.device != self.me {
+            let addr = host.addr.clone();
+            self.join(addr)?;
+            if let Role::Guest(g) = &mut self.role {
+                g.again = Some((meta.session(), self.now));
+            }
+            return Ok(());
+        }
+        self.try_command(Command::HostTable {
+            name: String::new(),
+            seats: Some(meta.seats.len() as u8),
+        })?;
+        self.try_command(Command::ChooseGame { setup })?;
+        for _ in meta.seats.iter().filter(|s| s.bot) {
+            self.try_command(Command::AddBot)?;
         }
         Ok(())
     }
@@ -1252,6 +1321,11 @@ impl Device {
         let session = meta.session();
         match &self.role {
             Role::Playing(table) if table.session() == session => return,
+            // The host is still at the game this device wants to play again: not a new one.
+            Role::Guest(Guest {
+                again: Some((last, _)),
+                ..
+            }) if *last == session => return,
             Role::Guest(g) if g.host == peer => {}
             _ => {
                 // Only the host of the lobby this device sat down at may start a game for it.
