@@ -250,6 +250,13 @@ impl<G: TableGame> Watched for WatchedGame<G> {
             Pending::Over(outcome) => Some(outcome.clone()),
             _ => None,
         };
+        // The agreement to end moves nothing a screen is fed: a game audited and verified
+        // before it was played out is one the table agreed to end.
+        let ended_by_agreement = outcome.is_none()
+            && matches!(
+                audit,
+                Some(AuditVerdict::Verified | AuditVerdict::VerifiedExcept { .. })
+            );
         GameView {
             session: self.session,
             me: None,
@@ -263,7 +270,7 @@ impl<G: TableGame> Watched for WatchedGame<G> {
             audit,
             outcome,
             end: EndView::default(),
-            ended_by_agreement: false,
+            ended_by_agreement,
             step: self.step,
             state_hash: public_hash(&self.public),
             halted: None,

@@ -369,3 +369,44 @@ fn a_late_screen_joins_by_a_guests_code_and_follows_the_game() {
         );
     });
 }
+
+/// Issue 31: "After a game ended by agreement the shared screen stayed on 'Dee's turn'".
+/// The agreement moves nothing a screen is fed; once the audit comes, the screen knows the
+/// game was ended by agreement, not that it waits on someone.
+#[test]
+fn a_screen_shows_a_game_ended_by_agreement_as_ended() {
+    with_timeout(Duration::from_secs(120), || {
+        let scratch = Scratch::new("watching-agreed");
+        let (mut host, code) = short_counter_table(&scratch, "The porch");
+        host.handle.send(Command::AddBot);
+        host.handle.send(Command::AddBot);
+        host.wait_for(WAIT, |e| match e {
+            Update::Lobby(l) if l.seats.len() == 3 && l.can_start => Some(()),
+            _ => None,
+        })
+        .expect("two bots seated");
+        host.handle.send(Command::Start);
+        host.wait_for(WAIT, |e| match e {
+            Update::Game(v) if v.my_turn => Some(()),
+            _ => None,
+        })
+        .expect("the host's turn");
+        let mut screen = Device::start(&scratch.dir("screen"));
+        screen.handle.send(Command::WatchTicket { ticket: code });
+        screen
+            .wait_for(WAIT, |e| match e {
+                Update::Screen(ScreenView::Game(_)) => Some(()),
+                _ => None,
+            })
+            .expect("the screen shows the game");
+        host.handle.send(Command::EndGame { agree: true });
+        let end = played_out(&mut host);
+        assert!(end.ended_by_agreement, "the bots agree at once");
+        let shown = audited_on(&mut screen);
+        assert!(shown.outcome.is_none(), "not played out");
+        assert!(
+            shown.ended_by_agreement,
+            "the screen shows the game ended by agreement"
+        );
+    });
+}

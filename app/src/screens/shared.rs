@@ -110,10 +110,16 @@ fn table(
                 },
             );
             ui.separator();
+            // The column scrolls: a long verdict at the end never runs off the screen.
             ui.allocate_ui_with_layout(
                 egui::vec2(side_width, size.y),
                 egui::Layout::top_down(egui::Align::Min),
-                side,
+                |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("screen-side")
+                        .auto_shrink([false, false])
+                        .show(ui, side);
+                },
             );
         });
     } else {
@@ -137,6 +143,11 @@ fn side_column(ui: &mut egui::Ui, view: &GameView) {
             .unwrap_or_else(|| format!("Seat {seat}"))
     };
     let now = match &view.pending {
+        // Over before it was played out: nobody's turn any more.
+        _ if view.ended_by_agreement => "The game ended by agreement".into(),
+        Pending::Turn { .. } | Pending::Together { .. } if view.audit.is_some() => {
+            "The game stopped".into()
+        }
         Pending::Turn { seat } => format!("{}'s turn", name(*seat)),
         Pending::Together { seats, .. } => {
             let waiting: Vec<String> = seats
