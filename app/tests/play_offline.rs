@@ -507,3 +507,41 @@ fn the_host_chooses_the_tables_size_in_the_lobby() {
     wait_until(&mut h, "room for one more", |h| enabled(h, "Add a bot"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 31: "'I'm ready' dropped 56 px when a TV joined": buttons must not move under a
+/// thumb. Seats filling above leave Start where it was, pinned at the bottom.
+#[test]
+fn start_stays_in_place_as_the_lobby_fills() {
+    let dir = scratch("steady");
+    let mut h = app(dir.clone(), [360.0, 780.0], true);
+    create_profile(&mut h, "Kit", "Green");
+    click(&mut h, "Play against bots");
+    wait_until(&mut h, "the lobby", |h| has(h, "Start the game"));
+    let start = |h: &egui_kittest::Harness<'_, hoard_app::HoardApp>| {
+        h.get_by_label("Start the game").rect()
+    };
+    // A pinned panel takes its height from what it held the frame before.
+    for _ in 0..3 {
+        h.step();
+    }
+    let at_first = start(&h);
+    assert!(
+        at_first.right() <= 360.0 && at_first.bottom() <= 780.0,
+        "Start is on the screen: {at_first:?}"
+    );
+    for n in 0..3 {
+        click(&mut h, "Add a bot");
+        wait_until(&mut h, "the bot to sit down", |h| {
+            h.query_all_by_label("Remove").count() > n
+        });
+        for _ in 0..3 {
+            h.step();
+        }
+        assert_eq!(start(&h), at_first, "Start stays put");
+    }
+    assert!(
+        !has(&h, "I'm ready"),
+        "a host is always ready: nothing to tap"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -45,6 +45,17 @@ pub fn show(
         intent = Some(LobbyIntent::Leave);
     }
     let current = games.iter().position(|g| g.owns(&view.setup));
+    let range = current.map(|i| games[i].seats());
+    // Ready and start, pinned at the bottom: seats filling and screens joining above never
+    // move them under a thumb.
+    egui::Panel::bottom("lobby-ready")
+        .resizable(false)
+        .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(0, 6)))
+        .show(ui, |ui| {
+            if let Some(said) = ready_and_start(ui, view, range.as_ref(), ticket) {
+                intent = Some(said);
+            }
+        });
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .show(ui, |ui| {
@@ -131,7 +142,6 @@ pub fn show(
 
             // The seats.
             ui.add_space(8.0);
-            let range = current.map(|i| games[i].seats());
             let seats_hint = range
                 .as_ref()
                 .map(|r| format!(" ({} to {} players)", r.start(), r.end()))
@@ -215,41 +225,58 @@ pub fn show(
                     .color(palette.muted),
                 );
             }
-
-            // Ready and start.
-            ui.add_space(8.0);
-            let my_ready = view.seats.iter().any(|s| s.me && s.ready);
-            if view.host {
-                if !my_ready && widgets::wide(ui, "I'm ready").clicked() {
-                    intent = Some(LobbyIntent::Ready(true));
-                }
-                if widgets::primary_enabled(ui, view.can_start, "Start the game").clicked() {
-                    intent = Some(LobbyIntent::Start);
-                }
-                if !view.can_start {
-                    // A table played offline has no code to share.
-                    let share = if ticket.is_some() {
-                        ", or share the code"
-                    } else {
-                        ""
-                    };
-                    let why = match &range {
-                        Some(r) if view.seats.len() < usize::from(*r.start()) => format!(
-                            "Waiting for players: at least {} are needed. Add a bot{share}.",
-                            r.start()
-                        ),
-                        _ => "Waiting until everyone is ready.".to_string(),
-                    };
-                    ui.label(RichText::new(why).color(palette.muted));
-                }
-            } else if my_ready {
-                if widgets::wide(ui, "Not ready after all").clicked() {
-                    intent = Some(LobbyIntent::Ready(false));
-                }
-                ui.label(RichText::new("Waiting for the host to start.").color(palette.muted));
-            } else if widgets::primary(ui, "I'm ready").clicked() {
-                intent = Some(LobbyIntent::Ready(true));
-            }
         });
+    intent
+}
+
+/// Ready and start, at the bottom of the screen so the buttons keep their places whatever
+/// the seats and the words above them say: the host's Start (a host is always ready), or a guest's
+/// readiness, which flips between "I'm ready" and "Not ready after all" in one place.
+fn ready_and_start(
+    ui: &mut egui::Ui,
+    view: &LobbyView,
+    range: Option<&std::ops::RangeInclusive<u8>>,
+    ticket: Option<&str>,
+) -> Option<LobbyIntent> {
+    let palette = Palette::of(ui);
+    let mut intent = None;
+    let my_ready = view.seats.iter().any(|s| s.me && s.ready);
+    let why = if !view.host {
+        my_ready.then(|| "Waiting for the host to start.".to_string())
+    } else if view.can_start {
+        None
+    } else {
+        // A table played offline has no code to share.
+        let share = if ticket.is_some() {
+            ", or share the code"
+        } else {
+            ""
+        };
+        Some(match range {
+            Some(r) if view.seats.len() < usize::from(*r.start()) => format!(
+                "Waiting for players: at least {} are needed. Add a bot{share}.",
+                r.start()
+            ),
+            _ => "Waiting until everyone is ready.".to_string(),
+        })
+    };
+    // The words above the button: the panel grows upwards with them, and the button, last
+    // in a panel held to the bottom of the screen, stays where it is.
+    if let Some(why) = why {
+        ui.add(egui::Label::new(RichText::new(why).color(palette.muted)).wrap());
+    }
+    if view.host && widgets::primary_enabled(ui, view.can_start, "Start the game").clicked() {
+        intent = Some(LobbyIntent::Start);
+    }
+    if !view.host {
+        let tapped = if my_ready {
+            widgets::wide(ui, "Not ready after all")
+        } else {
+            widgets::primary(ui, "I'm ready")
+        };
+        if tapped.clicked() {
+            intent = Some(LobbyIntent::Ready(!my_ready));
+        }
+    }
     intent
 }

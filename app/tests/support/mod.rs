@@ -184,12 +184,23 @@ fn tap(h: &mut Harness<'_, HoardApp>, label: &str) -> bool {
         return false;
     };
     let screen = h.ctx.content_rect();
-    let seen = node.accesskit_node().bounding_box().is_some_and(|b| {
-        b.x0 as f32 >= screen.min.x
-            && b.y0 as f32 >= screen.min.y
-            && b.x1 as f32 <= screen.max.x
-            && b.y1 as f32 <= screen.max.y
+    let target = node.accesskit_node().bounding_box();
+    // A widget scrolled under a panel pinned over the scroll area's end (the lobby's Start)
+    // still has its box there: another button over its middle means it is hidden.
+    let covered = target.is_some_and(|b| {
+        let middle = ((b.x0 + b.x1) / 2.0, (b.y0 + b.y1) / 2.0);
+        h.query_all_by_role(egui::accesskit::Role::Button)
+            .filter(|n| n.accesskit_node().label().as_deref() != Some(label))
+            .filter_map(|n| n.accesskit_node().bounding_box())
+            .any(|o| o.x0 <= middle.0 && middle.0 <= o.x1 && o.y0 <= middle.1 && middle.1 <= o.y1)
     });
+    let seen = !covered
+        && target.is_some_and(|b| {
+            b.x0 as f32 >= screen.min.x
+                && b.y0 as f32 >= screen.min.y
+                && b.x1 as f32 <= screen.max.x
+                && b.y1 as f32 <= screen.max.y
+        });
     node.scroll_to_me();
     h.step();
     if !seen {
