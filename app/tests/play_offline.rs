@@ -348,6 +348,19 @@ fn a_game_left_on_purpose_waits_at_home_to_be_resumed() {
     );
     click(&mut h, "Resume");
     wait_until(&mut h, "the table again", |h| has(h, "Log"));
+    // A notice floats over the page, and a tap puts it away without moving what is under
+    // it (drawn in the page, a notice going moved every button below it).
+    let notice = "Put away: Resumed the saved game; catching up with the table";
+    if has(&h, notice) {
+        let log_at = h.get_by_label("Log").rect();
+        click(&mut h, notice);
+        assert!(!has(&h, notice), "a tap puts the notice away");
+        assert_eq!(
+            h.get_by_label("Log").rect(),
+            log_at,
+            "the page did not move"
+        );
+    }
     play_until(&mut h, "my next card", |h| has(h, "Play"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -532,7 +532,8 @@ impl Device {
         let note = addr.clone();
         self.go_to_table(addr, guest, "it can only host games with bots")?;
         set_at_lobby(&self.data, Some(&note));
-        self.emit(Update::Notice("Joining the table…".into()));
+        // No notice: the screen says it is finding the table until the lobby comes, and a
+        // notice over it would cover its Cancel.
         if self.up.get(&host).copied().unwrap_or(false) {
             self.send_join(&host);
         }
@@ -586,7 +587,8 @@ impl Device {
             watcher: Watcher::default(),
         });
         self.go_to_table(addr, screen, "it cannot show another device's table")?;
-        self.emit(Update::Notice("Joining the table as its screen…".into()));
+        // No notice: the screen's own title says it is joining, and a notice would cover
+        // its Leave.
         if self.up.get(&device).copied().unwrap_or(false) {
             self.send_watch(&device);
         }
