@@ -815,6 +815,7 @@ impl HoardApp {
                 &self.settings,
                 &mut self.relay_form,
                 self.config.phone,
+                self.config.page,
             ) {
                 Some(SettingsIntent::Back) => self.page = Page::Main,
                 Some(SettingsIntent::Theme(t)) => {

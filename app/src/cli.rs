@@ -332,6 +332,12 @@ fn serve_page(
     };
     let web = crate::page::PageServer::start(files, port, loopback)?;
     println!("PAGE {}", web.url());
+    if dir == std::path::Path::new(EMBEDDED)
+        && let Some(fingerprint) = crate::screens::settings::fingerprint(crate::page::embedded())
+    {
+        // What the table compares with the fingerprint in every Hoard's settings.
+        println!("FINGERPRINT {fingerprint}");
+    }
     Ok(web)
 }
 

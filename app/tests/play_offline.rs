@@ -558,3 +558,27 @@ fn start_stays_in_place_as_the_lobby_fills() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 28: "the page's hash shown beside the app's version on every device, so a table can
+/// compare". The settings show the version and the fingerprint of the page this Hoard carries
+/// for browsers.
+#[test]
+fn the_settings_show_the_version_and_the_pages_fingerprint() {
+    static PAGE: [(&str, &[u8]); 2] = [("index.html", b"<html>"), ("hoard_web_bg.wasm", b"\0asm")];
+    let dir = scratch("fingerprint");
+    let mut h = app_serving(
+        egui_kittest::Harness::builder().with_size([360.0, 780.0]),
+        dir.clone(),
+        true,
+        hoard_app::NetworkChoice::Offline,
+        &PAGE,
+    );
+    create_profile(&mut h, "Fay", "Teal");
+    click(&mut h, "Settings");
+    let fingerprint = hoard_app::screens::settings::fingerprint(&PAGE).expect("a page");
+    wait_until(&mut h, "the fingerprint", |h| {
+        has(h, &format!("Page for browsers: {fingerprint}"))
+    });
+    assert!(has(&h, &format!("Version {}", env!("CARGO_PKG_VERSION"))));
+    let _ = std::fs::remove_dir_all(&dir);
+}

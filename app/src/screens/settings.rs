@@ -31,6 +31,7 @@ pub fn show(
     settings: &Settings,
     form: &mut RelayForm,
     phone: bool,
+    page: &[(&str, &[u8])],
 ) -> Option<SettingsIntent> {
     let mut intent = None;
     if widgets::top_bar(ui, "Settings", Some("Back")) {
@@ -88,6 +89,22 @@ pub fn show(
             )
             .weak(),
         );
+        ui.add_space(8.0);
+        ui.label(RichText::new("This Hoard").strong());
+        ui.label(format!("Version {}", env!("CARGO_PKG_VERSION")));
+        // What a table can compare: every Hoard of one version carries the same page for
+        // browsers, so the laptop serving it shows the same fingerprint as everyone else's.
+        if let Some(hash) = fingerprint(page) {
+            ui.label(format!("Page for browsers: {hash}"));
+            ui.label(
+                RichText::new(
+                    "A phone in a browser runs the page the laptop serving it gave it: that \
+                     laptop's fingerprint here should match everyone else's Hoard of the same \
+                     version.",
+                )
+                .weak(),
+            );
+        }
     });
     intent
 }
@@ -140,4 +157,49 @@ fn relay_choice(
         ui.label(RichText::new(why).color(palette.warn));
     }
     intent
+}
+
+/// The page's fingerprint, the same on every Hoard built from the same sources: a BLAKE3
+/// hash over its files (each name, length and bytes, in name order), its first 8 bytes as
+/// four groups of hex. `None` for no page.
+pub fn fingerprint(files: &[(&str, &[u8])]) -> Option<String> {
+    if files.is_empty() {
+        return None;
+    }
+    let mut sorted: Vec<&(&str, &[u8])> = files.iter().collect();
+    sorted.sort_by_key(|(name, _)| *name);
+    let mut hasher = blake3::Hasher::new();
+    for (name, bytes) in sorted {
+        hasher.update(&(name.len() as u64).to_le_bytes());
+        hasher.update(name.as_bytes());
+        hasher.update(&(bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    }
+    let hash = hasher.finalize();
+    let groups: Vec<String> = hash.as_bytes()[..8]
+        .chunks(2)
+        .map(|pair| format!("{:02x}{:02x}", pair[0], pair[1]))
+        .collect();
+    Some(groups.join("-"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fingerprint;
+
+    /// The same files give the same fingerprint in any order; a changed byte or name does
+    /// not; no page has none.
+    #[test]
+    fn a_pages_fingerprint_follows_its_bytes_not_their_order() {
+        let page: [(&str, &[u8]); 2] = [("index.html", b"<html>"), ("hoard.wasm", b"\0asm")];
+        let swapped = [page[1], page[0]];
+        let fp = fingerprint(&page).expect("a page");
+        assert_eq!(fingerprint(&swapped), Some(fp.clone()));
+        assert_eq!(fp.len(), 19, "four groups of four: {fp}");
+        let changed: [(&str, &[u8]); 2] = [("index.html", b"<html!"), ("hoard.wasm", b"\0asm")];
+        assert_ne!(fingerprint(&changed), Some(fp.clone()));
+        let renamed: [(&str, &[u8]); 2] = [("index.htm", b"<html>"), ("hoard.wasm", b"\0asm")];
+        assert_ne!(fingerprint(&renamed), Some(fp));
+        assert_eq!(fingerprint(&[]), None);
+    }
 }
