@@ -1063,3 +1063,26 @@ fn spree_drives_the_car_only_on_a_second_tap_of_the_space() {
         h.state().said.len()
     );
 }
+
+/// Issue 31: "titles cut to 'Freeloa…', 'SPAMM…', 'Greed…' on a phone". On a 360-point
+/// phone every game's table shows its whole title (smaller where it must be), and no label
+/// of the table is cut short.
+#[test]
+fn every_games_title_is_whole_on_a_phone() {
+    for (game, make) in TABLES {
+        let (view, ui) = make(0);
+        let title = ui.title().to_string();
+        let mut h = table_screen(view, ui, [360.0, 640.0]);
+        h.run();
+        let texts: Vec<String> = h
+            .query_all_by(|_| true)
+            .filter_map(|n| n.accesskit_node().value().or(n.accesskit_node().label()))
+            .collect();
+        assert!(
+            texts.iter().any(|t| *t == title),
+            "{game}: the title {title} is shown whole: {texts:?}"
+        );
+        let cut: Vec<&String> = texts.iter().filter(|t| t.ends_with('…')).collect();
+        assert!(cut.is_empty(), "{game}: cut short: {cut:?}");
+    }
+}

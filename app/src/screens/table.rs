@@ -82,6 +82,10 @@ pub fn show(
     let title = game.as_ref().map(|g| g.title()).unwrap_or("Game");
     ui.horizontal(|ui| {
         ui.set_min_height(crate::theme::TOUCH);
+        // Narrower padding than elsewhere: three buttons and the game's whole title share
+        // a phone's width (each button still at least a thumb wide).
+        ui.spacing_mut().button_padding.x = 8.0;
+        ui.spacing_mut().item_spacing.x = 6.0;
         let over = view.outcome.is_some();
         let back = if over { "Home" } else { "Leave" };
         if widgets::button(ui, &format!("< {back}")).clicked() {
@@ -109,9 +113,11 @@ pub fn show(
             {
                 intents.push(GameIntent::AskToEnd);
             }
-            // The title takes what room the buttons leave (on a phone, "Greed…").
+            // The title takes what room the buttons leave: smaller on a phone rather than
+            // cut to "Greed…", and cut only below the smallest size.
             ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
-                ui.add(egui::Label::new(RichText::new(title).heading()).truncate());
+                let size = title_size(ui, title, ui.available_width());
+                ui.add(egui::Label::new(RichText::new(title).size(size).strong()).truncate());
             });
         });
     });
@@ -515,4 +521,30 @@ fn end_screen(ui: &mut egui::Ui, view: &GameView, game: Option<&dyn GameUi>) -> 
         }
     });
     chosen
+}
+
+/// The largest size, from the heading's down to 14 points, at which `title` fits in `room`.
+fn title_size(ui: &egui::Ui, title: &str, room: f32) -> f32 {
+    let heading = ui
+        .style()
+        .text_styles
+        .get(&egui::TextStyle::Heading)
+        .map_or(20.0, |f| f.size);
+    let mut size = heading;
+    while size > 14.0 {
+        let width = ui
+            .painter()
+            .layout_no_wrap(
+                title.to_string(),
+                egui::FontId::proportional(size),
+                egui::Color32::WHITE,
+            )
+            .size()
+            .x;
+        if width <= room - 2.0 {
+            break;
+        }
+        size -= 1.0;
+    }
+    size.max(14.0)
 }
