@@ -432,7 +432,9 @@ impl HoardApp {
     /// The Back key (Android's back button, Escape): leaves a page or a lobby; from a game
     /// it only asks.
     fn back(&mut self) {
-        if self.page == Page::Rules && self.rules_open.is_some() {
+        // A game's rules opened from its table or lobby go back there; from Home's list,
+        // to the list.
+        if self.page == Page::Rules && self.rules_open.is_some() && !self.seated {
             self.rules_open = None;
         } else if self.page != Page::Main {
             self.page = Page::Main;
@@ -574,6 +576,11 @@ impl HoardApp {
                 GameIntent::Leave => self.confirm_leave = true,
                 GameIntent::Done => self.leave_table(),
                 GameIntent::PlayAgain => self.play_again(),
+                GameIntent::Rules(title) => {
+                    // Back from the page comes back to the table.
+                    self.rules_open = rules_ref::index(title);
+                    self.page = Page::Rules;
+                }
                 GameIntent::Replay => {
                     if let Some(view) = &self.model.game {
                         let session = view.session;
@@ -850,7 +857,7 @@ impl HoardApp {
                 None => {}
             },
             Page::Rules => {
-                if rules_ref::show(ui, &mut self.rules_open) {
+                if rules_ref::show(ui, &mut self.rules_open, self.seated) {
                     self.page = Page::Main;
                 }
             }

@@ -38,9 +38,10 @@ pub fn page(name: &str) -> Option<&'static RulesPage> {
     index(name).and_then(|i| pages().get(i).copied())
 }
 
-/// Draws the list of games, or one game's page when `open` names one. Returns true when
-/// the screen's Back was pressed.
-pub fn show(ui: &mut egui::Ui, open: &mut Option<usize>) -> bool {
+/// Draws the list of games, or one game's page when `open` names one (`at_table`: opened
+/// from a table or its lobby, whose Back goes back there). Returns true when the screen's
+/// Back was pressed.
+pub fn show(ui: &mut egui::Ui, open: &mut Option<usize>, at_table: bool) -> bool {
     let mut back = false;
     let pages = pages();
     match open.and_then(|i| pages.get(i).map(|p| (i, *p))) {
@@ -58,8 +59,14 @@ pub fn show(ui: &mut egui::Ui, open: &mut Option<usize>) -> bool {
             });
         }
         Some((_, page)) => {
-            if widgets::top_bar(ui, page.title, Some("All games")) {
-                *open = None;
+            // Opened from a table or its lobby, back is back to it.
+            let back_to = if at_table { "Back" } else { "All games" };
+            if widgets::top_bar(ui, page.title, Some(back_to)) {
+                if at_table {
+                    back = true;
+                } else {
+                    *open = None;
+                }
             }
             egui::ScrollArea::vertical().show(ui, |ui| {
                 ui.label(RichText::new(page.pitch).italics());

@@ -149,7 +149,7 @@ fn the_lobby_never_counts_players_who_are_not_seated_nor_offers_a_code_offline()
         .expect("a page")
         .pitch;
     wait_until(&mut h, "SPAMMERS' rules", |h| has(h, pitch));
-    h.key_press(egui::Key::Escape);
+    // One Back: opened from the lobby, the page goes back to it, not to the list of games.
     h.key_press(egui::Key::Escape);
     wait_until(&mut h, "the lobby again", |h| has(h, "Add a bot"));
     let _ = std::fs::remove_dir_all(dir);

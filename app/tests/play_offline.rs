@@ -195,14 +195,18 @@ fn a_game_against_two_bots_ended_by_agreement_shows_a_verified_end_screen() {
     // Issue 31: "'Play again' with the same seats from the end screen": the same game with
     // the same two bots, ready to start, and it starts.
     click(&mut h, "Play again");
-    wait_until(&mut h, "the new table's lobby", |h| {
-        has(h, "Start the game")
+    // The new table fills in a few lobby views (the table, its game, each bot).
+    wait_until(&mut h, "the new table with its two bots", |h| {
+        has(h, "Start the game") && h.query_all_by_label("Remove").count() == 2
     });
     assert!(has(&h, "How to play GreedQuest"), "the same game");
+    for _ in 0..10 {
+        h.step();
+    }
     assert_eq!(
         h.query_all_by_label("Remove").count(),
         2,
-        "the same two bots"
+        "the same two bots, no more"
     );
     start(&mut h);
     wait_until(&mut h, "a new hand", |h| has(h, "Play"));
@@ -580,5 +584,24 @@ fn the_settings_show_the_version_and_the_pages_fingerprint() {
         has(h, &format!("Page for browsers: {fingerprint}"))
     });
     assert!(has(&h, &format!("Version {}", env!("CARGO_PKG_VERSION"))));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 31: "the rules reachable from the lobby and the table". From the game's log sheet,
+/// "Rules" opens the game's own rules; back comes back to the table, the game still there.
+#[test]
+fn the_rules_open_from_the_table_and_back_returns_to_it() {
+    let dir = scratch("rules-at-table");
+    let mut h = app(dir.clone(), [360.0, 780.0], true);
+    one_turn_against_two_bots(&mut h);
+    click(&mut h, "Log");
+    click(&mut h, "Rules");
+    let page = hoard_app::rules_ref::page("GreedQuest").expect("GreedQuest's rules");
+    wait_until(&mut h, "GreedQuest's rules", |h| {
+        page.sections.iter().any(|(heading, _)| has(h, heading))
+    });
+    assert!(!has(&h, "End game"), "the rules, not the table");
+    h.key_press(egui::Key::Escape);
+    wait_until(&mut h, "the table again", |h| has(h, "End game"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -48,6 +48,8 @@ pub enum GameIntent {
     Replay,
     /// From the end screen: a new game with the same people, bots and options.
     PlayAgain,
+    /// The rules of the game (by its title), from the log sheet; back comes back here.
+    Rules(&'static str),
 }
 
 /// "Ann", "Ann and Bo", "Ann, Bo and Cy".
@@ -195,8 +197,12 @@ pub fn show(
             .request_repaint_after(std::time::Duration::from_millis(ms.min(100)));
     }
 
-    if log_open && log_sheet(ui, region, &view.log, code) {
-        intents.push(GameIntent::Log);
+    if log_open {
+        match log_sheet(ui, region, &view.log, code) {
+            Some(SheetIntent::Close) => intents.push(GameIntent::Log),
+            Some(SheetIntent::Rules) => intents.push(GameIntent::Rules(title)),
+            None => {}
+        }
     }
     if view.outcome.is_some() {
         intents.extend(end_screen(ui, view, game.map(|g| &**g)));
@@ -347,7 +353,19 @@ fn capitalised(words: &str) -> String {
 /// The game log as a sheet over the lower part of the table (where the hand is), so the
 /// board above stays in sight while the player reads what happened. Returns true on
 /// "Close".
-fn log_sheet(ui: &egui::Ui, region: egui::Rect, log: &[String], code: &mut TableCode) -> bool {
+/// What a tap on the log sheet's bar asks for.
+enum SheetIntent {
+    Close,
+    /// The game's rules, in the app's own pages.
+    Rules,
+}
+
+fn log_sheet(
+    ui: &egui::Ui,
+    region: egui::Rect,
+    log: &[String],
+    code: &mut TableCode,
+) -> Option<SheetIntent> {
     let height = (region.height() * 0.38)
         .clamp(150.0, 320.0)
         .min(region.height());
@@ -355,7 +373,7 @@ fn log_sheet(ui: &egui::Ui, region: egui::Rect, log: &[String], code: &mut Table
         egui::pos2(region.left(), region.bottom() - height),
         region.max,
     );
-    let mut close = false;
+    let mut said = None;
     let palette = Palette::of(ui);
     egui::Area::new(egui::Id::unique("table-log-sheet"))
         .order(egui::Order::Foreground)
@@ -374,7 +392,12 @@ fn log_sheet(ui: &egui::Ui, region: egui::Rect, log: &[String], code: &mut Table
                         let title = if shown { "Screen code" } else { "Game log" };
                         ui.label(RichText::new(title).strong().size(18.0));
                         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                            close = widgets::button(ui, "Close").clicked();
+                            if widgets::button(ui, "Close").clicked() {
+                                said = Some(SheetIntent::Close);
+                            }
+                            if widgets::button(ui, "Rules").clicked() {
+                                said = Some(SheetIntent::Rules);
+                            }
                             let other = if shown {
                                 "Back to the log"
                             } else {
@@ -416,7 +439,7 @@ fn log_sheet(ui: &egui::Ui, region: egui::Rect, log: &[String], code: &mut Table
                     }
                 });
         });
-    close
+    said
 }
 
 /// The winners, the scores, the audit's verdict, a way home and a way to watch the game
