@@ -746,20 +746,8 @@ fn spree_lights_ones_own_car_square_over_the_car_when_a_walk_reaches_it() {
 /// along the track of a ten-step game shows step 5.
 #[test]
 fn a_tap_on_the_replays_track_jumps_to_that_step() {
-    use hoard_app::games::TableFrame;
-    use hoard_app::screens::replay;
     let watched = greedquest_replay(11, Vec::new());
-    let mut h = Harness::builder().with_size([360.0, 640.0]).build_ui_state(
-        |ui, state: &mut replay::ReplayState| {
-            let frame = TableFrame {
-                now: ui.input(|i| i.time),
-                portrait: true,
-                still: true,
-            };
-            let _ = replay::show(ui, state, frame);
-        },
-        replay::ReplayState::new(watched),
-    );
+    let mut h = replay_on_a_phone(watched);
     h.run();
     let track = h.get_by_role(egui::accesskit::Role::Slider);
     assert!(
@@ -886,7 +874,6 @@ fn mias_walk_done() -> hoard_rules::spree::Phase {
 /// the audit has not shown offers nothing of it.
 #[test]
 fn an_audited_replay_shows_every_hand_and_what_each_sealed_play_was() {
-    use hoard_app::games::TableFrame;
     use hoard_app::net::{EveryHand, ReplayFrame};
     use hoard_app::screens::replay;
     let config = Config {
@@ -944,17 +931,7 @@ fn an_audited_replay_shows_every_hand_and_what_each_sealed_play_was() {
                 .collect(),
             sealed: vec![(1, sealed_line.to_string())],
         });
-        let mut h = Harness::builder().with_size([360.0, 640.0]).build_ui_state(
-            |ui, state: &mut replay::ReplayState| {
-                let frame = TableFrame {
-                    now: ui.input(|i| i.time),
-                    portrait: true,
-                    still: true,
-                };
-                let _ = replay::show(ui, state, frame);
-            },
-            replay::ReplayState::new(watched),
-        );
+        let mut h = replay_on_a_phone(watched);
         h.run();
         h
     };
@@ -1079,10 +1056,29 @@ fn every_games_title_is_whole_on_a_phone() {
             .filter_map(|n| n.accesskit_node().value().or(n.accesskit_node().label()))
             .collect();
         assert!(
-            texts.iter().any(|t| *t == title),
+            texts.contains(&title),
             "{game}: the title {title} is shown whole: {texts:?}"
         );
         let cut: Vec<&String> = texts.iter().filter(|t| t.ends_with('…')).collect();
         assert!(cut.is_empty(), "{game}: cut short: {cut:?}");
     }
+}
+
+/// The replay screen watching `watched` on a 360×640 phone, motion off.
+fn replay_on_a_phone(
+    watched: hoard_app::net::Replay,
+) -> Harness<'static, hoard_app::screens::replay::ReplayState> {
+    use hoard_app::games::TableFrame;
+    use hoard_app::screens::replay;
+    Harness::builder().with_size([360.0, 640.0]).build_ui_state(
+        |ui, state: &mut replay::ReplayState| {
+            let frame = TableFrame {
+                now: ui.input(|i| i.time),
+                portrait: true,
+                still: true,
+            };
+            let _ = replay::show(ui, state, frame);
+        },
+        replay::ReplayState::new(watched),
+    )
 }

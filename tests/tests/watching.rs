@@ -38,10 +38,8 @@ fn short_counter_table(scratch: &Scratch, name: &str) -> (Device, String) {
     (host, code)
 }
 
-/// A host with two bots at a short game of Counter, playing by itself; returns the host and
-/// its table's address.
-fn counter_with_two_bots(scratch: &Scratch) -> (Device, EndpointAddr) {
-    let (mut host, code) = short_counter_table(scratch, "The kitchen");
+/// Seats two bots at `host`'s table and waits until it can start.
+fn seat_two_bots(host: &mut Device) {
     host.handle.send(Command::AddBot);
     host.handle.send(Command::AddBot);
     host.wait_for(WAIT, |e| match e {
@@ -49,6 +47,13 @@ fn counter_with_two_bots(scratch: &Scratch) -> (Device, EndpointAddr) {
         _ => None,
     })
     .expect("two bots seated");
+}
+
+/// A host with two bots at a short game of Counter, playing by itself; returns the host and
+/// its table's address.
+fn counter_with_two_bots(scratch: &Scratch) -> (Device, EndpointAddr) {
+    let (mut host, code) = short_counter_table(scratch, "The kitchen");
+    seat_two_bots(&mut host);
     host.handle.send(Command::Autoplay { on: true });
     host.handle.send(Command::Start);
     (host, ticket::decode(&code).expect("the ticket reads back"))
@@ -378,13 +383,7 @@ fn a_screen_shows_a_game_ended_by_agreement_as_ended() {
     with_timeout(Duration::from_secs(120), || {
         let scratch = Scratch::new("watching-agreed");
         let (mut host, code) = short_counter_table(&scratch, "The porch");
-        host.handle.send(Command::AddBot);
-        host.handle.send(Command::AddBot);
-        host.wait_for(WAIT, |e| match e {
-            Update::Lobby(l) if l.seats.len() == 3 && l.can_start => Some(()),
-            _ => None,
-        })
-        .expect("two bots seated");
+        seat_two_bots(&mut host);
         host.handle.send(Command::Start);
         host.wait_for(WAIT, |e| match e {
             Update::Game(v) if v.my_turn => Some(()),

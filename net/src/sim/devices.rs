@@ -1604,17 +1604,22 @@ impl World {
         ))
     }
 
+    /// Device `dev`'s person opens the game's replay.
+    fn open_replay(&mut self, dev: usize) -> Result<Replay, String> {
+        let session = self.session.ok_or_else(|| self.fail("no game was seen"))?;
+        self.slots[dev].seen.replay = None;
+        self.command(dev, Command::Replay { session });
+        self.slots[dev].seen.replay.take().ok_or_else(|| {
+            let errors = self.slots[dev].seen.errors.last().cloned();
+            self.fail(&format!("dev {dev} cannot replay the game: {errors:?}"))
+        })
+    }
+
     /// Where device `dev`'s replay of the game ends, once its audit says the game was
     /// verified: the steps it shows after the deal (one short of the log's where the game
     /// ended by agreement, which moves nothing) and the last state.
     fn replayed_end(&mut self, dev: usize) -> Result<(u32, [u8; 32]), String> {
-        let session = self.session.ok_or_else(|| self.fail("no game was seen"))?;
-        self.slots[dev].seen.replay = None;
-        self.command(dev, Command::Replay { session });
-        let Some(replay) = self.slots[dev].seen.replay.take() else {
-            let errors = self.slots[dev].seen.errors.last().cloned();
-            return Err(self.fail(&format!("dev {dev} cannot replay the game: {errors:?}")));
-        };
+        let replay = self.open_replay(dev)?;
         if replay.audit != Some(AuditVerdict::Verified) {
             return Err(self.fail(&format!("dev {dev}'s replay audit: {:?}", replay.audit)));
         }
@@ -1629,13 +1634,7 @@ impl World {
     /// step with each seat's table, and at the last step its own seat's table is the one it
     /// held live (the audit read each hand as the device did).
     fn every_hand_shown(&mut self, dev: usize, end: &GameView) -> Result<(), String> {
-        let session = self.session.ok_or_else(|| self.fail("no game was seen"))?;
-        self.slots[dev].seen.replay = None;
-        self.command(dev, Command::Replay { session });
-        let Some(replay) = self.slots[dev].seen.replay.take() else {
-            let errors = self.slots[dev].seen.errors.last().cloned();
-            return Err(self.fail(&format!("dev {dev} cannot replay the game: {errors:?}")));
-        };
+        let replay = self.open_replay(dev)?;
         let seats = replay.seats.len();
         let Some(every) = &replay.every_hand else {
             return Err(self.fail(&format!("dev {dev}'s audited replay shows no hands")));
