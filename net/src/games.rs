@@ -115,11 +115,14 @@ macro_rules! games {
                 }
             }
 
-            /// The options `start` was made with: a game to play again. `None` for a game
-            /// this version does not play, or options it cannot read.
+            /// The options `start` was made with ([`Start::check`]): a game to play again.
+            /// `None` for a game this version does not play, or a start it does not accept.
             pub fn of_start(start: &Start) -> Option<GameSetup> {
                 $(if start.game == <hoard_rules::$module::$game as Game>::NAME {
-                    return postcard::from_bytes(&start.config).ok().map(GameSetup::$game);
+                    return start
+                        .check::<hoard_rules::$module::$game>()
+                        .ok()
+                        .map(GameSetup::$game);
                 })*
                 None
             }

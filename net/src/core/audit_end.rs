@@ -55,23 +55,12 @@ impl<G: Game> Core<G> {
         if !owed.is_empty() {
             return Ok(Progress::Waiting(owed));
         }
-        let Some(gs) = &self.game else {
-            return Ok(Progress::Waiting(BTreeSet::new()));
-        };
-        let accepts: Vec<Accept> = self.peers.iter().filter_map(|p| p.accept.clone()).collect();
         let reveals: Vec<Option<Reveal>> = (0..self.keys.len() as Seat)
             .map(|s| view.reveals.get(&s).cloned())
             .collect();
-        let verdict = audit::audit::<G>(&AuditInput {
-            session: &self.session,
-            start: &self.start,
-            config: &self.config,
-            accepts: &accepts,
-            records: &gs.records,
-            reveals: &reveals,
-            sit_out: self.cfg.sit_out,
-            final_state: basis.state,
-        });
+        let Some(verdict) = self.with_audit_input(&reveals, basis.state, audit::audit::<G>) else {
+            return Ok(Progress::Waiting(BTreeSet::new()));
+        };
         for seat in removals {
             if let Some(gs) = &mut self.game
                 && !gs.removed.contains_key(seat)
@@ -93,19 +82,30 @@ impl<G: Game> Core<G> {
     /// audited and so every secret is out; `None` before the audit or where the game does
     /// not replay (the verdict says why).
     pub fn shown(&self) -> Option<Shown<G>> {
-        let gs = self.game.as_ref()?;
         self.verdict.as_ref()?;
+        self.with_audit_input(&self.revealed, self.state_hash(), audit::shown::<G>)?
+            .ok()
+    }
+
+    /// Runs `work` on the audit's input: this game's log and accepts with `reveals`, to reach
+    /// `final_state`. `None` before the game.
+    fn with_audit_input<R>(
+        &self,
+        reveals: &[Option<Reveal>],
+        final_state: crate::wire::Hash,
+        work: impl FnOnce(&AuditInput<'_, G>) -> R,
+    ) -> Option<R> {
+        let gs = self.game.as_ref()?;
         let accepts: Vec<Accept> = self.peers.iter().filter_map(|p| p.accept.clone()).collect();
-        audit::shown::<G>(&AuditInput {
+        Some(work(&AuditInput {
             session: &self.session,
             start: &self.start,
             config: &self.config,
             accepts: &accepts,
             records: &gs.records,
-            reveals: &self.revealed,
+            reveals,
             sit_out: self.cfg.sit_out,
-            final_state: self.state_hash(),
-        })
-        .ok()
+            final_state,
+        }))
     }
 }
