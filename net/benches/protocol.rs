@@ -1,10 +1,14 @@
 //! `cargo bench -p hoard-net`: full 6-seat GreedQuest games through the simulator on a
-//! perfect network — games per second, and bytes per sealed turn per seat.
+//! perfect network — games per second, the CPU of a game in signature checks (one check
+//! timed in the same run), and bytes per sealed turn per seat.
 //!
 //! Every device verifies every signature it receives, as real devices do (no shared
 //! memo), and every message is echoed as the protocol echoes it. Bytes are everything the
 //! six devices hand to the network. Last, the cost of one signature check, alone and in
 //! batches of the sizes a catching-up device sees.
+
+#[path = "support/baseline.rs"]
+mod baseline;
 
 use hoard_net::identity::SeatKey;
 use hoard_net::sim::{self, Faults, Report};
@@ -37,18 +41,13 @@ fn game(seed: u64, tally: bool) -> Report {
 }
 
 fn main() {
+    let check = baseline::signature_check();
     // Warm up, and measure bytes on one pass with the tally on.
     let mut tally = sim::Tally::default();
     let mut plays = 0u64;
     for seed in 0..5 {
         let r = game(1_000 + seed, true);
-        let t = r.tally.unwrap_or_default();
-        tally.commits += t.commits;
-        tally.openings += t.openings;
-        tally.hellos += t.hellos;
-        tally.other += t.other;
-        tally.commit_size = t.commit_size;
-        tally.opening_size = t.opening_size;
+        tally.add(&r.tally.unwrap_or_default());
         plays += r.sealed_plays as u64;
     }
 
@@ -70,6 +69,14 @@ fn main() {
         steps as f64 / GAMES as f64,
         sealed as f64 / GAMES as f64,
     );
+    let game_cpu = secs / GAMES as f64;
+    println!(
+        "  CPU per game (all six devices, one core): {:.0} signature checks' worth \
+         ({:.1} ms a game, one signature check {} in this run)",
+        game_cpu / check.as_secs_f64(),
+        game_cpu * 1000.0,
+        baseline::us(check),
+    );
     println!(
         "  {:.0} messages/game, {:.1} KB/game on the network (all six devices)",
         messages as f64 / GAMES as f64,
@@ -77,19 +84,30 @@ fn main() {
     );
     let per = |b: u64| b as f64 / plays as f64;
     println!(
-        "  bytes per sealed turn per seat: {:.0} (commitment {} B sent to 5 peers and echoed by each, \
-         opening {} B sent to 5 peers: {:.0} + {:.0})",
-        per(tally.commits + tally.openings),
+        "  bytes per sealed turn per seat: {:.0} (commitment {} B sent to 5 peers, \
+         opening {} B sent to 5 peers, the digest of the commitments held sent to 5 peers: \
+         {:.0} + {:.0} + {:.0})",
+        per(tally.commits + tally.openings + tally.holdings),
         tally.commit_size,
         tally.opening_size,
         per(tally.commits),
         per(tally.openings),
+        per(tally.holdings),
     );
     println!(
         "  all traffic per sealed turn per seat (hellos {:.0}, draws/moves/reveals {:.0}): {:.0}",
         per(tally.hellos),
         per(tally.other),
-        per(tally.commits + tally.openings + tally.hellos + tally.other),
+        per(tally.commits + tally.openings + tally.holdings + tally.hellos + tally.other),
+    );
+    let kinds: Vec<String> = tally
+        .by_kind
+        .iter()
+        .map(|(kind, (n, b))| format!("{kind} {:.1} ({:.0} B)", *n as f64 / 5.0, *b as f64 / 5.0))
+        .collect();
+    println!(
+        "  messages sent per game by kind (bytes): {}",
+        kinds.join(", ")
     );
     signatures();
 }

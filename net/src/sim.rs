@@ -135,8 +135,12 @@ pub struct Report {
     pub steps: u32,
     /// Steps that were sealed until all were in.
     pub sealed_steps: u32,
-    /// Sealed plays made: one per seat per sealed step it took part in.
+    /// Steps whose sealed plays all stayed closed until the audit.
+    pub closed_steps: u32,
+    /// Sealed plays made and opened: one per seat per sealed step it took part in.
     pub sealed_plays: u32,
+    /// Sealed plays kept closed until the audit.
+    pub closed_plays: u32,
     /// Steps of a shared hidden deck (shuffles, deals, reveals), and of them shuffles.
     pub deck_steps: u32,
     pub shuffles: u32,
@@ -224,11 +228,59 @@ pub struct Tally {
     pub openings: u64,
     /// Sync hellos.
     pub hellos: u64,
+    /// Statements of the commitments held ([`crate::wire::Holding`]).
+    pub holdings: u64,
     /// Everything else: accepts, open moves, beacon links, votes, reveals.
     pub other: u64,
     /// The size of one commitment message and one opening, as sent.
     pub commit_size: usize,
     pub opening_size: usize,
+    /// Every message sent, by what it is ("Commit", "Link", "Hello", ...): how many, and
+    /// their bytes.
+    pub by_kind: std::collections::BTreeMap<&'static str, (u64, u64)>,
+}
+
+impl Tally {
+    /// Adds `other`'s counts to these (the sizes of one commitment and one opening are
+    /// taken from `other`).
+    pub fn add(&mut self, other: &Tally) {
+        self.commits += other.commits;
+        self.openings += other.openings;
+        self.hellos += other.hellos;
+        self.holdings += other.holdings;
+        self.other += other.other;
+        self.commit_size = other.commit_size;
+        self.opening_size = other.opening_size;
+        for (kind, (n, bytes)) in &other.by_kind {
+            let e = self.by_kind.entry(kind).or_default();
+            e.0 += n;
+            e.1 += bytes;
+        }
+    }
+}
+
+/// A short name for what a message is, for the tally.
+fn kind_name(wire: &crate::wire::Wire) -> &'static str {
+    use crate::wire::{Kind, Wire};
+    match wire {
+        Wire::Link(_) => "Link",
+        Wire::Hello(_) => "Hello",
+        Wire::Holding(_) => "Holding",
+        Wire::Signed(s) => match s.kind() {
+            Kind::Accept => "Accept",
+            Kind::Input => "Input",
+            Kind::Commit => "Commit",
+            Kind::Open => "Open",
+            Kind::Vote(_) => "Vote",
+            Kind::Head => "Head",
+            Kind::Reveal => "Reveal",
+            Kind::Back => "Back",
+            Kind::End => "End",
+            Kind::Deck => "Deck",
+            Kind::Escrow => "Escrow",
+            Kind::Complaint => "Complaint",
+        },
+    }
 }
 
 /// A device's disk: the store's append-only files, byte for byte as
@@ -638,7 +690,13 @@ impl<G: Game> Sim<G> {
             self.bytes += t.bytes.len() as u64;
             if let Some(tally) = self.tally.as_mut() {
                 let len = t.bytes.len();
-                match crate::wire::Wire::decode(&t.bytes) {
+                let wire = crate::wire::Wire::decode(&t.bytes);
+                if let Ok(w) = &wire {
+                    let e = tally.by_kind.entry(kind_name(w)).or_default();
+                    e.0 += 1;
+                    e.1 += len as u64;
+                }
+                match wire {
                     Ok(crate::wire::Wire::Signed(m)) => match m.body {
                         crate::wire::Body::Commit(_) => {
                             tally.commits += len as u64;
@@ -651,6 +709,7 @@ impl<G: Game> Sim<G> {
                         _ => tally.other += len as u64,
                     },
                     Ok(crate::wire::Wire::Hello(_)) => tally.hellos += len as u64,
+                    Ok(crate::wire::Wire::Holding(_)) => tally.holdings += len as u64,
                     _ => tally.other += len as u64,
                 }
             }
@@ -1031,17 +1090,26 @@ impl<G: Game> Sim<G> {
                 other => return fail(format!("seat {}'s audit: {other:?}", c.my_seat())),
             }
         }
-        let sealed_plays = first
-            .records()
-            .iter()
-            .map(|r| match r {
-                StepRecord::Inputs { plays, .. } => plays
-                    .iter()
-                    .filter(|(_, p)| matches!(p, PlayRecord::Opened { .. }))
-                    .count() as u32,
-                StepRecord::Chance { .. } | StepRecord::Deck { .. } | StepRecord::Ended { .. } => 0,
-            })
-            .sum();
+        let plays = |opened: bool| -> u32 {
+            first
+                .records()
+                .iter()
+                .map(|r| match r {
+                    StepRecord::Inputs { plays, .. } => plays
+                        .iter()
+                        .filter(|(_, p)| match p {
+                            PlayRecord::Opened { .. } => opened,
+                            PlayRecord::Closed { .. } => !opened,
+                            _ => false,
+                        })
+                        .count() as u32,
+                    StepRecord::Chance { .. }
+                    | StepRecord::Deck { .. }
+                    | StepRecord::Ended { .. } => 0,
+                })
+                .sum()
+        };
+        let (sealed_plays, closed_plays) = (plays(true), plays(false));
         let (mut deck_steps, mut shuffles, mut passed) = (0, 0, 0);
         for r in first.records() {
             match r {
@@ -1077,20 +1145,27 @@ impl<G: Game> Sim<G> {
                 }
             }
         }
-        let sealed_steps = first
-            .records()
-            .iter()
-            .filter(|r| {
-                matches!(r, StepRecord::Inputs { plays, .. }
-                    if plays.iter().any(|(_, p)| matches!(p, PlayRecord::Opened { .. })))
-            })
-            .count() as u32;
+        let steps_with = |opened: bool| {
+            first
+                .records()
+                .iter()
+                .filter(|r| {
+                    matches!(r, StepRecord::Inputs { plays, .. }
+                        if plays.iter().any(|(_, p)| matches!(p, PlayRecord::Opened { .. })) == opened
+                        && plays.iter().any(|(_, p)| matches!(p,
+                            PlayRecord::Opened { .. } | PlayRecord::Closed { .. })))
+                })
+                .count() as u32
+        };
+        let (sealed_steps, closed_steps) = (steps_with(true), steps_with(false));
         Ok(Report {
             seed,
             seats: self.nodes.len() as u8,
             steps: first.step(),
             sealed_steps,
+            closed_steps,
             sealed_plays,
+            closed_plays,
             deck_steps,
             shuffles,
             passed,

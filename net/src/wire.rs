@@ -538,12 +538,49 @@ pub struct Hello {
     pub pad: Vec<u8>,
 }
 
+/// "I hold every commitment of `step`, and these are they": sent once to each peer when
+/// the sender holds the commitment of every seat the step waits on. `digest` is
+/// [`holding_digest`] over them and the log they were made on. Equal digests are a peer's
+/// word that it holds the very same commitments, which a seat waits for before it opens its
+/// own (see `Core`'s sealing); unequal ones make each side send the other its commitments,
+/// so two versions of one meet as a proof. Unsigned: it comes over the link authenticated as
+/// its sender's, and a false one can only make its sender's own word worth nothing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Holding {
+    pub session: SessionId,
+    pub step: u32,
+    #[serde(with = "bytes32")]
+    pub digest: Hash,
+}
+
+/// The digest a [`Holding`] states: the session, step and log, and each awaited seat's
+/// commitment, in ascending seat order. Two devices on one log get the same digest exactly
+/// when they hold the same commitments: a seat's commitment is one signed message per step
+/// and log (signatures are deterministic), so the same commitment is the same message.
+pub fn holding_digest(
+    session: &SessionId,
+    step: u32,
+    log: &Hash,
+    commitments: impl IntoIterator<Item = (Seat, Hash)>,
+) -> Hash {
+    let mut h = blake3::Hasher::new_derive_key("hoard v2 holding");
+    h.update(&session.0);
+    h.update(&step.to_le_bytes());
+    h.update(log);
+    for (seat, commitment) in commitments {
+        h.update(&[seat]);
+        h.update(&commitment);
+    }
+    *h.finalize().as_bytes()
+}
+
 /// Every message on the wire.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Wire {
     Signed(Signed),
     Link(Link),
     Hello(Hello),
+    Holding(Holding),
 }
 
 impl Wire {
@@ -582,6 +619,7 @@ impl Wire {
             Wire::Signed(s) => &s.session,
             Wire::Link(l) => &l.session,
             Wire::Hello(h) => &h.session,
+            Wire::Holding(h) => &h.session,
         }
     }
 }

@@ -7,7 +7,11 @@
 //! - beacon draw latency: from the last seat reaching a draw (and sending its link) to the
 //!   draw being applied on every seat;
 //! - catch-up: a seat that was away while the table went on without it for 1,000 steps
-//!   restarts from its data directory; the time until it has every missed step applied.
+//!   restarts from its data directory; the time until it has every missed step applied;
+//! - the yardsticks, in the same run: a raw iroh round trip (32 bytes each way over the
+//!   links devices use: one stream each way, length-framed) and one signature check, with
+//!   every figure above also stated as a multiple of them, which moves far less from
+//!   machine to machine than the milliseconds do.
 //!
 //! `HOARD_BENCH_SAMPLES` (default 300) sets the number of sealed turns measured,
 //! `HOARD_BENCH_BEHIND` (default 1000) the steps missed, `HOARD_BENCH_TRIALS` (default 5)
@@ -16,6 +20,10 @@
 //! `HOARD_BENCH_PAUSE_MS` (default 0) a pause before the restart
 //! and after the catch-up, to attach a profiler to the catch-up alone.
 
+#[path = "../../net/benches/support/baseline.rs"]
+mod baseline;
+
+use hoard_net::transport::{ALPN, EndpointOptions, NetMode, bind_endpoint, frame};
 use hoard_tests::Scratch;
 use hoard_tests::rounds::Input;
 use hoard_tests::table::LoopTable;
@@ -38,16 +46,89 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[i.min(sorted.len() - 1)]
 }
 
-fn summary(name: &str, mut samples: Vec<Duration>) {
+/// The yardsticks of this run: a raw round trip (p50, p99) and one signature check.
+struct Yardstick {
+    trip: (Duration, Duration),
+    check: Duration,
+}
+
+impl Yardstick {
+    /// `d` as round trips (at the round trip's p50, or its p99 for a p99) and signature checks.
+    fn times(&self, d: Duration, trip: Duration) -> String {
+        format!(
+            "{:.1} round trips, {:.0} signature checks",
+            d.as_secs_f64() / trip.as_secs_f64().max(1e-9),
+            d.as_secs_f64() / self.check.as_secs_f64().max(1e-12),
+        )
+    }
+}
+
+fn summary(name: &str, mut samples: Vec<Duration>, yard: &Yardstick) {
     samples.sort();
     let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let (p50, p99) = (percentile(&samples, 0.50), percentile(&samples, 0.99));
     println!(
         "{name}: n={} p50={:.2} ms p99={:.2} ms max={:.2} ms",
         samples.len(),
-        ms(percentile(&samples, 0.50)),
-        ms(percentile(&samples, 0.99)),
+        ms(p50),
+        ms(p99),
         ms(samples.last().copied().unwrap_or_default()),
     );
+    println!(
+        "    p50 = {}; p99 = {}",
+        yard.times(p50, yard.trip.0),
+        yard.times(p99, yard.trip.1)
+    );
+}
+
+/// Round trips of 32 bytes between two iroh endpoints on loopback, over one stream each
+/// way with the devices' own framing: what any message between two devices costs at least.
+fn round_trips(n: usize) -> Vec<Duration> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let options = EndpointOptions::new(NetMode::Loopback);
+        let bind = |b: u8| bind_endpoint(hoard_net::SecretKey::from_bytes(&[b; 32]), &options);
+        let (a, b) = (
+            bind(201).await.expect("bind"),
+            bind(202).await.expect("bind"),
+        );
+        let (a, b) = (a.endpoint, b.endpoint);
+        let addr = b.addr();
+        // The far side: every frame that comes is sent straight back.
+        let echo = tokio::spawn(async move {
+            let conn = b.accept().await?.accept().ok()?.await.ok()?;
+            let mut back = conn.open_uni().await.ok()?;
+            let mut from = conn.accept_uni().await.ok()?;
+            while let Ok(Some(bytes)) = frame::read(&mut from).await {
+                frame::write(&mut back, &bytes).await.ok()?;
+            }
+            Some(())
+        });
+        let conn = a.connect(addr, ALPN).await.expect("connect");
+        let mut to = conn.open_uni().await.expect("a stream");
+        let mut times = Vec::with_capacity(n);
+        let payload = [0x5au8; 32];
+        // The far side's stream opens with its first frame: one trip unmeasured.
+        frame::write(&mut to, &payload).await.expect("send");
+        let mut from = conn.accept_uni().await.expect("a stream back");
+        frame::read(&mut from).await.expect("the echo");
+        for _ in 0..n {
+            let t = Instant::now();
+            frame::write(&mut to, &payload).await.expect("send");
+            let back = frame::read(&mut from).await.expect("the echo");
+            times.push(t.elapsed());
+            assert_eq!(back.as_deref(), Some(&payload[..]));
+        }
+        drop(to);
+        conn.close(0u32.into(), b"done");
+        echo.abort();
+        a.close().await;
+        times
+    })
 }
 
 /// Copies a directory tree (a device's data directory).
@@ -75,6 +156,12 @@ fn main() {
         Err(_) => Scratch::new("lan-bench"),
     };
     let _ = std::fs::create_dir_all(&scratch.path);
+    let mut trips = round_trips(2_000);
+    trips.sort();
+    let yard = Yardstick {
+        trip: (percentile(&trips, 0.50), percentile(&trips, 0.99)),
+        check: baseline::signature_check(),
+    };
     println!(
         "Hoard LAN benchmark: {SEATS} seats, each a device with its own iroh endpoint on 127.0.0.1, \
          stores under {}",
@@ -140,13 +227,22 @@ fn main() {
             sealed.push(applied.saturating_duration_since(sent));
         }
     }
+    println!(
+        "yardsticks: raw iroh round trip (32 B each way, loopback) p50={:.3} ms p99={:.3} ms; \
+         one signature check {}",
+        yard.trip.0.as_secs_f64() * 1000.0,
+        yard.trip.1.as_secs_f64() * 1000.0,
+        baseline::us(yard.check),
+    );
     summary(
         "sealed turn (last commitment submitted -> step applied on all 6 seats)",
         sealed,
+        &yard,
     );
     summary(
         "beacon draw (last link sent -> draw applied on all 6 seats)",
         beacon,
+        &yard,
     );
 
     // Catch-up: the last seat leaves; the table skips it for `behind` steps; it returns.
@@ -210,13 +306,15 @@ fn main() {
         .map(|t| format!("{:.1}", t.as_secs_f64() * 1000.0))
         .collect();
     times.sort();
+    let median = percentile(&times, 0.5);
     println!(
         "catch-up: seat {gone} back {missed} steps behind: every step applied {:.1} ms after its restart, \
          median of {trials} (each: {} ms; endpoint bound on its old port, store read, peers reached, \
          missed messages verified and saved)",
-        percentile(&times, 0.5).as_secs_f64() * 1000.0,
+        median.as_secs_f64() * 1000.0,
         ms.join(", ")
     );
+    println!("    = {}", yard.times(median, yard.trip.0));
 
     // The game then ends the same everywhere, verified.
     for d in &all {

@@ -11,7 +11,7 @@ use crate::beacon;
 use crate::error::{NetError, Result};
 use crate::identity::PublicKey;
 use crate::wire::{
-    Basis, Body, Hash, Hello, Kind, MAX_DECK_MESSAGE, MAX_INPUT, Signed, Wire, verify_all,
+    Basis, Body, Hash, Hello, Holding, Kind, MAX_DECK_MESSAGE, MAX_INPUT, Signed, Wire, verify_all,
 };
 use hoard_rules::{Game, Seat};
 
@@ -73,23 +73,16 @@ impl<G: Game> Core<G> {
         // The frame's new messages in order, and where a hello comes among them.
         let mut fresh: Vec<Arrival> = Vec::new();
         let mut hellos: Vec<(usize, Hello)> = Vec::new();
+        let mut holdings: Vec<Holding> = Vec::new();
         let mut seen: IdMap<Hash, ()> = IdMap::default();
         let mut changed = false;
-        let at = self.step();
         for bytes in batch {
             let bytes = bytes.as_ref();
-            // Echoes make most arrivals repeats: an honest peer's bytes are canonical, so
-            // their hash is the id of a message we may already hold.
+            // Echoes make many arrivals repeats: an honest peer's bytes are canonical, so
+            // their hash is the id of a message we may already hold. A repeat changes
+            // nothing (and a catching-up device gets thousands of them).
             let id = Wire::id_of(bytes);
-            if let Some(held) = self.msgs.get_mut(&id) {
-                if held.heard_from & (1 << peer) == 0 {
-                    held.heard_from |= 1 << peer;
-                    // A first echo of a commitment of this step may be the confirmation an
-                    // opening waits on. Any other repeat changes nothing (and a catching-up
-                    // device gets thousands of them, one from each peer).
-                    changed |= matches!(&held.wire,
-                        Wire::Signed(s) if s.step == at && s.kind() == Kind::Commit);
-                }
+            if self.msgs.contains_key(&id) {
                 continue;
             }
             if seen.insert(id, ()).is_some() {
@@ -110,6 +103,7 @@ impl<G: Game> Core<G> {
             changed = true;
             match wire {
                 Wire::Hello(hello) => hellos.push((fresh.len(), hello)),
+                Wire::Holding(holding) => holdings.push(holding),
                 wire => fresh.push(Arrival {
                     wire,
                     bytes: bytes.to_vec(),
@@ -138,6 +132,9 @@ impl<G: Game> Core<G> {
             self.answer_hello(now, peer, &hello);
         }
         self.ingest_checked(now, rest.collect(), &mut refused, Origin::Peer(peer));
+        for holding in holdings {
+            self.peer_holds(peer, &holding);
+        }
         if changed {
             self.advance(now);
         }
@@ -233,7 +230,7 @@ impl<G: Game> Core<G> {
         let (seat, step) = match &wire {
             Wire::Signed(s) => (s.seat, s.step),
             Wire::Link(l) => (l.seat, l.step),
-            Wire::Hello(_) => return Ok(()),
+            Wire::Hello(_) | Wire::Holding(_) => return Ok(()),
         };
         if wire.session() != &self.session {
             return Err(NetError::WrongSession);
@@ -315,7 +312,7 @@ impl<G: Game> Core<G> {
                 let again = match &wire {
                     Wire::Link(_) => true,
                     Wire::Signed(s) => s.kind() == Kind::Open,
-                    Wire::Hello(_) => false,
+                    Wire::Hello(_) | Wire::Holding(_) => false,
                 };
                 self.persists.push_back(if again {
                     Persist::Replayable(bytes.clone())
@@ -331,7 +328,7 @@ impl<G: Game> Core<G> {
                     }
                 }
             }
-            Origin::Peer(_) => {
+            Origin::Peer(from) => {
                 // A seat this seat goes on without made a move, or said it is back, after
                 // the step it was left at (a move from before might only now be passed
                 // on): its player is back.
@@ -357,7 +354,9 @@ impl<G: Game> Core<G> {
                 self.persists.push_back(Persist::Replayable(bytes.clone()));
                 // Echo what a seat could sign twice. An opening is bound by its commitment
                 // and a link by its chain, so neither can be shown two ways: no echo needed.
-                // Back to the peer it came from too: the echo tells that peer we hold it.
+                // A commitment is not echoed either: devices compare digests of the ones
+                // they hold instead, and send them on only where they differ (see
+                // `Core::hold_commitments`).
                 // Not to a peer that has said it is past the message's step: it completed
                 // that step already, and a catching-up device would otherwise send every
                 // old message it is given back out to the whole table. A peer that has not
@@ -365,7 +364,8 @@ impl<G: Game> Core<G> {
                 // the table is: a step the table is two past was settled long ago, and a
                 // peer still behind it gets it with the history its hello asks for.
                 // Nor what was signed on another log for a step we are at or have left.
-                let echo = matches!(&wire, Wire::Signed(s) if s.kind() != Kind::Open
+                let echo = matches!(&wire, Wire::Signed(s)
+                    if !matches!(s.kind(), Kind::Open | Kind::Commit)
                     && (s.kind() == Kind::Accept || !self.off_our_log(s.step, &s.basis.log)));
                 let table_at = self
                     .peers
@@ -380,7 +380,7 @@ impl<G: Game> Core<G> {
                         None => settled,
                     };
                     let i = i as Seat;
-                    if i != self.me && i != seat && !past {
+                    if i != self.me && i != seat && i != from && !past {
                         self.transmits.push_back(Transmit {
                             to: *k,
                             bytes: bytes.clone(),
@@ -390,18 +390,7 @@ impl<G: Game> Core<G> {
             }
             Origin::Store => {}
         }
-        let heard_from = match origin {
-            Origin::Peer(from) => 1 << from,
-            Origin::Own | Origin::Store => 0,
-        };
-        self.msgs.insert(
-            id,
-            Box::new(Held {
-                wire,
-                bytes,
-                heard_from,
-            }),
-        );
+        self.msgs.insert(id, Box::new(Held { wire, bytes }));
         self.by_step.entry(step).or_default().push((id, seat));
         // Only what can move this device on counts as the table not being quiet: a device
         // behind the table, hearing the table's new steps but not the old ones it waits on
@@ -504,7 +493,7 @@ impl<G: Game> Core<G> {
         let (seat, step, relayed) = match wire {
             Wire::Link(l) => (l.seat, l.step, l.seat != from),
             Wire::Signed(s) => (s.seat, s.step, s.seat != from && s.kind() == Kind::Open),
-            Wire::Hello(_) => return Ok(false),
+            Wire::Hello(_) | Wire::Holding(_) => return Ok(false),
         };
         if relayed && self.peers[from as usize].asked.is_none_or(|s| step < s) {
             return Err(NetError::Unasked {
@@ -549,7 +538,7 @@ impl<G: Game> Core<G> {
                     }
                 }
             }
-            Wire::Hello(_) => {}
+            Wire::Hello(_) | Wire::Holding(_) => {}
         }
         // Not due yet: kept within the author's budget (see FUTURE_BUDGET).
         if step > self.step().saturating_add(1) {

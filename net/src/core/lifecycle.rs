@@ -180,6 +180,7 @@ impl<G: Game> Core<G> {
             early_links: Vec::new(),
             extra: IdMap::default(),
             confirmed: (u32::MAX, [0; 32], 0),
+            holding_sent: None,
             heads_sent: BTreeSet::new(),
             diverged: BTreeSet::new(),
             divergences: Vec::new(),

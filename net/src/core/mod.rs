@@ -32,8 +32,11 @@
 //! How the table agrees with no leader: the engine's `pending` says what step `n` waits for;
 //! every device collects the signed messages for step `n` made on the same log ("basis"),
 //! and completes the step the moment the same set is in, so every device builds the same
-//! log. Sealed steps are commit–reveal; every message is echoed once to every peer, so a
-//! seat that signs two versions of one message is caught with both signatures. A seat that
+//! log. Sealed steps are commit–reveal: a seat opens its play only once every other player
+//! has shown it holds the same commitments (a digest of them, [`Wire::Holding`]), and two
+//! devices holding different ones send each other theirs, so a seat that showed two
+//! versions of one is caught with both signatures before anything is opened. Every other
+//! signed message is echoed once to every peer, with the same effect. A seat that
 //! does not deliver is shown as away; when every other seat votes to skip (or remove) it,
 //! the step goes on without it and the log records that. A seat so skipped sits out the
 //! beacon draws after it without a vote, until it plays an input step again. Its player,
@@ -69,6 +72,8 @@
 //!                 along its cases (plan, this seat's duties, owed, record, hold), apply
 //!   view.rs       one step's messages sorted by kind into its View; inputs decoded and
 //!                 judged against the rules
+//!   holding.rs    what each device holds of a step's commitments: a digest to each peer,
+//!                 theirs compared with ours, our commitments sent where they differ
 //!   sealing.rs    submit (an open move, or a sealed play: its salt kept, then its
 //!                 commitment), a kept sealed play committed again after a restart, this
 //!                 seat's opening once the table holds the same commitments, and openings
@@ -93,6 +98,7 @@ mod away;
 mod deck;
 mod draws;
 mod faults;
+mod holding;
 mod ingest;
 mod lifecycle;
 mod reaction;
@@ -472,9 +478,6 @@ pub struct SeatStatus {
 struct Held {
     wire: Wire,
     bytes: Vec<u8>,
-    /// The peers it has reached us from (a bit per seat): an echo is a peer's word that
-    /// it holds this very message.
-    heard_from: u16,
 }
 
 /// The state of the game itself, rebuilt from the log whenever needed.
@@ -612,6 +615,11 @@ struct Peer {
     heard: Time,
     /// Its latest hello: the step it waits on and the ids it holds for it.
     have: Option<(u32, Vec<Hash>)>,
+    /// Its latest statements of the commitments it holds ([`Wire::Holding`]): the digest by
+    /// step, for the last few steps it stated.
+    holding: BTreeMap<u32, Hash>,
+    /// The last step at which it was sent our commitments because it held others.
+    compared: Option<u32>,
     /// The step from which our history went to it since it last (re)connected: a later
     /// hello from it then needs only the gaps of its own step, not the history again
     /// (every new message since went to it as it came).
@@ -654,6 +662,8 @@ impl Peer {
             linked: None,
             heard: now,
             have: None,
+            holding: BTreeMap::new(),
+            compared: None,
             streamed: None,
             sent_all: None,
             answered: Answered::default(),
@@ -674,6 +684,8 @@ impl Peer {
         self.answered = Answered::default();
         self.asked = None;
         self.have = None;
+        self.holding.clear();
+        self.compared = None;
     }
 }
 
@@ -741,6 +753,9 @@ pub struct Core<G: Game> {
     extra: IdMap<(Seat, u32), Extra>,
     /// Peers known to hold every commitment of the current sealed step (step, log, bits).
     confirmed: (u32, Hash, u16),
+    /// The step and log this seat last told its peers it holds every commitment of
+    /// ([`Wire::Holding`]).
+    holding_sent: Option<(u32, Hash)>,
     /// Heads this seat signed, by step and log: a step completed again on another log
     /// (after a rewind, or a restart that lost what the first completion was made of) is
     /// told again.

@@ -94,10 +94,11 @@ impl<G: Game> Core<G> {
         view: &View<G>,
     ) -> BTreeSet<Seat> {
         let me = self.me;
-        let ids: Vec<(Seat, Hash)> = active
+        let ids: Vec<Hash> = active
             .iter()
-            .filter_map(|s| view.commit_ids.get(s).map(|id| (*s, *id)))
+            .filter_map(|s| view.commit_ids.get(s).copied())
             .collect();
+        let digest = self.held_digest(n, basis, active, view);
         let known = if self.confirmed.0 == n && self.confirmed.1 == basis.log {
             self.confirmed.2
         } else {
@@ -108,14 +109,11 @@ impl<G: Game> Core<G> {
             .copied()
             .filter(|p| *p != me && known & (1 << p) == 0 && !view.opens.contains_key(p))
             .filter(|p| {
-                let echoed = ids.iter().all(|(author, id)| {
-                    *author == me
-                        || author == p
-                        || self.msgs.get(id).is_some_and(|h| h.heard_from & (1 << p) != 0)
-                });
-                let listed = matches!(&self.peers[*p as usize].have,
-                    Some((step, have)) if *step == n && ids.iter().all(|(_, id)| have.contains(id)));
-                !(echoed || listed)
+                let peer = &self.peers[*p as usize];
+                let held = peer.holding.get(&n) == Some(&digest);
+                let listed = matches!(&peer.have,
+                    Some((step, have)) if *step == n && ids.iter().all(|id| have.contains(id)));
+                !(held || listed)
             })
             .collect()
     }
@@ -163,8 +161,8 @@ impl<G: Game> Core<G> {
     ) -> Result<Progress, Fault> {
         let me = self.me;
         // Every commitment is in. Open only once each other player has shown it holds
-        // the very same ones: by echoing each of them to us, or, when echoes were
-        // lost, by listing them in its sync hello, or by having opened (an honest
+        // the very same ones: by the digest of those it holds (see holding.rs), or, when
+        // that was lost, by listing them in its sync hello, or by having opened (an honest
         // seat opens only after the same check, and a cheat's word counts for
         // nothing anyway). A seat that showed different commitments to different
         // players is so caught (both signed versions meet) before anyone has opened.

@@ -400,6 +400,13 @@ impl<G: Game> Core<G> {
                 return again;
             }
         }
+        // Every commitment of a sealed step is in: say so, and compare with the peers.
+        if matches!(pending, Pending::Together { seal, .. } if *seal != Seal::Open)
+            && !active.is_empty()
+            && active.iter().all(|s| view.commits.contains_key(s))
+        {
+            self.hold_commitments(n, basis, active, view);
+        }
         let Some(gs) = &self.game else {
             return Ok(ControlFlow::Continue(()));
         };

@@ -32,8 +32,10 @@ impl<G: Game> Core<G> {
         if let Some(seat) = self.start.seat_of(&peer)
             && seat != self.me
         {
-            // A new connection: what went over the old one may be lost.
+            // A new connection: what went over the old one may be lost, our word on the
+            // commitments we hold among it.
             self.peers[seat as usize].connected();
+            self.holding_sent = None;
             self.asking(seat, false);
             let hello = self.hello(true, false);
             self.transmits.push_back(Transmit {
@@ -343,7 +345,7 @@ impl<G: Game> Core<G> {
 
     /// Sends `bytes` to `peer` in answer to its hellos if it has the credit for them
     /// ([`super::ANSWER_RATIO`]); returns whether it did.
-    fn answer(&mut self, peer: Seat, bytes: Vec<u8>) -> bool {
+    pub(super) fn answer(&mut self, peer: Seat, bytes: Vec<u8>) -> bool {
         let p = &mut self.peers[peer as usize];
         let credit =
             super::ANSWER_ALLOWANCE.saturating_add(p.received.saturating_mul(super::ANSWER_RATIO));

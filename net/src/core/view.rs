@@ -133,7 +133,7 @@ impl<G: Game> Core<G> {
                         _ => {}
                     }
                 }
-                Wire::Hello(_) => {}
+                Wire::Hello(_) | Wire::Holding(_) => {}
             }
         }
         view.seen = ids.len();

@@ -15,7 +15,9 @@ use std::fmt;
 ///    and the cards an input passes in its `StepRecord::Inputs`.
 /// 8: shared screens (`Envelope::Watch`, `Envelope::Screen`) and the screens in the lobby.
 /// 9: every shuffle part carries its proof of shuffle, checked on arrival.
-pub const PROTOCOL_VERSION: u32 = 9;
+/// 10: commitments are not echoed; a device states what it holds of a step's commitments
+///    (`Wire::Holding`) and sends them only to a peer that holds others.
+pub const PROTOCOL_VERSION: u32 = 10;
 
 /// Marks a Hoard table card (and its layout version) in mDNS user data.
 const MAGIC: &str = "hoard1";
