@@ -344,6 +344,51 @@ fn showing_different_commitments_to_different_peers_is_caught_with_two_signature
     assert!(no_proof.check(&t.start).is_none());
 }
 
+/// Commitments are no longer echoed (issue 33): devices compare digests of what they hold.
+/// A step sealed until the audit completes as soon as its last commitment is in, without
+/// waiting on anyone's word; a seat that shows Ben another such commitment than Ann still
+/// cannot split them: the digests, compared against the log's record a step later, differ,
+/// the devices send each other their commitments, and both versions meet on both devices.
+#[test]
+fn different_commitments_sealed_until_the_audit_are_caught_with_two_signatures() {
+    let mut t = honest_table(5);
+    let key = t.keys[CHEAT].clone();
+    let ben = t.devices[1].key();
+    // The steps the cheat has committed at: a play, then a swap (sealed until the audit).
+    let steps = std::sync::Mutex::new(Vec::<u32>::new());
+    t.tamper = Some(Box::new(move |from, tx| {
+        if from != CHEAT {
+            return None;
+        }
+        let s = decode_signed(tx)?;
+        let Body::Commit(c) = s.body else { return None };
+        let mut steps = steps.lock().unwrap();
+        if !steps.contains(&s.step) {
+            steps.push(s.step);
+        }
+        if tx.to != ben || steps.iter().position(|k| *k == s.step) != Some(1) {
+            return None;
+        }
+        let mut other = c;
+        other[0] ^= 1;
+        let bytes = resigned(&key, &s, Body::Commit(other));
+        Some(vec![Transmit { to: tx.to, bytes }])
+    }));
+    assert!(t.run_until(100_000, 10, |t| {
+        t.devices[..2].iter().all(|d| d.halted().is_some())
+    }));
+    for d in &t.devices[..2] {
+        let f = fault_of(d.as_ref());
+        assert_eq!(f.seat, Some(CHEAT as Seat));
+        assert!(
+            f.what
+                .contains("showed different sealed plays to different players"),
+            "{}",
+            f.what
+        );
+    }
+}
+
 #[test]
 fn playing_a_card_not_in_hand_is_caught_by_the_audit_naming_seat_and_step() {
     let mut t = crooked_table::<false>(4);
