@@ -259,9 +259,7 @@ fn changing_a_play_after_seeing_the_others_is_refused_with_proof() {
         );
         Some(vec![Transmit { to: tx.to, bytes }])
     }));
-    assert!(t.run_until(100_000, 10, |t| {
-        t.devices[..2].iter().all(|d| d.halted().is_some())
-    }));
+    until_both_honest_halt(&mut t);
     let step = halted_step(&t);
     for d in &t.devices[..2] {
         let f = fault_of(d.as_ref());
@@ -274,6 +272,24 @@ fn changing_a_play_after_seeing_the_others_is_refused_with_proof() {
             f.what
         );
     }
+}
+
+/// `tx`, if it is a commitment, with another commitment in it, signed again by `key`.
+fn another_commitment(key: &SecretKey, tx: &Transmit) -> Option<Vec<Transmit>> {
+    let s = decode_signed(tx)?;
+    let Body::Commit(mut other) = s.body else {
+        return None;
+    };
+    other[0] ^= 1;
+    let bytes = resigned(key, &s, Body::Commit(other));
+    Some(vec![Transmit { to: tx.to, bytes }])
+}
+
+/// Runs the table until both honest devices have stopped on a fault.
+fn until_both_honest_halt(t: &mut Table) {
+    assert!(t.run_until(100_000, 10, |t| {
+        t.devices[..2].iter().all(|d| d.halted().is_some())
+    }));
 }
 
 /// The step the honest devices stopped at.
@@ -290,17 +306,10 @@ fn showing_different_commitments_to_different_peers_is_caught_with_two_signature
         if from != CHEAT || tx.to != ben {
             return None;
         }
-        let s = decode_signed(tx)?;
-        let Body::Commit(c) = s.body else { return None };
         // Ben is shown another commitment than Ann.
-        let mut other = c;
-        other[0] ^= 1;
-        let bytes = resigned(&key, &s, Body::Commit(other));
-        Some(vec![Transmit { to: tx.to, bytes }])
+        another_commitment(&key, tx)
     }));
-    assert!(t.run_until(100_000, 10, |t| {
-        t.devices[..2].iter().all(|d| d.halted().is_some())
-    }));
+    until_both_honest_halt(&mut t);
     let step = halted_step(&t);
     for (i, d) in t.devices[..2].iter().enumerate() {
         let f = fault_of(d.as_ref());
@@ -361,7 +370,9 @@ fn different_commitments_sealed_until_the_audit_are_caught_with_two_signatures()
             return None;
         }
         let s = decode_signed(tx)?;
-        let Body::Commit(c) = s.body else { return None };
+        if !matches!(s.body, Body::Commit(_)) {
+            return None;
+        }
         let mut steps = steps.lock().unwrap();
         if !steps.contains(&s.step) {
             steps.push(s.step);
@@ -369,14 +380,9 @@ fn different_commitments_sealed_until_the_audit_are_caught_with_two_signatures()
         if tx.to != ben || steps.iter().position(|k| *k == s.step) != Some(1) {
             return None;
         }
-        let mut other = c;
-        other[0] ^= 1;
-        let bytes = resigned(&key, &s, Body::Commit(other));
-        Some(vec![Transmit { to: tx.to, bytes }])
+        another_commitment(&key, tx)
     }));
-    assert!(t.run_until(100_000, 10, |t| {
-        t.devices[..2].iter().all(|d| d.halted().is_some())
-    }));
+    until_both_honest_halt(&mut t);
     for d in &t.devices[..2] {
         let f = fault_of(d.as_ref());
         assert_eq!(f.seat, Some(CHEAT as Seat));
