@@ -133,7 +133,7 @@ pub struct Report {
     pub seats: u8,
     /// Steps in the final log.
     pub steps: u32,
-    /// Steps that were sealed until all were in.
+    /// Steps with a sealed play opened (sealed until all were in, or a reaction window).
     pub sealed_steps: u32,
     /// Steps whose sealed plays all stayed closed until the audit.
     pub closed_steps: u32,
@@ -221,34 +221,35 @@ impl Report {
     }
 }
 
-/// Bytes handed to the network, by kind of message (echoes and resends included).
+/// What was handed to the network, by kind of message (echoes and resends included).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
-    pub commits: u64,
-    pub openings: u64,
-    /// Sync hellos.
-    pub hellos: u64,
-    /// Statements of the commitments held ([`crate::wire::Holding`]).
-    pub holdings: u64,
-    /// Everything else: accepts, open moves, beacon links, votes, reveals.
-    pub other: u64,
+    /// Every message sent, by what it is ("Commit", "Open", "Holding", "Hello", ...): how
+    /// many, and their bytes.
+    pub by_kind: std::collections::BTreeMap<&'static str, (u64, u64)>,
     /// The size of one commitment message and one opening, as sent.
     pub commit_size: usize,
     pub opening_size: usize,
-    /// Every message sent, by what it is ("Commit", "Link", "Hello", ...): how many, and
-    /// their bytes.
-    pub by_kind: std::collections::BTreeMap<&'static str, (u64, u64)>,
 }
 
 impl Tally {
+    /// The bytes of the messages of these kinds.
+    pub fn bytes(&self, kinds: &[&str]) -> u64 {
+        kinds
+            .iter()
+            .filter_map(|k| self.by_kind.get(k))
+            .map(|(_, bytes)| bytes)
+            .sum()
+    }
+
+    /// The bytes of every message.
+    pub fn total_bytes(&self) -> u64 {
+        self.by_kind.values().map(|(_, bytes)| bytes).sum()
+    }
+
     /// Adds `other`'s counts to these (the sizes of one commitment and one opening are
     /// taken from `other`).
     pub fn add(&mut self, other: &Tally) {
-        self.commits += other.commits;
-        self.openings += other.openings;
-        self.hellos += other.hellos;
-        self.holdings += other.holdings;
-        self.other += other.other;
         self.commit_size = other.commit_size;
         self.opening_size = other.opening_size;
         for (kind, (n, bytes)) in &other.by_kind {
@@ -690,28 +691,17 @@ impl<G: Game> Sim<G> {
             self.bytes += t.bytes.len() as u64;
             if let Some(tally) = self.tally.as_mut() {
                 let len = t.bytes.len();
-                let wire = crate::wire::Wire::decode(&t.bytes);
-                if let Ok(w) = &wire {
-                    let e = tally.by_kind.entry(kind_name(w)).or_default();
-                    e.0 += 1;
-                    e.1 += len as u64;
+                let kind = crate::wire::Wire::decode(&t.bytes)
+                    .as_ref()
+                    .map_or("Undecodable", kind_name);
+                match kind {
+                    "Commit" => tally.commit_size = len,
+                    "Open" => tally.opening_size = len,
+                    _ => {}
                 }
-                match wire {
-                    Ok(crate::wire::Wire::Signed(m)) => match m.body {
-                        crate::wire::Body::Commit(_) => {
-                            tally.commits += len as u64;
-                            tally.commit_size = len;
-                        }
-                        crate::wire::Body::Open { .. } => {
-                            tally.openings += len as u64;
-                            tally.opening_size = len;
-                        }
-                        _ => tally.other += len as u64,
-                    },
-                    Ok(crate::wire::Wire::Hello(_)) => tally.hellos += len as u64,
-                    Ok(crate::wire::Wire::Holding(_)) => tally.holdings += len as u64,
-                    _ => tally.other += len as u64,
-                }
+                let e = tally.by_kind.entry(kind).or_default();
+                e.0 += 1;
+                e.1 += len as u64;
             }
 
             if self.blocked(i, to as Seat) || self.roll(self.faults.loss) {
@@ -1090,26 +1080,33 @@ impl<G: Game> Sim<G> {
                 other => return fail(format!("seat {}'s audit: {other:?}", c.my_seat())),
             }
         }
-        let plays = |opened: bool| -> u32 {
-            first
-                .records()
-                .iter()
-                .map(|r| match r {
-                    StepRecord::Inputs { plays, .. } => plays
-                        .iter()
-                        .filter(|(_, p)| match p {
-                            PlayRecord::Opened { .. } => opened,
-                            PlayRecord::Closed { .. } => !opened,
-                            _ => false,
-                        })
-                        .count() as u32,
-                    StepRecord::Chance { .. }
-                    | StepRecord::Deck { .. }
-                    | StepRecord::Ended { .. } => 0,
-                })
-                .sum()
-        };
-        let (sealed_plays, closed_plays) = (plays(true), plays(false));
+        // Sealed plays opened and kept closed, and the steps that had any of them (those
+        // with none opened counted apart).
+        let (mut sealed_plays, mut closed_plays, mut sealed_steps, mut closed_steps) =
+            (0u32, 0u32, 0u32, 0u32);
+        for r in first.records() {
+            let StepRecord::Inputs { plays, .. } = r else {
+                continue;
+            };
+            let count = |opened: bool| {
+                plays
+                    .iter()
+                    .filter(|(_, p)| match p {
+                        PlayRecord::Opened { .. } => opened,
+                        PlayRecord::Closed { .. } => !opened,
+                        _ => false,
+                    })
+                    .count() as u32
+            };
+            let (opened, closed) = (count(true), count(false));
+            sealed_plays += opened;
+            closed_plays += closed;
+            if opened > 0 {
+                sealed_steps += 1;
+            } else if closed > 0 {
+                closed_steps += 1;
+            }
+        }
         let (mut deck_steps, mut shuffles, mut passed) = (0, 0, 0);
         for r in first.records() {
             match r {
@@ -1145,19 +1142,6 @@ impl<G: Game> Sim<G> {
                 }
             }
         }
-        let steps_with = |opened: bool| {
-            first
-                .records()
-                .iter()
-                .filter(|r| {
-                    matches!(r, StepRecord::Inputs { plays, .. }
-                        if plays.iter().any(|(_, p)| matches!(p, PlayRecord::Opened { .. })) == opened
-                        && plays.iter().any(|(_, p)| matches!(p,
-                            PlayRecord::Opened { .. } | PlayRecord::Closed { .. })))
-                })
-                .count() as u32
-        };
-        let (sealed_steps, closed_steps) = (steps_with(true), steps_with(false));
         Ok(Report {
             seed,
             seats: self.nodes.len() as u8,

@@ -2,12 +2,12 @@
 //! every seat a sealed step waits on, it tells each peer so, once, with a digest of them
 //! ([`Wire::Holding`]). A peer whose digest is ours holds the very same commitments: that is
 //! what a seat waits for before it opens its own (see [`Core::unconfirmed`]). A peer whose
-//! digest differs is sent our commitments of the step, and sends us its own on getting
-//! ours, so a seat that showed two players two versions of one is caught with both
+//! digest differs is sent our commitments of the step, and sends us its own when our digest
+//! reaches it, so a seat that showed two players two versions of one is caught with both
 //! signatures before any play is opened. This replaces echoing every commitment to every
 //! peer: five messages per seat and step instead of twenty, at six seats.
 
-use super::{Core, Transmit, View};
+use super::{Core, View};
 use crate::log::{PlayRecord, StepRecord};
 use crate::wire::{Basis, Hash, Holding, Kind, Wire, holding_digest};
 use hoard_rules::{Game, Seat};
@@ -57,14 +57,7 @@ impl<G: Game> Core<G> {
                 digest,
             })
             .encode();
-            for (i, k) in self.keys.iter().enumerate() {
-                if i != self.me as usize {
-                    self.transmits.push_back(Transmit {
-                        to: *k,
-                        bytes: bytes.clone(),
-                    });
-                }
-            }
+            self.send_to_peers(&bytes);
         }
         for peer in 0..self.keys.len() as Seat {
             if self.peers[peer as usize]

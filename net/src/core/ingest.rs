@@ -319,14 +319,7 @@ impl<G: Game> Core<G> {
                 } else {
                     Persist::Message(bytes.clone())
                 });
-                for (i, k) in self.keys.iter().enumerate() {
-                    if i != self.me as usize {
-                        self.transmits.push_back(Transmit {
-                            to: *k,
-                            bytes: bytes.clone(),
-                        });
-                    }
-                }
+                self.send_to_peers(&bytes);
             }
             Origin::Peer(from) => {
                 // A seat this seat goes on without made a move, or said it is back, after

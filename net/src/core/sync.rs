@@ -89,14 +89,7 @@ impl<G: Game> Core<G> {
             .map(|h| h.bytes.clone())
             .collect();
         for bytes in mine {
-            for (i, k) in self.keys.iter().enumerate() {
-                if i != self.me as usize {
-                    self.transmits.push_back(Transmit {
-                        to: *k,
-                        bytes: bytes.clone(),
-                    });
-                }
-            }
+            self.send_to_peers(&bytes);
         }
     }
 
@@ -198,14 +191,7 @@ impl<G: Game> Core<G> {
                 self.asking(peer, full);
             }
         }
-        for (i, k) in self.keys.iter().enumerate() {
-            if i != self.me as usize {
-                self.transmits.push_back(Transmit {
-                    to: *k,
-                    bytes: bytes.clone(),
-                });
-            }
-        }
+        self.send_to_peers(&bytes);
     }
 
     pub(super) fn answer_hello(&mut self, now: Time, peer: Seat, hello: &Hello) {
@@ -340,6 +326,18 @@ impl<G: Game> Core<G> {
                 break;
             }
             self.peers[peer as usize].answered.sent.insert(id, ());
+        }
+    }
+
+    /// Sends `bytes` to every other seat's device.
+    pub(super) fn send_to_peers(&mut self, bytes: &[u8]) {
+        for (i, k) in self.keys.iter().enumerate() {
+            if i != self.me as usize {
+                self.transmits.push_back(Transmit {
+                    to: *k,
+                    bytes: bytes.to_vec(),
+                });
+            }
         }
     }
 
