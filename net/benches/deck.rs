@@ -120,7 +120,7 @@ fn main() {
     // The audit: every seat's part replayed from its revealed seed.
     let audit = median(3, || {
         for (s, seed) in seeds.iter().enumerate() {
-            shuffle::replay(seed, &joint, &decks[s], &decks[s + 1])
+            shuffle::replay_afresh(seed, &joint, &decks[s], &decks[s + 1])
                 .expect("an honest shuffle replays");
         }
     });
@@ -150,7 +150,7 @@ fn main() {
         for (i, (shares, proof)) in messages.iter().enumerate() {
             let s = i as u8 + 1;
             proof
-                .verify(&ctx(s, 1), &keys[s as usize], card, shares)
+                .verify_afresh(&ctx(s, 1), &keys[s as usize], card, shares)
                 .expect("an honest share");
         }
     });
@@ -180,7 +180,7 @@ fn main() {
     let (shares, proof) = DleqProof::prove(&ctx(1, 2), &secrets[1], hand);
     let eight = median(9, || {
         proof
-            .verify(&ctx(1, 2), &keys[1], hand, &shares)
+            .verify_afresh(&ctx(1, 2), &keys[1], hand, &shares)
             .expect("an honest share");
     });
     let bytes8 = postcard::to_stdvec(&(shares, proof))
@@ -195,7 +195,7 @@ fn main() {
     // Show one card: its holder's share, checked by every device.
     let show = median(9, || {
         let (d, p) = DleqProof::prove(&ctx(0, 3), &secrets[0], card);
-        p.verify(&ctx(0, 3), &keys[0], card, &d)
+        p.verify_afresh(&ctx(0, 3), &keys[0], card, &d)
             .expect("an honest show");
     });
     println!(

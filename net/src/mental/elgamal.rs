@@ -82,7 +82,16 @@ impl Ciphertext {
     /// A card in the open, as a deck starts before its first shuffle: `m` encrypted with
     /// randomness 0, `(identity, m)`, which every device makes the same.
     pub fn plain(m: RistrettoPoint) -> Ciphertext {
-        Ciphertext::new(RistrettoPoint::default(), m)
+        Ciphertext::plain_encoded(m, m.compress().to_bytes())
+    }
+
+    /// [`Ciphertext::plain`] with the encoding of `m` at hand (from [`encoded_card_point`]).
+    pub(crate) fn plain_encoded(m: RistrettoPoint, m_bytes: [u8; 32]) -> Ciphertext {
+        Ciphertext {
+            a: RistrettoPoint::default(),
+            b: m,
+            bytes: [CompressedRistretto::default().to_bytes(), m_bytes],
+        }
     }
 
     /// `m` encrypted to `key` with randomness `r`: `(r·G, m + r·key)`.
@@ -124,6 +133,39 @@ impl Ciphertext {
 /// card shown twice is caught the moment it shows. Nobody knows a discrete logarithm of
 /// any card point, or a relation between two of them (they come from a hash).
 pub fn card_point(game: &str, deck: &str, copy: u32) -> RistrettoPoint {
+    encoded_card_point(game, deck, copy).0
+}
+
+/// How many card points [`encoded_card_point`] keeps before it forgets them all: every deck
+/// of every game many times over.
+const CARD_MEMO: usize = 1 << 14;
+
+/// [`card_point`] and its encoding. Hashing to the group and encoding cost an inverse square
+/// root each, and every core in a process (a host holding bots' seats, a simulated table)
+/// makes the same decks: the points made are kept, for the whole process. The point is a
+/// pure function of its name, so the memo changes no result.
+pub fn encoded_card_point(game: &str, deck: &str, copy: u32) -> (RistrettoPoint, [u8; 32]) {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    type Memo = HashMap<(String, String, u32), (RistrettoPoint, [u8; 32])>;
+    static MEMO: OnceLock<Mutex<Memo>> = OnceLock::new();
+    let memo = MEMO.get_or_init(Default::default);
+    let name = (game.to_string(), deck.to_string(), copy);
+    if let Some(made) = memo.lock().ok().and_then(|m| m.get(&name).copied()) {
+        return made;
+    }
+    let p = hash_to_card(game, deck, copy);
+    let made = (p, p.compress().to_bytes());
+    if let Ok(mut m) = memo.lock() {
+        if m.len() >= CARD_MEMO {
+            m.clear();
+        }
+        m.insert(name, made);
+    }
+    made
+}
+
+fn hash_to_card(game: &str, deck: &str, copy: u32) -> RistrettoPoint {
     let mut h = blake3::Hasher::new_derive_key("hoard v1 mental deck card point");
     for part in [game, deck] {
         h.update(&(part.len() as u32).to_le_bytes());

@@ -28,6 +28,45 @@ pub mod table;
 pub use elgamal::{Ciphertext, card_point};
 pub use proof::{Context, DleqProof, HandoverProof, KeyProof};
 
+/// Checks this process found to hold, each remembered by a 32-byte hash that binds the whole
+/// statement and every byte of what was checked. Every core in a process (a host holding
+/// bots' seats, a simulated table) checks the same parts of the same deck: one found to
+/// hold is not checked again. Only successes are kept, and at most [`Checked::KEPT`] of
+/// them (then all are forgotten), so a peer cannot grow it beyond that.
+pub(crate) struct Checked(
+    std::sync::OnceLock<std::sync::Mutex<std::collections::HashSet<[u8; 32]>>>,
+);
+
+impl Checked {
+    /// Every shuffle and deal of many games.
+    const KEPT: usize = 4096;
+
+    pub(crate) const fn new() -> Checked {
+        Checked(std::sync::OnceLock::new())
+    }
+
+    fn set(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<[u8; 32]>> {
+        self.0
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether the check `id` names was found to hold.
+    pub(crate) fn holds(&self, id: &[u8; 32]) -> bool {
+        self.set().contains(id)
+    }
+
+    /// The check `id` names held.
+    pub(crate) fn held(&self, id: [u8; 32]) {
+        let mut set = self.set();
+        if set.len() >= Checked::KEPT {
+            set.clear();
+        }
+        set.insert(id);
+    }
+}
+
 /// Why a piece of the mental deck was refused. The protocol turns it into a fault naming
 /// the seat.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -103,17 +103,84 @@ pub fn shuffle_and_prove(
     (output, proof)
 }
 
-/// The audit's check: `output` is what `seed` makes of `input`.
+/// The shuffles this process found to replay, by [`replay_id`].
+static REPLAYED: super::Checked = super::Checked::new();
+
+/// What [`replay`] remembers a replay by.
+fn replay_id(
+    seed: &[u8; 32],
+    key: &RistrettoPoint,
+    input: &[Ciphertext],
+    output: &[Ciphertext],
+) -> [u8; 32] {
+    let mut h = blake3::Hasher::new_derive_key("hoard v1 mental deck shuffle replayed");
+    h.update(seed);
+    h.update(key.compress().as_bytes());
+    for deck in [input, output] {
+        h.update(&(deck.len() as u64).to_le_bytes());
+        for card in deck {
+            h.update(card.a_bytes());
+            h.update(card.b_bytes());
+        }
+    }
+    *h.finalize().as_bytes()
+}
+
+/// The audit's check: `output` is what `seed` makes of `input`. The cards are compared as
+/// points, so nothing is encoded: output card `i` must be input card `order[i]` plus the
+/// seed's randomness times `G` and times the key. A part this process found to replay is
+/// not replayed again (see [`super::Checked`]).
 pub fn replay(
     seed: &[u8; 32],
     key: &RistrettoPoint,
     input: &[Ciphertext],
     output: &[Ciphertext],
 ) -> Result<(), DeckError> {
+    replay_checked(seed, key, input, output, true)
+}
+
+/// [`replay`] as a device's first audit of the part: the whole replay, whatever this
+/// process replayed before (what the deck bench measures).
+pub fn replay_afresh(
+    seed: &[u8; 32],
+    key: &RistrettoPoint,
+    input: &[Ciphertext],
+    output: &[Ciphertext],
+) -> Result<(), DeckError> {
+    replay_checked(seed, key, input, output, false)
+}
+
+fn replay_checked(
+    seed: &[u8; 32],
+    key: &RistrettoPoint,
+    input: &[Ciphertext],
+    output: &[Ciphertext],
+    remember: bool,
+) -> Result<(), DeckError> {
+    if input.len() != output.len() {
+        return Err(DeckError::BadShuffle);
+    }
+    let id = replay_id(seed, key, input, output);
+    if remember && REPLAYED.holds(&id) {
+        return Ok(());
+    }
     let table = RistrettoBasepointTable::create(key);
-    (input.len() == output.len() && shuffle(seed, &table, input) == output)
-        .then_some(())
-        .ok_or(DeckError::BadShuffle)
+    let order = order(seed, input.len());
+    let randomness = randomness(seed, input.len());
+    let replays = output
+        .iter()
+        .zip(order.iter().zip(&randomness))
+        .all(|(out, (j, r))| {
+            let card = &input[*j as usize];
+            out.a() == card.a() + RistrettoPoint::mul_base(r) && out.b() == card.b() + r * &table
+        });
+    if !replays {
+        return Err(DeckError::BadShuffle);
+    }
+    if remember {
+        REPLAYED.held(id);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -157,6 +224,41 @@ mod tests {
         opened.sort();
         expected.sort();
         assert_eq!(opened, expected);
+    }
+
+    #[test]
+    fn a_replay_is_remembered_only_once_it_holds_and_only_for_its_own_decks() {
+        let key = RistrettoPoint::mul_base(&scalar_from_hash("hoard test secret", &[b"m"]));
+        let table = RistrettoBasepointTable::create(&key);
+        let deck: Vec<Ciphertext> = (0..6)
+            .map(|j| Ciphertext::plain(card_point("test", "remembered", j)))
+            .collect();
+        let seed = [10; 32];
+        let honest = shuffle(&seed, &table, &deck);
+        for _ in 0..2 {
+            assert_eq!(replay(&seed, &key, &deck, &honest), Ok(()));
+            assert_eq!(replay_afresh(&seed, &key, &deck, &honest), Ok(()));
+        }
+        // Once the honest part replayed, the same seed with any card of the output changed,
+        // or with another deck before it, is replayed again and refused.
+        let mut swapped = honest.clone();
+        swapped.swap(0, 5);
+        let mut other_input = deck.clone();
+        other_input.swap(1, 2);
+        for _ in 0..2 {
+            assert_eq!(
+                replay(&seed, &key, &deck, &swapped),
+                Err(DeckError::BadShuffle)
+            );
+            assert_eq!(
+                replay(&seed, &key, &other_input, &honest),
+                Err(DeckError::BadShuffle)
+            );
+            assert_eq!(
+                replay(&seed, &key, &deck, &honest[..5]),
+                Err(DeckError::BadShuffle)
+            );
+        }
     }
 
     #[test]

@@ -98,19 +98,8 @@ pub struct ShuffleProof {
     s_permuted: Vec<Response>,
 }
 
-/// How many proofs [`proven`] keeps before it forgets them all: every shuffle of many
-/// games.
-const PROVEN_MEMO: usize = 4096;
-
 /// The proofs this process found to hold, by the last challenge of their transcript.
-fn proven() -> std::sync::MutexGuard<'static, std::collections::HashSet<[u8; 32]>> {
-    static PROVEN: std::sync::OnceLock<Mutex<std::collections::HashSet<[u8; 32]>>> =
-        std::sync::OnceLock::new();
-    PROVEN
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-}
+static PROVEN: super::Checked = super::Checked::new();
 
 /// One generator, from a hash: nobody knows its discrete logarithm to `G`, to the table's
 /// key or to another generator.
@@ -368,7 +357,7 @@ impl ShuffleProof {
         let weights = challenges(&mut t, b"weights", 5 + n);
         let mut seen = [0u8; 32];
         t.challenge_bytes(b"proven", &mut seen);
-        if remember && proven().contains(&seen) {
+        if remember && PROVEN.holds(&seen) {
             return Ok(());
         }
         let (b1, b2, b3, b4a, b4b) = (weights[0], weights[1], weights[2], weights[3], weights[4]);
@@ -432,11 +421,7 @@ impl ShuffleProof {
             return Err(DeckError::BadShuffleProof);
         }
         if remember {
-            let mut proven = proven();
-            if proven.len() >= PROVEN_MEMO {
-                proven.clear();
-            }
-            proven.insert(seen);
+            PROVEN.held(seen);
         }
         Ok(())
     }

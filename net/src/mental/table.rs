@@ -12,7 +12,7 @@
 //! it committed to when it took its seat, so the audit, where secrets are revealed, can
 //! replay every shuffle and read every card.
 
-use super::elgamal::{self, Ciphertext, card_point, scalar_from_hash};
+use super::elgamal::{self, Ciphertext, scalar_from_hash};
 use super::proof::{Context, DleqProof, HandoverProof, KeyProof};
 use super::shuffle_proof::ShuffleProof;
 use super::{DeckError, shuffle};
@@ -283,16 +283,19 @@ impl TableDeck {
 
     /// The point of `card` of `deck` in this game.
     fn card_point(&self, deck: DeckId, card: CardId) -> RistrettoPoint {
-        card_point(self.game, &format!("deck {deck}"), u32::from(card))
+        self.encoded_card_point(deck, card).0
     }
 
-    /// [`TableDeck::card_point`], kept so that a face can be read back from its point.
-    fn point(&mut self, deck: DeckId, card: CardId) -> RistrettoPoint {
-        let p = self.card_point(deck, card);
-        self.points
-            .entry((deck, p.compress().to_bytes()))
-            .or_insert(card);
-        p
+    /// [`TableDeck::card_point`] and its encoding.
+    fn encoded_card_point(&self, deck: DeckId, card: CardId) -> (RistrettoPoint, [u8; 32]) {
+        elgamal::encoded_card_point(self.game, &format!("deck {deck}"), u32::from(card))
+    }
+
+    /// The card in the open, its point kept so that a face can be read back from it.
+    fn plain_card(&mut self, deck: DeckId, card: CardId) -> Ciphertext {
+        let (p, bytes) = self.encoded_card_point(deck, card);
+        self.points.entry((deck, bytes)).or_insert(card);
+        Ciphertext::plain_encoded(p, bytes)
     }
 
     fn card_of(&self, deck: DeckId, p: &RistrettoPoint) -> Option<CardId> {
@@ -317,10 +320,7 @@ impl TableDeck {
         {
             return;
         }
-        let current = cards
-            .iter()
-            .map(|c| Ciphertext::plain(self.point(deck, *c)))
-            .collect();
+        let current = cards.iter().map(|c| self.plain_card(deck, *c)).collect();
         self.shuffling = Some(Shuffling {
             deck,
             cards: cards.to_vec(),
@@ -350,11 +350,24 @@ impl TableDeck {
         shuffle::shuffle(&seed, &table, &s.current)
     }
 
+    /// Whether `output` is what `secret` makes of the shuffle under way: the audit's replay
+    /// of a seat's part.
+    pub fn replays_shuffle(&self, secret: &[u8; 32], output: &[Ciphertext]) -> bool {
+        let Some(s) = &self.shuffling else {
+            return false;
+        };
+        let seed = shuffle_seed(secret, s.deck, self.next_generation(s.deck));
+        shuffle::replay(&seed, &self.joint, &s.current, output).is_ok()
+    }
+
     /// The deck a shuffle of `deck` from `cards` starts from: every card in the open.
     fn plain_deck(&self, deck: DeckId, cards: &[CardId]) -> Vec<Ciphertext> {
         cards
             .iter()
-            .map(|c| Ciphertext::plain(self.card_point(deck, *c)))
+            .map(|c| {
+                let (p, bytes) = self.encoded_card_point(deck, *c);
+                Ciphertext::plain_encoded(p, bytes)
+            })
             .collect()
     }
 
@@ -1180,7 +1193,7 @@ impl TableDeck {
                         return Err(CardFault::seat(*seat, "its part of a shuffle is no deck"));
                     };
                     if let Some(Some(secret)) = secrets.and_then(|s| s.get(usize::from(*seat)))
-                        && self.make_shuffle(secret) != *out
+                        && !self.replays_shuffle(secret, out)
                     {
                         return Err(CardFault::seat(
                             *seat,
