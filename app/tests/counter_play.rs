@@ -253,6 +253,7 @@ fn view_of(public: Public, private: Private, reaction_left_ms: Option<u64>) -> G
     };
     GameView {
         reaction_left_ms,
+        as_another_seat: false,
         ..seated_view(7, seats, state, pending, my_turn, 40)
     }
 }

@@ -7,7 +7,7 @@
 mod support;
 
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use hoard_app::HoardApp;
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -302,4 +302,50 @@ fn the_summary_counts_one_scam_as_one_scam() {
     let lines = SpammersUi::default().summary(&view);
     assert!(lines[0].ends_with(", 1 Scam)"), "{lines:?}");
     assert!(lines[1].ends_with(", 0 Scams)"), "{lines:?}");
+}
+
+/// Issue 31: a replay drawn with another seat's hand "still says 'You'". Once the audit has
+/// made every hand public, a replay may draw the table with Mia's hand on a device that is
+/// not hers: the hand and her seat are hers by name, and nothing on the table says "your".
+#[test]
+fn a_replay_with_another_seats_hand_names_that_seat_and_never_says_your() {
+    use hoard_app::games::spammers::SpammersUi;
+    use support::spammers_table::{mias_turn, spammers_table, spammers_view};
+    use support::table_screen::table_screen;
+    let (public, private) = spammers_table(|_| mias_turn());
+    let labels = |as_another_seat: bool| {
+        let mut view = spammers_view(public.clone(), private.clone(), None);
+        view.my_turn = false;
+        view.as_another_seat = as_another_seat;
+        let mut h = table_screen(view, Box::new(SpammersUi::default()), [360.0, 640.0]);
+        h.run();
+        h.query_all_by(|n| n.role() == egui::accesskit::Role::Label)
+            .filter_map(|n| n.accesskit_node().value().or(n.accesskit_node().label()))
+            .collect::<Vec<String>>()
+    };
+    let own = labels(false);
+    assert!(
+        own.iter().any(|l| l.starts_with("Your hand: 7 of ")),
+        "on her own device Mia's hand is hers: {own:?}"
+    );
+    let watched = labels(true);
+    assert!(
+        watched.iter().any(|l| l.starts_with("Mia's hand: 7 of ")),
+        "{watched:?}"
+    );
+    // A card's own name may say it ("Hot Singles in Your Area Code"): not the table's words.
+    let yours: Vec<&String> = watched
+        .iter()
+        .map(|l| (l, l.replace("in Your Area Code", "")))
+        .filter(|(_, l)| {
+            l.to_lowercase()
+                .split(|c: char| !c.is_alphabetic())
+                .any(|w| w == "your" || w == "you")
+        })
+        .map(|(l, _)| l)
+        .collect();
+    assert!(
+        yours.is_empty(),
+        "said to a watcher of Mia's hand: {yours:?}"
+    );
 }

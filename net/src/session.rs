@@ -1205,6 +1205,7 @@ impl<G: TableGame> Table for Session<G> {
             state_hash: core.state_hash(),
             halted,
             reaction_left_ms: core.reaction_left(now),
+            as_another_seat: false,
         };
         Some(view)
     }

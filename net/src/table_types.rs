@@ -269,6 +269,10 @@ pub struct GameView {
     /// answer (at its end the device lets the card stand for me); `None` outside one. The
     /// screen counts down from here on its own clock: no new view comes for every tick.
     pub reaction_left_ms: Option<u64>,
+    /// `me` is not this device's player's seat but another's: a replay drawing the table with
+    /// that seat's hand, once the audit has made every hand public. The seat is named, never
+    /// called "you".
+    pub as_another_seat: bool,
 }
 
 /// A game on disk.
@@ -359,6 +363,7 @@ impl Replay {
             state_hash: frame.state_hash,
             halted: None,
             reaction_left_ms: None,
+            as_another_seat: false,
         })
     }
 
@@ -373,6 +378,7 @@ impl Replay {
             .get(usize::from(seat))?
             .clone()?;
         let mut view = self.view(k)?;
+        view.as_another_seat = self.me != Some(seat);
         view.me = Some(seat);
         view.state = state;
         Some(view)

@@ -275,6 +275,7 @@ impl<G: TableGame> Watched for WatchedGame<G> {
             state_hash: public_hash(&self.public),
             halted: None,
             reaction_left_ms: None,
+            as_another_seat: false,
         }
     }
 }

@@ -7,7 +7,7 @@
 //! tap on such a card counters, and "Let it stand" answers nothing (the device answers so
 //! by itself when the window ends). A card that comes face up in the middle turns over.
 
-use crate::games::{InFlight, my_moves};
+use crate::games::{InFlight, is_you, my_moves, seat_name};
 use super::{GameUi, TableFrame, TableIntent};
 use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::rules_ref::RulesPage;
@@ -119,16 +119,9 @@ impl CounterUi {
     }
 }
 
-fn seat_name(view: &GameView, seat: Seat) -> String {
-    view.seats
-        .get(usize::from(seat))
-        .map(|s| s.name.clone())
-        .unwrap_or_else(|| format!("Seat {}", u32::from(seat) + 1))
-}
-
 /// A seat as the subject of a sentence: "You" for mine.
 fn who(view: &GameView, seat: Seat) -> String {
-    if view.me == Some(seat) {
+    if is_you(view, seat) {
         "You".into()
     } else {
         seat_name(view, seat)
@@ -744,7 +737,12 @@ impl CounterUi {
         ui.horizontal(|ui| {
             let to_play = matches!(public.phase, Phase::Turn { seat } if seat == me);
             let colour = view.seats.get(i).map_or([128; 3], |s| s.colour);
-            widgets::seat_chip(ui, &format!("{} (you)", seat_name(view, me)), colour, to_play);
+            let name = if is_you(view, me) {
+                format!("{} (you)", seat_name(view, me))
+            } else {
+                seat_name(view, me)
+            };
+            widgets::seat_chip(ui, &name, colour, to_play);
             ui.label(
                 RichText::new(format!(
                     "{score} {}",
@@ -786,7 +784,7 @@ impl CounterUi {
     ) {
         let palette = Palette::of(ui);
         let sent = self.sent_at.waiting();
-        let mine = |s: Seat| s == me;
+        let mine = |s: Seat| is_you(view, s);
         let (text, tint, countdown) = match &public.phase {
             Phase::Window { laid, seats } => {
                 let what = laid_words(view, laid, laid.len().saturating_sub(1));

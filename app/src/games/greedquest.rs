@@ -7,7 +7,7 @@ mod card;
 mod reveal;
 mod track;
 
-use super::{GameUi, TableFrame, TableIntent};
+use super::{GameUi, TableFrame, TableIntent, is_you};
 use crate::net::{AnyInput, AnyState, GameSetup, GameView, SessionId};
 use crate::rules_ref::RulesPage;
 use crate::theme::Palette;
@@ -479,7 +479,7 @@ impl GreedQuestUi {
                     let name = info.map(|s| s.name.as_str()).unwrap_or("?");
                     let colour = info.map(|s| s.colour).unwrap_or([128, 128, 128]);
                     let short: String = name.chars().take(9).collect();
-                    widgets::seat_chip(ui, &short, colour, view.me == Some(seat));
+                    widgets::seat_chip(ui, &short, colour, is_you(view, seat));
                     let (rect, response) = ui.allocate_exact_size(card_size, egui::Sense::hover());
                     let committed = info.is_some_and(|s| s.committed)
                         || (view.me == Some(seat) && self.sent.is_some());
@@ -677,7 +677,8 @@ impl GreedQuestUi {
         let Some(private) = private else { return };
         let hand: Vec<Card> = private.hand.cards().collect();
         if hand.is_empty() && private.drawn.is_none() {
-            ui.label(RichText::new("Your hand is empty.").color(palette.muted));
+            let empty = format!("{} is empty.", super::hand_title(view));
+            ui.label(RichText::new(empty).color(palette.muted));
             return;
         }
         let playable = |c: Card| legal.contains(&Input::Card(c)) && mine_to_do && cards_to_play;

@@ -4,7 +4,30 @@
 //! the game's page in "How to play". Nothing else in the app names a game.
 
 use crate::net::{AnyInput, GameSetup, GameView};
+use hoard_rules::Seat;
 use std::ops::RangeInclusive;
+
+/// The name of `seat`'s player ("Seat 3" where the view has none, counting from 1).
+pub fn seat_name(view: &GameView, seat: Seat) -> String {
+    view.seats
+        .get(usize::from(seat))
+        .map(|s| s.name.clone())
+        .unwrap_or_else(|| format!("Seat {}", u32::from(seat) + 1))
+}
+
+/// "Your hand", or "Ann's hand" in a replay drawn with Ann's hand.
+pub fn hand_title(view: &GameView) -> String {
+    match view.me {
+        Some(seat) if view.as_another_seat => format!("{}'s hand", seat_name(view, seat)),
+        _ => "Your hand".into(),
+    }
+}
+
+/// Whether `seat` is the reader's own, to be called "you": the view's `me`, unless a replay
+/// draws the table with another seat's hand (then that seat goes by its name).
+pub fn is_you(view: &GameView, seat: Seat) -> bool {
+    view.me == Some(seat) && !view.as_another_seat
+}
 
 /// What the table screen asks the app to do.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,7 +5,7 @@
 //! (taken from `legal_inputs`), plus the Counting Coup questions. Pieces that change on a
 //! square settle into it, growing to their size.
 
-use crate::games::{InFlight, my_moves};
+use crate::games::{InFlight, is_you, my_moves, seat_name};
 use super::{GameUi, TableFrame, TableIntent};
 use crate::rules_ref::RulesPage;
 use crate::net::{AnyInput, AnyState, GameSetup, GameView};
@@ -252,16 +252,9 @@ impl GameUi for SprawlUi {
     }
 }
 
-fn seat_name(view: &GameView, seat: Seat) -> String {
-    view.seats
-        .get(usize::from(seat))
-        .map(|s| s.name.clone())
-        .unwrap_or_else(|| format!("Seat {}", u32::from(seat) + 1))
-}
-
 /// "you" for my own seat, the name otherwise.
 fn who(view: &GameView, seat: Seat) -> String {
-    if view.me == Some(seat) {
+    if is_you(view, seat) {
         "you".into()
     } else {
         seat_name(view, seat)
@@ -785,7 +778,7 @@ impl SprawlUi {
 }
 
 fn mine_seat(view: &GameView, seat: Seat) -> bool {
-    view.me == Some(seat)
+    is_you(view, seat)
 }
 
 /// The side of a pyramid's footprint, as a share of the square, by pips.

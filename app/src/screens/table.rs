@@ -3,7 +3,7 @@
 //! screen joins by (beside the log), and once the game is over, the end screen with the
 //! audit's verdict.
 
-use crate::games::{GameUi, TableFrame, TableIntent};
+use crate::games::{GameUi, TableFrame, TableIntent, seat_name};
 use crate::net::{AuditVerdict, AwayVote, GameView, unchecked_words};
 use crate::theme::Palette;
 use crate::widgets;
@@ -60,13 +60,6 @@ fn names(view: &GameView, seats: &[Seat]) -> String {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
     }
-}
-
-fn seat_name(view: &GameView, seat: Seat) -> String {
-    view.seats
-        .get(usize::from(seat))
-        .map(|s| s.name.clone())
-        .unwrap_or_else(|| format!("Seat {seat}"))
 }
 
 pub fn show(

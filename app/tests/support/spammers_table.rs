@@ -193,6 +193,7 @@ pub fn spammers_view(public: Public, private: Private, reaction_left_ms: Option<
             "Mia launches Hot Singles in Your Area Code.".into(),
         ],
         reaction_left_ms,
+        as_another_seat: false,
         ..seated_view(7, seats, state, pending, my_turn, 200)
     }
 }

@@ -118,6 +118,7 @@ pub fn spree_view(public: Public, private: Private, reaction_left_ms: Option<u64
             "Mia rolls 3 and 4.".into(),
         ],
         reaction_left_ms,
+        as_another_seat: false,
         ..seated_view(9, seats, state, pending, my_turn, 300)
     }
 }

@@ -54,5 +54,6 @@ pub fn seated_view(
         state_hash: [0; 32],
         halted: None,
         reaction_left_ms: None,
+        as_another_seat: false,
     }
 }

@@ -5,6 +5,7 @@
 
 use super::cards;
 use super::words;
+use crate::games::is_you;
 use crate::net::GameView;
 use crate::theme::Palette;
 use crate::widgets::motion;
@@ -382,7 +383,7 @@ pub fn stuff(ui: &mut egui::Ui, view: &GameView, public: &Public) -> Option<Card
         ];
         let in_hand = public.hands.get(i).map_or(0, Vec::len);
         let name = words::seat_name(view, seat);
-        let you = if view.me == Some(seat) { " (you)" } else { "" };
+        let you = if is_you(view, seat) { " (you)" } else { "" };
 
         let (rect, response) =
             ui.allocate_exact_size(Vec2::new(ui.available_width(), 24.0), Sense::hover());

@@ -454,7 +454,7 @@ impl FreeloaderUi {
     /// The prompt's words, and whether it asks something of me.
     fn prompt_words(&self, view: &GameView, public: &Public, legal: &[Input]) -> (String, bool) {
         let me = view.me;
-        let mine = |s: &Seat| Some(*s) == me;
+        let mine = |s: &Seat| crate::games::is_you(view, *s);
         let name = |s: &Seat| words::seat_name(view, *s);
         let asks = !legal.is_empty();
         if self.sent_at.waiting() {

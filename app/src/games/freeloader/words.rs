@@ -1,6 +1,8 @@
 //! Freeloader in words: names of houses, spaces, cards' discounts and specials, and the
 //! label of every move, shared by the board, the cards and the buttons.
 
+pub use crate::games::seat_name;
+use crate::games::is_you;
 use crate::net::GameView;
 use crate::theme;
 use egui::Color32;
@@ -163,16 +165,9 @@ pub fn landed(space: &str, place: &str) -> String {
 pub const LEGEND: &str = "Fav favor here · Any favor at any house · Drw draw · Trd trade · \
                           StF / StC steal a Food / Clothing · Cr crash · B bus stop";
 
-pub fn seat_name(view: &GameView, seat: Seat) -> String {
-    view.seats
-        .get(usize::from(seat))
-        .map(|s| s.name.clone())
-        .unwrap_or_else(|| format!("Seat {}", u32::from(seat) + 1))
-}
-
 /// A seat as the subject of a sentence, and its verb agreeing: "You draw", "Ann draws".
 pub fn does(view: &GameView, seat: Seat, you: &str, they: &str) -> String {
-    let name = (view.me != Some(seat)).then(|| seat_name(view, seat));
+    let name = (!is_you(view, seat)).then(|| seat_name(view, seat));
     agree(name.as_deref(), you, they)
 }
 

@@ -12,7 +12,8 @@
 mod moves;
 mod table;
 
-use crate::games::{InFlight, my_moves};
+pub(crate) use crate::games::seat_name;
+use crate::games::{InFlight, is_you, my_moves};
 use super::{GameUi, TableFrame, TableIntent};
 use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::rules_ref::RulesPage;
@@ -138,16 +139,9 @@ impl Frame<'_> {
     }
 }
 
-pub(crate) fn seat_name(view: &GameView, seat: Seat) -> String {
-    view.seats
-        .get(usize::from(seat))
-        .map(|s| s.name.clone())
-        .unwrap_or_else(|| format!("Seat {}", u32::from(seat) + 1))
-}
-
 /// "your" or "Ann's".
 pub(crate) fn whose(view: &GameView, seat: Seat) -> String {
-    if view.me == Some(seat) {
+    if is_you(view, seat) {
         "your".into()
     } else {
         format!("{}'s", seat_name(view, seat))

@@ -575,7 +575,7 @@ impl SpammersUi {
     }
 
     fn prompt_words(&self, f: &Frame, palette: &Palette) -> (String, Color32, bool) {
-        let mine = |s: Seat| f.me() == Some(s);
+        let mine = |s: Seat| crate::games::is_you(f.view, s);
         let sent = self.sent_at.waiting();
         let muted = |t: String| (t, palette.muted, false);
         let asked = !f.legal.is_empty();
@@ -746,7 +746,11 @@ impl SpammersUi {
             .and_then(|m| f.public.areas.get(usize::from(m)))
             .map_or(9, |a| a.hand_limit());
         ui.label(
-            RichText::new(format!("Your hand: {} of {limit}", hand.len()))
+            RichText::new(format!(
+                "{}: {} of {limit}",
+                crate::games::hand_title(f.view),
+                hand.len()
+            ))
                 .size(13.0)
                 .color(palette.muted),
         );

@@ -148,7 +148,7 @@ fn player(ui: &mut egui::Ui, f: &Frame, seat: Seat, area: &Area) {
                 ui.painter()
                     .circle_filled(rect.center(), 6.0, seat_colour(f.view, seat));
                 let mut name = seat_name(f.view, seat);
-                if f.me() == Some(seat) {
+                if crate::games::is_you(f.view, seat) {
                     name.push_str(" (you)");
                 }
                 ui.label(

@@ -3,6 +3,7 @@
 //! words for what a tapped card can do where the shopper stands.
 
 use super::{Frame, SpreeUi, seat_colour, seat_name};
+use crate::games::is_you;
 use crate::theme::Palette;
 use crate::widgets::motion;
 use egui::text::{LayoutJob, TextWrapping};
@@ -321,7 +322,7 @@ fn seat_place(ui: &mut egui::Ui, f: &Frame, seat: Seat, size: Vec2) {
     let (rect, response) = ui.allocate_exact_size(size, Sense::hover());
     let painter = ui.painter_at(rect);
     let i = usize::from(seat);
-    let mine = f.view.me == Some(seat);
+    let mine = is_you(f.view, seat);
     let name = seat_name(f.view, seat);
     let banked = f.public.scores.get(i).copied().unwrap_or(0);
     let target = f.public.config.target.max(1);
@@ -505,7 +506,8 @@ impl SpreeUi {
             .get(usize::from(me))
             .map_or(&[], Vec::as_slice);
         if hand.is_empty() {
-            ui.label(egui::RichText::new("Your hand is empty.").color(palette.muted));
+            let empty = format!("{} is empty.", crate::games::hand_title(f.view));
+            ui.label(egui::RichText::new(empty).color(palette.muted));
             return None;
         }
         let answering = f.legal.contains(&Input::Pass);

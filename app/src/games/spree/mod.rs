@@ -14,7 +14,8 @@ mod board;
 mod cards;
 mod moves;
 
-use crate::games::{InFlight, my_moves};
+pub(crate) use crate::games::seat_name;
+use crate::games::{InFlight, is_you, my_moves};
 use super::{GameUi, TableFrame, TableIntent};
 use crate::net::{AnyInput, AnyState, GameSetup, GameView, SessionId};
 use crate::rules_ref::RulesPage;
@@ -151,16 +152,9 @@ impl Frame<'_> {
     }
 }
 
-pub(crate) fn seat_name(view: &GameView, seat: Seat) -> String {
-    view.seats
-        .get(usize::from(seat))
-        .map(|s| s.name.clone())
-        .unwrap_or_else(|| format!("Seat {}", u32::from(seat) + 1))
-}
-
 /// A seat as the subject of a sentence: "You" for mine.
 pub(crate) fn who(view: &GameView, seat: Seat) -> String {
-    if view.me == Some(seat) {
+    if is_you(view, seat) {
         "You".into()
     } else {
         seat_name(view, seat)

@@ -4,6 +4,7 @@
 
 use super::cards::{card_moves, spoken};
 use super::{Frame, SpreeUi, seat_name, who};
+use crate::games::is_you;
 use crate::theme::{Palette, TOUCH};
 use crate::widgets::settle;
 use egui::{Button, Color32, Pos2, RichText, Sense, Shape, Stroke, Vec2};
@@ -21,7 +22,7 @@ const DIE: f32 = 30.0;
 
 /// "You grab" or "Ann grabs": a sentence's start in the right person.
 fn says(f: &Frame, seat: Seat, you: &str, they: &str) -> String {
-    if f.view.me == Some(seat) {
+    if is_you(f.view, seat) {
         format!("You {you}")
     } else {
         format!("{} {they}", seat_name(f.view, seat))
@@ -30,7 +31,7 @@ fn says(f: &Frame, seat: Seat, you: &str, they: &str) -> String {
 
 /// "your" or "Ann's".
 fn whose(f: &Frame, seat: Seat) -> String {
-    if f.view.me == Some(seat) {
+    if is_you(f.view, seat) {
         "your".into()
     } else {
         format!("{}'s", seat_name(f.view, seat))
@@ -92,7 +93,7 @@ pub(super) fn contest_words(
         Contest::Shot {
             seat, target, roll, ..
         } => {
-            let hit = if f.view.me == Some(*target) {
+            let hit = if is_you(f.view, *target) {
                 "you".to_string()
             } else {
                 seat_name(f.view, *target)
@@ -262,7 +263,7 @@ impl SpreeUi {
 
     fn prompt_words(&self, f: &Frame, palette: &Palette) -> (String, Color32, bool) {
         let view = f.view;
-        let mine = |s: Seat| view.me == Some(s);
+        let mine = |s: Seat| is_you(view, s);
         let sent = self.sent_at.waiting();
         let muted = |t: String| (t, palette.muted, false);
         match &f.public.phase {
