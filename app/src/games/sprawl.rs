@@ -568,7 +568,7 @@ impl SprawlUi {
             let stash = public.stash(seat);
             ui.horizontal_wrapped(|ui| {
                 let mut name = seat_name(view, seat);
-                if mine_seat(view, seat) {
+                if is_you(view, seat) {
                     name.push_str(" (you)");
                 }
                 widgets::seat_chip(
@@ -775,10 +775,6 @@ impl SprawlUi {
             ui.label(describe_square(view, public, sq));
         }
     }
-}
-
-fn mine_seat(view: &GameView, seat: Seat) -> bool {
-    is_you(view, seat)
 }
 
 /// The side of a pyramid's footprint, as a share of the square, by pips.

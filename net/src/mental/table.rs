@@ -16,7 +16,7 @@ use super::elgamal::{self, Ciphertext, scalar_from_hash};
 use super::proof::{Context, DleqProof, HandoverProof, KeyProof};
 use super::shuffle_proof::ShuffleProof;
 use super::{DeckError, shuffle};
-use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoBasepointTable};
+use curve25519_dalek::ristretto::CompressedRistretto;
 use curve25519_dalek::{RistrettoPoint, Scalar};
 use hoard_rules::{CardId, CardMove, DeckId, Handle, Pending, Seat, Step};
 use serde::{Deserialize, Serialize};
@@ -340,13 +340,15 @@ impl TableDeck {
             .map_or(0, |g| g.saturating_add(1))
     }
 
-    /// This seat's part of the shuffle under way.
-    pub fn make_shuffle(&self, secret: &[u8; 32]) -> Vec<Ciphertext> {
+    /// This seat's part of the shuffle under way, without its proof (devices make theirs with
+    /// [`TableDeck::shuffle_part`]; the audit checks with [`TableDeck::replays_shuffle`]).
+    #[cfg(test)]
+    fn make_shuffle(&self, secret: &[u8; 32]) -> Vec<Ciphertext> {
         let Some(s) = &self.shuffling else {
             return Vec::new();
         };
         let seed = shuffle_seed(secret, s.deck, self.next_generation(s.deck));
-        let table = RistrettoBasepointTable::create(&self.joint);
+        let table = curve25519_dalek::ristretto::RistrettoBasepointTable::create(&self.joint);
         shuffle::shuffle(&seed, &table, &s.current)
     }
 
