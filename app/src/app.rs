@@ -388,6 +388,7 @@ impl HoardApp {
             now,
             portrait: ui.available_width() < ui.available_height(),
             still: self.settings.still,
+            screen: false,
         };
         let view = self.model.screen.clone();
         if let Some(SharedIntent::Leave) = shared::show(ui, view.as_ref(), &mut self.games, frame) {
@@ -564,6 +565,7 @@ impl HoardApp {
             now,
             portrait: ui.available_width() < ui.available_height(),
             still: self.settings.still,
+            screen: false,
         };
         let game = self.games.iter_mut().find(|g| g.shows(&view));
         self.table_code.ticket = self.model.ticket.clone();
@@ -866,6 +868,7 @@ impl HoardApp {
                     now,
                     portrait: ui.available_width() < ui.available_height(),
                     still: self.settings.still,
+                    screen: false,
                 };
                 let closed = match &mut self.replay {
                     Some(state) => matches!(

@@ -416,3 +416,53 @@ fn a_player_whose_favors_keep_only_one_special_space_says_which() {
         }
     }
 }
+
+/// Issue 31: a replay drawn with another seat's hand "still says 'You'". Once the audit has
+/// made every hand public, a replay may draw the table with Mia's hand on a device that is
+/// not hers: her cards are "In Mia's hand", and an empty hand is Mia's, not "yours".
+#[test]
+fn a_replay_with_another_seats_hand_names_that_seat() {
+    let labels = |as_another_seat: bool, empty: bool| {
+        let (mut public, private) = freeloader_table(Phase::Turn { seat: 1 });
+        if empty {
+            public.hands[0].clear();
+        }
+        let mut view = freeloader_view(public, private);
+        view.my_turn = false;
+        view.as_another_seat = as_another_seat;
+        let mut h = table_screen(view, Box::new(FreeloaderUi::default()), [360.0, 640.0]);
+        h.run();
+        h.query_all_by(|_| true)
+            .filter_map(|n| n.accesskit_node().value().or(n.accesskit_node().label()))
+            .collect::<Vec<String>>()
+    };
+    let own = labels(false, false);
+    assert!(
+        own.iter().any(|l| l.starts_with("In your hand: ")),
+        "on her own device Mia's cards are hers: {own:?}"
+    );
+    let watched = labels(true, false);
+    assert!(
+        watched.iter().any(|l| l.starts_with("In Mia's hand: ")),
+        "{watched:?}"
+    );
+    assert!(
+        !watched.iter().any(|l| l.contains("your hand")),
+        "{watched:?}"
+    );
+    assert!(
+        labels(false, true)
+            .iter()
+            .any(|l| l == "Your hand is empty."),
+        "her own empty hand"
+    );
+    let empty = labels(true, true);
+    assert!(
+        empty.iter().any(|l| l == "Mia's hand is empty."),
+        "{empty:?}"
+    );
+    assert!(
+        !empty.iter().any(|l| l.starts_with("Your hand")),
+        "{empty:?}"
+    );
+}

@@ -692,6 +692,7 @@ fn the_shared_screen_never_plainly_verifies_a_game_a_seat_left_unrevealed() {
                     now: ui.input(|i| i.time),
                     portrait: false,
                     still: true,
+                    screen: false,
                 };
                 let _ = shared::show(ui, Some(&*view), games, frame);
             },

@@ -52,6 +52,7 @@ fn table_of(view: GameView, game: Box<dyn GameUi>, still: bool) -> Harness<'stat
                     now: ui.input(|i| i.time),
                     portrait: ui.available_height() > ui.available_width(),
                     still: t.still,
+                    screen: false,
                 };
                 let mut code = table::TableCode::default();
                 let said = table::show(ui, &t.view, Some(&mut t.game), frame, false, &mut code);

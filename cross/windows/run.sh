@@ -22,4 +22,19 @@ export WINEDEBUG="${WINEDEBUG:--all}"
 # No display: Wine must not try to open windows or ask to install Mono or Gecko.
 export DISPLAY=""
 export WINEDLLOVERRIDES="${WINEDLLOVERRIDES:-mscoree,mshtml=}"
-exec "${WINE:-/usr/lib/wine/wine64}" "$program" "$@"
+wine="${WINE:-/usr/lib/wine/wine64}"
+
+# A program that lost Wine's server ("wine client error:0: recvmsg: Connection reset by
+# peer") did not fail: Wine did. It is run once more; any other failure is the program's.
+err="$(mktemp "${TMPDIR:-/tmp}/hoard-wine.XXXXXX")"
+trap 'rm -f "$err"' EXIT
+# (Its errors are shown when it ends.)
+status=0
+"$wine" "$program" "$@" 2>"$err" || status=$?
+cat "$err" >&2
+if [[ $status -ne 0 ]] && grep -q "^wine client error" "$err"; then
+    echo "run.sh: Wine lost its server; running $(basename "$program") again" >&2
+    status=0
+    "$wine" "$program" "$@" || status=$?
+fi
+exit "$status"

@@ -422,24 +422,53 @@ impl GameUi for CounterUi {
         let turning = self.watch_face_up(ui, public, frame);
 
         let mut intents = Vec::new();
-        // The prompt, the hand and the moves stay at the bottom, within reach of a thumb.
-        egui::Panel::bottom("counter-hand")
-            .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(0, 6)))
-            .show(ui, |ui| {
-                widgets::column(ui, TABLE_WIDTH, |ui| {
-                    if let Some(input) = self.hand_and_moves(ui, view, public, private, &legal) {
-                        self.sent_at.sent(public);
-                        self.picked = None;
-                        intents.push(TableIntent::Play(AnyInput::Counter(input)));
-                    }
-                });
+        if frame.screen {
+            // The room's screen: every seat and the middle of the table, which the screen
+            // magnifies; its own column says whose turn it is and what was played.
+            // Narrow, the seats two to a row: about as wide for its height as the screen.
+            widgets::column(ui, 480.0, |ui| {
+                seats_row(ui, view, public, 2);
+                ui.add_space(4.0);
+                middle(ui, view, public, turning);
             });
+            return intents;
+        }
+        let mut hand_and_moves = |ui: &mut egui::Ui| {
+            widgets::column(ui, TABLE_WIDTH, |ui| {
+                if let Some(input) = self.hand_and_moves(ui, view, public, private, &legal) {
+                    self.sent_at.sent(public);
+                    self.picked = None;
+                    intents.push(TableIntent::Play(AnyInput::Counter(input)));
+                }
+            });
+        };
+        let window = ui.ctx().content_rect().size();
+        if window.x > window.y && window.y < SHORT {
+            // A phone on its side: the prompt, the hand and the moves beside the table, not
+            // under it, where they would leave the table no height.
+            let w = ui.available_width();
+            egui::Panel::right("counter-hand")
+                .exact_size((w * 0.5).floor())
+                .resizable(false)
+                .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(6, 0)))
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical()
+                        .id_salt("counter-hand")
+                        .auto_shrink([false, false])
+                        .show(ui, |ui| hand_and_moves(ui));
+                });
+        } else {
+            // The prompt, the hand and the moves stay at the bottom, within reach of a thumb.
+            egui::Panel::bottom("counter-hand")
+                .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(0, 6)))
+                .show(ui, |ui| hand_and_moves(ui));
+        }
         egui::ScrollArea::vertical()
             .id_salt("counter-table")
             .auto_shrink([false, false])
             .show(ui, |ui| {
                 widgets::column(ui, TABLE_WIDTH, |ui| {
-                    seats_row(ui, view, public);
+                    seats_row(ui, view, public, usize::MAX);
                     ui.add_space(4.0);
                     middle(ui, view, public, turning);
                 });
@@ -447,6 +476,9 @@ impl GameUi for CounterUi {
         intents
     }
 }
+
+/// Below this height (points), on a screen wider than tall, the hand moves beside the table.
+const SHORT: f32 = 520.0;
 
 /// The moves the rules allow with the card `h` of my hand (play it, give it).
 fn picked_moves(legal: &[Input], h: Handle) -> Vec<Input> {
@@ -458,21 +490,25 @@ fn picked_moves(legal: &[Input], h: Handle) -> Vec<Input> {
 }
 
 /// The seats other than mine, side by side across the top, centred.
-fn seats_row(ui: &mut egui::Ui, view: &GameView, public: &Public) {
+/// At most `per_row` to a row.
+fn seats_row(ui: &mut egui::Ui, view: &GameView, public: &Public, per_row: usize) {
     let others: Vec<Seat> = (0..public.config.seats)
         .filter(|s| view.me != Some(*s))
         .collect();
-    let n = others.len().max(1) as f32;
+    let per_row = per_row.clamp(1, others.len().max(1));
+    let n = per_row as f32;
     let avail = ui.available_width();
     let w = ((avail - GAP * (n - 1.0)) / n).min(SEAT_MAX_WIDTH).floor();
-    let used = w * n + GAP * (n - 1.0);
-    ui.horizontal(|ui| {
-        ui.spacing_mut().item_spacing.x = GAP;
-        ui.add_space(((avail - used) / 2.0).max(0.0).floor());
-        for seat in others {
-            seat_place(ui, view, public, seat, Vec2::new(w, SEAT_HEIGHT));
-        }
-    });
+    for row in others.chunks(per_row) {
+        let used = w * row.len() as f32 + GAP * (row.len() as f32 - 1.0);
+        ui.horizontal(|ui| {
+            ui.spacing_mut().item_spacing.x = GAP;
+            ui.add_space(((avail - used) / 2.0).max(0.0).floor());
+            for seat in row {
+                seat_place(ui, view, public, *seat, Vec2::new(w, SEAT_HEIGHT));
+            }
+        });
+    }
 }
 
 /// One seat's place: its name on its colour, its score, its hand as a fan of backs, and
@@ -654,7 +690,7 @@ fn pile(
                     .small()
                     .color(Palette::of(ui).muted),
             )
-            .truncate(),
+            .wrap(),
         );
     });
 }
@@ -761,11 +797,11 @@ impl CounterUi {
                         .small()
                         .color(palette.muted),
                 )
-                .truncate(),
+                .wrap(),
             );
         });
 
-        let mut chosen = self.hand(ui, public, private.as_ref(), me, legal);
+        let mut chosen = self.hand(ui, view, public, private.as_ref(), me, legal);
         if chosen.is_none() {
             chosen = self.moves(ui, view, public, me, legal);
         }
@@ -883,15 +919,20 @@ impl CounterUi {
     fn hand(
         &mut self,
         ui: &mut egui::Ui,
+        view: &GameView,
         public: &Public,
         private: Option<&Private>,
         me: Seat,
         legal: &[Input],
     ) -> Option<Input> {
         let palette = Palette::of(ui);
-        let hand = &public.hands[usize::from(me)];
+        let hand = public
+            .hands
+            .get(usize::from(me))
+            .map_or(&[][..], Vec::as_slice);
         if hand.is_empty() {
-            ui.label(RichText::new("Your hand is empty.").color(palette.muted));
+            let empty = format!("{} is empty.", crate::games::hand_title(view));
+            ui.label(RichText::new(empty).color(palette.muted));
             return None;
         }
         let answering = legal.contains(&Input::Allow);

@@ -329,6 +329,14 @@ impl GameUi for GreedQuestUi {
                 .show(ui, |ui| self.board(ui, view, public, frame, Layout::Side));
             return intents;
         }
+        if frame.screen {
+            // The room's screen: the board alone, which the screen magnifies; its own column
+            // says whose turn it is and what was played. As wide as on a laptop, where the
+            // track folds in two: about as wide for its height as the screen.
+            ui.set_max_width((ui.available_width() * 0.62).floor());
+            self.board(ui, view, public, frame, Layout::Wide);
+            return intents;
+        }
         // The hand and the prompt stay at the bottom of the screen, within reach of a thumb.
         egui::Panel::bottom("gq-hand")
             .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(0, 6)))

@@ -44,6 +44,11 @@ pub struct TableFrame {
     pub portrait: bool,
     /// The player turned motion off (Settings): show every change at once, animate nothing.
     pub still: bool,
+    /// Drawn for the table's shared screen on a wide screen (a TV or a laptop in the room),
+    /// which shows the seats, whose turn it is and the last plays beside the game, and
+    /// magnifies what the game draws to fill the rest: the game draws its board and the
+    /// table's public parts compactly, with no hand, no moves and no story of its own.
+    pub screen: bool,
 }
 
 /// The table as it stood when this device last sent a move of its player's. Until the table

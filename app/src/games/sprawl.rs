@@ -213,6 +213,22 @@ impl GameUi for SprawlUi {
             self.picked = None;
         }
 
+        if frame.screen && !frame.portrait {
+            // The room's screen: the board and the stashes beside it, which the screen
+            // magnifies; its own column says whose turn it is and what was played.
+            let height = ui.available_height();
+            ui.horizontal_top(|ui| {
+                ui.vertical(|ui| {
+                    ui.set_max_width(RULER + MAX_CELL * f32::from(public.board.cols));
+                    self.board(ui, view, public, &board_moves, height, now);
+                });
+                ui.vertical(|ui| {
+                    ui.set_max_width(300.0);
+                    self.seats_panel(ui, view, public);
+                });
+            });
+            return intents;
+        }
         // The prompt and the choices stay at the bottom, within reach of a thumb.
         egui::Panel::bottom("sprawl-moves")
             .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(0, 6)))

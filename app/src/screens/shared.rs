@@ -86,7 +86,7 @@ fn table(
     frame: TableFrame,
 ) {
     let side = |ui: &mut egui::Ui| side_column(ui, view);
-    let board = |ui: &mut egui::Ui| match game {
+    let board = |ui: &mut egui::Ui, frame: TableFrame| match game {
         // A screen plays nothing: what a tap on the board would ask for is dropped.
         Some(game) => {
             let _ = game.table_ui(ui, view, frame);
@@ -97,18 +97,27 @@ fn table(
     };
     let size = ui.available_size();
     if size.x > size.y && size.x >= 900.0 {
-        let side_width = (size.x * 0.28).clamp(280.0, 520.0);
+        let side_width = (size.x * 0.22).clamp(280.0, 440.0);
         ui.horizontal_top(|ui| {
-            ui.allocate_ui_with_layout(
+            let (region, _) = ui.allocate_exact_size(
                 egui::vec2(size.x - side_width - 16.0, size.y),
-                egui::Layout::top_down(egui::Align::Min),
-                |ui| {
-                    egui::ScrollArea::vertical()
-                        .id_salt("screen-board")
-                        .auto_shrink([false, false])
-                        .show(ui, board);
-                },
+                egui::Sense::hover(),
             );
+            // The game drawn for a screen across the room: compact, and magnified to fit.
+            let frame = TableFrame {
+                screen: true,
+                ..frame
+            };
+            let shown = fitted(ui, region, |ui| board(ui, frame));
+            // What the room sees of the game, for a screen reader and for the tests.
+            ui.interact(
+                shown,
+                egui::Id::unique("hoard-screen-game"),
+                egui::Sense::hover(),
+            )
+            .widget_info(|| {
+                egui::WidgetInfo::labeled(egui::Role::Image, true, "The game, filling the screen")
+            });
             ui.separator();
             // The column scrolls: a long verdict at the end never runs off the screen.
             ui.allocate_ui_with_layout(
@@ -129,8 +138,78 @@ fn table(
             .show(ui, |ui| {
                 side(ui);
                 ui.separator();
-                board(ui);
+                board(ui, frame);
             });
+    }
+}
+
+/// A screen this tall (in points) or shorter shows the game as a laptop would; a taller one
+/// lays the game out as on one this tall and magnifies it: seen from across a room, a TV's
+/// pixels are better spent on size than on room for more.
+const LAYOUT_HEIGHT: f32 = 700.0;
+
+/// Draws `add` laid out in `region` (shrunk to [`LAYOUT_HEIGHT`] on a tall screen) and
+/// magnified so that what it painted fills `region`, centred; returns the rect that it
+/// fills. What the game painted is measured each frame and used in the next, so the fit
+/// follows the game as it grows or shrinks (one extra frame when it does).
+fn fitted(ui: &mut egui::Ui, region: egui::Rect, add: impl FnOnce(&mut egui::Ui)) -> egui::Rect {
+    use egui::emath::TSTransform;
+    let layout = egui::Rect::from_min_size(
+        egui::Pos2::ZERO,
+        region.size() / (region.height() / LAYOUT_HEIGHT).max(1.0),
+    );
+    let id = egui::Id::unique("hoard-screen-fit");
+    let drawn: egui::Rect = ui.data(|d| d.get_temp(id)).unwrap_or(layout);
+    // Never so large that a corner leaves the screen, nor smaller than half size.
+    let scale = (region.size() / drawn.size().max(egui::Vec2::splat(1.0)))
+        .min_elem()
+        .clamp(0.5, 3.0);
+    let to_screen =
+        TSTransform::from_translation(region.center().to_vec2() - scale * drawn.center().to_vec2())
+            * TSTransform::from_scaling(scale);
+    let layer = egui::LayerId::new(ui.layer_id().order, id.with("layer"));
+    ui.ctx().set_sublayer(ui.layer_id(), layer);
+    ui.ctx().set_transform_layer(layer, to_screen);
+    let mut inner = ui.new_child(
+        egui::UiBuilder::new()
+            .layer_id(layer)
+            .max_rect(layout)
+            .layout(egui::Layout::top_down(egui::Align::Min)),
+    );
+    inner.set_clip_rect(to_screen.inverse() * region.intersect(ui.clip_rect()));
+    add(&mut inner);
+    let background = ui.visuals().panel_fill;
+    let now = painted(ui.ctx(), layer, background).unwrap_or(layout);
+    if (now.min - drawn.min).length() > 0.5 || (now.max - drawn.max).length() > 0.5 {
+        ui.data_mut(|d| d.insert_temp(id, now));
+        ui.ctx().request_repaint();
+    }
+    to_screen * drawn
+}
+
+/// Where anything shows on `layer` this frame: every shape painted on it, within its clip,
+/// but those that show nothing (a container's background the colour of the screen's).
+fn painted(
+    ctx: &egui::Context,
+    layer: egui::LayerId,
+    background: egui::Color32,
+) -> Option<egui::Rect> {
+    ctx.graphics(|g| {
+        g.get(layer)?
+            .all_entries()
+            .filter(|c| shows(&c.shape, background))
+            .map(|c| c.shape.visual_bounding_rect().intersect(c.clip_rect))
+            .filter(|r| r.is_positive())
+            .reduce(|a, b| a.union(b))
+    })
+}
+
+fn shows(shape: &egui::Shape, background: egui::Color32) -> bool {
+    match shape {
+        egui::Shape::Noop => false,
+        egui::Shape::Rect(r) => !(r.stroke.is_empty() && (r.fill == background || r.fill.a() == 0)),
+        egui::Shape::Vec(shapes) => shapes.iter().any(|s| shows(s, background)),
+        _ => true,
     }
 }
 

@@ -170,12 +170,14 @@ mod tests {
             now,
             portrait: true,
             still: false,
+            screen: false,
         }
     }
 
     fn still_at(now: f64) -> TableFrame {
         TableFrame {
             still: true,
+            screen: false,
             ..at(now)
         }
     }

@@ -62,6 +62,7 @@ fn build(
                     now: ui.input(|i| i.time),
                     portrait: ui.available_height() > ui.available_width(),
                     still: false,
+                    screen: false,
                 };
                 let (open, code) = (s.log_open, &mut s.code);
                 let said = table::show(ui, &s.view, Some(&mut s.game), frame, open, code);

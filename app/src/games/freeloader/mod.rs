@@ -209,6 +209,34 @@ impl GameUi for FreeloaderUi {
         let mut tapped = board::Tapped::default();
         let window = ui.ctx().content_rect().size();
         let wide = !frame.portrait && window.x > window.y;
+        if frame.screen && wide {
+            // The room's screen: the neighbourhood, and beside it the dice and everyone's
+            // stuff, which the screen magnifies; its own column tells the story.
+            ui.horizontal_top(|ui| {
+                ui.vertical(|ui| {
+                    // Two houses to a row and a narrow column beside: about as wide for its
+                    // height as the screen, so that it fills it.
+                    ui.set_max_width(2.0 * 150.0 + 3.0 * GAP);
+                    let palette = Palette::of(ui);
+                    let left = public.deck.left();
+                    ui.label(
+                        RichText::new(format!(
+                            "Deck: {left} {} · turn {}",
+                            if left == 1 { "card" } else { "cards" },
+                            public.turns
+                        ))
+                        .color(palette.muted),
+                    );
+                    board::neighbourhood(ui, view, public, 2, &[], None, &turning);
+                });
+                ui.vertical(|ui| {
+                    ui.set_max_width(270.0);
+                    self.prompt(ui, view, public, &legal);
+                    let _ = board::stuff(ui, view, public);
+                });
+            });
+            return Vec::new();
+        }
         if wide {
             let side = (ui.available_width() * 0.44).clamp(280.0, 440.0).floor();
             egui::Panel::right("freeloader-side")
@@ -360,7 +388,7 @@ impl FreeloaderUi {
         let chosen = self.buttons(ui, &rows);
         match open {
             Some(id) => cards::read_whole(ui, id, cost(public, me, id)),
-            None => self.hand(ui, public, private, me, legal),
+            None => self.hand(ui, view, public, private, me, legal),
         }
         chosen
     }
@@ -579,6 +607,7 @@ impl FreeloaderUi {
     fn hand(
         &mut self,
         ui: &mut egui::Ui,
+        view: &GameView,
         public: &Public,
         private: Option<&Private>,
         me: Seat,
@@ -590,8 +619,16 @@ impl FreeloaderUi {
             .get(usize::from(me))
             .cloned()
             .unwrap_or_default();
+        // "your" on the player's own device; a replay drawn with another seat's hand
+        // names that seat.
+        let whose = if crate::games::is_you(view, me) {
+            "your".to_string()
+        } else {
+            format!("{}'s", words::seat_name(view, me))
+        };
         if hand.is_empty() {
-            ui.label(RichText::new("Your hand is empty.").color(palette.muted));
+            let empty = format!("{} is empty.", crate::games::hand_title(view));
+            ui.label(RichText::new(empty).color(palette.muted));
             return;
         }
         let playable = moves::playable(legal);
@@ -626,8 +663,8 @@ impl FreeloaderUi {
                             }
                         }
                         let label = match face {
-                            Some(id) => format!("In your hand: {}", words::card_name(id)),
-                            None => "A card of your hand".into(),
+                            Some(id) => format!("In {whose} hand: {}", words::card_name(id)),
+                            None => format!("A card of {whose} hand"),
                         };
                         response.widget_info(|| {
                             egui::WidgetInfo::labeled(egui::Role::Button, true, &label)

@@ -341,7 +341,27 @@ impl GameUi for SpammersUi {
 
         let mut chosen: Option<Input> = None;
         let avail = ui.available_size();
-        if frame.portrait && avail.x < 900.0 {
+        if frame.screen && !frame.portrait {
+            // The room's screen: the die and the Unwashed Masses beside every player's
+            // spam, which the screen fits to itself; its own column tells the story.
+            ui.horizontal_top(|ui| {
+                ui.spacing_mut().item_spacing.x = 12.0;
+                // Narrower than half each: the columns grow taller, about as wide for
+                // their height as the screen, so that they fill it.
+                let half = (avail.x * 0.4).floor();
+                ui.vertical(|ui| {
+                    ui.set_max_width(half);
+                    ui.spacing_mut().item_spacing.y = GAP;
+                    self.prompt(ui, &f);
+                    table::masses(ui, &f);
+                });
+                ui.vertical(|ui| {
+                    ui.set_max_width(half);
+                    ui.spacing_mut().item_spacing.y = GAP;
+                    table::players(ui, &f);
+                });
+            });
+        } else if frame.portrait && avail.x < 900.0 {
             // Stacked: the controls at the bottom within reach of a thumb, as tall as they
             // were last frame but never more than most of the screen (they scroll beyond);
             // the table scrolls above them.

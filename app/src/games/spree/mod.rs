@@ -319,7 +319,18 @@ impl GameUi for SpreeUi {
         let avail = ui.available_size();
         // Side by side once the screen is wider than tall; stacked, the controls kept at
         // the bottom within reach of a thumb.
-        if frame.portrait && avail.x < 900.0 {
+        if frame.screen && !frame.portrait {
+            // The room's screen: the seats and the dice over the mall, which takes the rest;
+            // the screen's own column tells the story.
+            ui.vertical(|ui| {
+                ui.set_width(avail.x);
+                ui.spacing_mut().item_spacing.y = 6.0;
+                cards::seats_strip(ui, &f);
+                self.prompt(ui, &f);
+                let left = ui.available_height();
+                let _ = self.board(ui, &f, left);
+            });
+        } else if frame.portrait && avail.x < 900.0 {
             egui::Panel::bottom("spree-controls")
                 .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(0, 6)))
                 .show(ui, |ui| {

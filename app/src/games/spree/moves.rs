@@ -228,7 +228,7 @@ impl SpreeUi {
     }
 
     /// What the moment asks, in a tinted box, with the dice beside it.
-    fn prompt(&self, ui: &mut egui::Ui, f: &Frame) {
+    pub(super) fn prompt(&self, ui: &mut egui::Ui, f: &Frame) {
         let palette = Palette::of(ui);
         let (text, tint, countdown) = self.prompt_words(f, &palette);
         egui::Frame::new()
