@@ -217,16 +217,7 @@ impl GameUi for FreeloaderUi {
                     // Two houses to a row and a narrow column beside: about as wide for its
                     // height as the screen, so that it fills it.
                     ui.set_max_width(2.0 * 150.0 + 3.0 * GAP);
-                    let palette = Palette::of(ui);
-                    let left = public.deck.left();
-                    ui.label(
-                        RichText::new(format!(
-                            "Deck: {left} {} · turn {}",
-                            if left == 1 { "card" } else { "cards" },
-                            public.turns
-                        ))
-                        .color(palette.muted),
-                    );
+                    deck_line(ui, public);
                     board::neighbourhood(ui, view, public, 2, &[], None, &turning);
                 });
                 ui.vertical(|ui| {
@@ -273,15 +264,7 @@ impl GameUi for FreeloaderUi {
             .show(ui, |ui| {
                 crate::widgets::column(ui, TABLE_WIDTH, |ui| {
                     let palette = Palette::of(ui);
-                    let left = public.deck.left();
-                    ui.label(
-                        RichText::new(format!(
-                            "Deck: {left} {} · turn {}",
-                            if left == 1 { "card" } else { "cards" },
-                            public.turns
-                        ))
-                        .color(palette.muted),
-                    );
+                    deck_line(ui, public);
                     let columns = if ui.available_width() >= 3.0 * TILE_MIN_3 + 2.0 * GAP {
                         3
                     } else {
@@ -320,6 +303,19 @@ impl GameUi for FreeloaderUi {
         }
         intents
     }
+}
+
+/// The cards left in the deck and the turn, over the houses.
+fn deck_line(ui: &mut egui::Ui, public: &Public) {
+    let left = public.deck.left();
+    ui.label(
+        RichText::new(format!(
+            "Deck: {left} {} · turn {}",
+            if left == 1 { "card" } else { "cards" },
+            public.turns
+        ))
+        .color(Palette::of(ui).muted),
+    );
 }
 
 /// The necessities `seat` lacks.
