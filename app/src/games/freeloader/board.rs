@@ -476,7 +476,7 @@ pub fn stuff(ui: &mut egui::Ui, view: &GameView, public: &Public) -> Option<Card
                     let fill = words::category_colour(card.category).gamma_multiply(0.45);
                     let b = egui::Button::new(egui::RichText::new(card.name).size(13.0))
                         .fill(fill)
-                        .min_size(Vec2::new(0.0, 28.0));
+                        .min_size(Vec2::new(0.0, crate::theme::TOUCH));
                     if ui.add(b).clicked() {
                         read = Some(*c);
                     }

@@ -221,7 +221,7 @@ impl GameUi for FreeloaderUi {
                     board::neighbourhood(ui, view, public, 2, &[], None, &turning);
                 });
                 ui.vertical(|ui| {
-                    ui.set_max_width(270.0);
+                    ui.set_max_width(330.0);
                     self.prompt(ui, view, public, &legal);
                     let _ = board::stuff(ui, view, public);
                 });
