@@ -18,8 +18,17 @@ pub fn seat_name(view: &GameView, seat: Seat) -> String {
 /// "Your hand", or "Ann's hand" in a replay drawn with Ann's hand.
 pub fn hand_title(view: &GameView) -> String {
     match view.me {
-        Some(seat) if view.as_another_seat => format!("{}'s hand", seat_name(view, seat)),
+        Some(seat) if view.as_another_seat => format!("{} hand", whose(view, seat)),
         _ => "Your hand".into(),
+    }
+}
+
+/// "your" for the reader's own seat (see [`is_you`]), "Ann's" for Ann's.
+pub fn whose(view: &GameView, seat: Seat) -> String {
+    if is_you(view, seat) {
+        "your".into()
+    } else {
+        format!("{}'s", seat_name(view, seat))
     }
 }
 

@@ -177,7 +177,6 @@ mod tests {
     fn still_at(now: f64) -> TableFrame {
         TableFrame {
             still: true,
-            screen: false,
             ..at(now)
         }
     }

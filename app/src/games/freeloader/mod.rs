@@ -617,11 +617,7 @@ impl FreeloaderUi {
             .unwrap_or_default();
         // "your" on the player's own device; a replay drawn with another seat's hand
         // names that seat.
-        let whose = if crate::games::is_you(view, me) {
-            "your".to_string()
-        } else {
-            format!("{}'s", words::seat_name(view, me))
-        };
+        let whose = crate::games::whose(view, me);
         if hand.is_empty() {
             let empty = format!("{} is empty.", crate::games::hand_title(view));
             ui.label(RichText::new(empty).color(palette.muted));

@@ -13,7 +13,7 @@ mod moves;
 mod table;
 
 pub(crate) use crate::games::seat_name;
-use crate::games::{InFlight, is_you, my_moves};
+use crate::games::{InFlight, my_moves, whose};
 use super::{GameUi, TableFrame, TableIntent};
 use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::rules_ref::RulesPage;
@@ -136,15 +136,6 @@ pub(crate) struct Frame<'a> {
 impl Frame<'_> {
     pub fn me(&self) -> Option<Seat> {
         self.view.me
-    }
-}
-
-/// "your" or "Ann's".
-pub(crate) fn whose(view: &GameView, seat: Seat) -> String {
-    if is_you(view, seat) {
-        "your".into()
-    } else {
-        format!("{}'s", seat_name(view, seat))
     }
 }
 

@@ -29,15 +29,6 @@ fn says(f: &Frame, seat: Seat, you: &str, they: &str) -> String {
     }
 }
 
-/// "your" or "Ann's".
-fn whose(f: &Frame, seat: Seat) -> String {
-    if is_you(f.view, seat) {
-        "your".into()
-    } else {
-        format!("{}'s", seat_name(f.view, seat))
-    }
-}
-
 fn cards_said(cards: &[hoard_rules::CardId]) -> String {
     cards
         .iter()
@@ -76,7 +67,7 @@ pub(super) fn contest_words(
             let what = format!(
                 "the {} to steal {} {}",
                 spoken(*card),
-                whose(f, *victim),
+                crate::games::whose(f.view, *victim),
                 match *rank {
                     cards::JOKER => "Jokers".to_string(),
                     r => format!("{}s", cards::rank_name(r)),
