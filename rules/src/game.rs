@@ -3,6 +3,7 @@
 
 use crate::deck::{CardId, CardMove, Handle};
 use serde::{Serialize, de::DeserializeOwned};
+use std::collections::BTreeMap;
 use std::fmt::Debug;
 
 /// A seat at the table, counted from 0 in the order of the session's start.
@@ -332,6 +333,53 @@ pub trait Listed: Game {
     fn set_variant(_config: &mut Self::Config, variant: &str) -> Result<(), String> {
         Err(format!("{} has no variant {variant:?}", Self::TITLE))
     }
+
+    /// Nothing lost, made or doubled: every card of the game in exactly one place (a deck,
+    /// a hand, the table, a discard pile, out of the game), every piece on the board or in
+    /// its stash, and each private side present agreeing with the table (it knows the face
+    /// of every hidden card its seat holds). `Err` says what is wrong. The conformance
+    /// suite (`rules/tests/conformance.rs`) asks it after every step of every game it plays.
+    fn check_pieces(
+        public: &Self::Public,
+        privates: &[Option<Self::Private>],
+    ) -> Result<(), String>;
+}
+
+/// The common part of [`Listed::check_pieces`] for a game dealing from hidden decks: each
+/// private side present knows the face of every hidden card its seat holds (`held[seat]`).
+pub fn faces_known<'a>(
+    held: &[Vec<Handle>],
+    privates: impl IntoIterator<Item = (Seat, &'a BTreeMap<Handle, CardId>)>,
+) -> Result<(), String> {
+    for (seat, faces) in privates {
+        let hand = held
+            .get(usize::from(seat))
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        if let Some(card) = hand.iter().find(|card| !faces.contains_key(card)) {
+            return Err(format!(
+                "seat {seat} holds {card:?} without knowing its face"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The common part of [`Listed::check_pieces`] for faces every device sees: each card in
+/// `seen` once, and `seen` and `hidden` (cards held or left face down) making up `total`.
+pub fn each_once(what: &str, seen: &[CardId], hidden: usize, total: usize) -> Result<(), String> {
+    let mut sorted = seen.to_vec();
+    sorted.sort_unstable();
+    if let Some(pair) = sorted.windows(2).find(|pair| pair[0] == pair[1]) {
+        return Err(format!("{what} {} is in two places", pair[0]));
+    }
+    if seen.len() + hidden != total {
+        return Err(format!(
+            "{} {what}s are face up and {hidden} face down, of {total}: a card was lost or made",
+            seen.len()
+        ));
+    }
+    Ok(())
 }
 
 /// Runs `step` on copies of the table and the private sides and keeps them only if it

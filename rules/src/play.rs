@@ -61,6 +61,10 @@ pub type Policy<'a, G> = dyn FnMut(
 pub type Observer<'a, G> =
     dyn FnMut(&<G as Game>::Public, &Step<<G as Game>::Input>, &[<G as Game>::Event]) + 'a;
 
+/// Whether a seat is away at a step of [`play_out_absent`], and how: asked with the table,
+/// the step's number and the seat.
+pub type Away<'a, G> = dyn Fn(&<G as Game>::Public, usize, Seat) -> Option<Absence> + 'a;
+
 /// What [`replay`] is shown after each step: the table, the private sides, the events.
 pub type ReplayObserver<'a, G> =
     dyn FnMut(&<G as Game>::Public, &[Option<<G as Game>::Private>], &[<G as Game>::Event]) + 'a;
@@ -114,11 +118,11 @@ pub fn play_out_with<G: Game>(
         max_steps,
         policy,
         observe,
-        &|_, _| None,
+        &|_, _, _| None,
     )
 }
 
-/// [`play_out_with`], with seats the table goes on without: `absent(step, seat)` says
+/// [`play_out_with`], with seats the table goes on without: `absent(table, step, seat)` says
 /// whether `seat` is away at step number `step`, and how; an away seat's part of each input
 /// step is the rules' own move for it ([`Game::sit_out`], as [`Play::Away`]). A step the
 /// game cannot take without an away seat is an error naming it.
@@ -129,7 +133,7 @@ pub fn play_out_absent<G: Game>(
     max_steps: usize,
     policy: &mut Policy<'_, G>,
     observe: &mut Observer<'_, G>,
-    absent: &dyn Fn(usize, Seat) -> Option<Absence>,
+    absent: &Away<'_, G>,
 ) -> Result<Played<G>, RuleError> {
     let mut public = G::setup(config)?;
     let mut privates: Vec<Option<G::Private>> = secrets
@@ -147,7 +151,7 @@ pub fn play_out_absent<G: Game>(
     for n in 0..max_steps {
         let pending = G::pending(&public);
         let mut ask = |seat: Seat| -> Result<(Seat, Play<G::Input>), RuleError> {
-            if let Some(absence) = absent(n, seat) {
+            if let Some(absence) = absent(&public, n, seat) {
                 let input =
                     G::sit_out(&public, seat, absence).ok_or_else(|| RuleError::Illegal {
                         seat,

@@ -3,8 +3,11 @@
 
 mod sprawl_support;
 
-use hoard_rules::sprawl::{Config, Dir, Event, Input, Sprawl, Square, Stash};
-use hoard_rules::{Game, Pending, RuleError, Step};
+use hoard_rules::sprawl::{
+    Config, Dir, Event, Input, Public, Sprawl, Square, Stash, Strength, choose,
+};
+use hoard_rules::{Game, Listed, Pending, Play, RuleError, Step, rng};
+use proptest::prelude::*;
 use sprawl_support::*;
 
 fn branches_in(moves: &[Input]) -> Vec<Input> {
@@ -746,4 +749,152 @@ fn ties_go_to_most_pips_neutralized_then_towers_neutralized_spaces_tower_pips_to
         vec![0, 1],
         "tied on everything: a shared win"
     );
+}
+
+// Sprawl's whole input space, probed: every game's listed inputs are checked by the
+// conformance suite (`conformance.rs`); here random and near-miss inputs pass the move
+// check only if they are listed.
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    #[test]
+    fn legal_inputs_are_exactly_what_the_move_check_accepts(
+        seed in any::<u64>(),
+        seats in 3u8..=5,
+        flags in 0u8..32,
+    ) {
+        let config = config_from(seats, flags);
+        let mut p = Sprawl::setup(&config).unwrap();
+        let mut bots = rng::from_seed(&draw(seed, 0), "bots");
+        let mut probe = rng::from_seed(&draw(seed, 1), "probe");
+        let mut draws = 0;
+        for _ in 0..200 {
+            let step = match Sprawl::pending(&p) {
+                Pending::Over(_) => break,
+                Pending::Chance => {
+                    draws += 1;
+                    Step::Chance(draw(seed, 100 + draws))
+                }
+                Pending::Turn { seat } => {
+                    let legal = Sprawl::legal_inputs(&p, None, seat);
+                    check_against_probes(&p, seat, &legal, &mut probe);
+                    for other in (0..seats).filter(|&s| s != seat) {
+                        prop_assert!(Sprawl::legal_inputs(&p, None, other).is_empty());
+                    }
+                    Step::turn(seat, choose(&p, seat, Strength::Random, &mut bots).unwrap())
+                }
+                Pending::Together { seats: asked, .. } => Step::Inputs(
+                    asked
+                        .iter()
+                        .map(|&s| (s, Play::Open(choose(&p, s, Strength::Random, &mut bots).unwrap())))
+                        .collect(),
+                ),
+                other => panic!("Sprawl has no shared deck, yet waits for {other:?}"),
+            };
+            Sprawl::apply(&mut p, &mut [], &step).unwrap();
+            prop_assert_eq!(<Sprawl as Listed>::check_pieces(&p, &[]), Ok(()));
+        }
+    }
+}
+
+fn config_from(seats: u8, flags: u8) -> Config {
+    Config {
+        seats,
+        counting_coup: flags & 1 != 0,
+        sprawlgami: flags & 2 != 0,
+        overload: flags & 4 != 0,
+        superior_forces: flags & 8 != 0,
+        loose_branching: flags & 16 != 0,
+    }
+}
+
+/// Every legal input passes the check and applies; random inputs pass the check only if
+/// they are in the list.
+fn check_against_probes(
+    p: &Public,
+    seat: u8,
+    legal: &[Input],
+    probe: &mut rand_chacha::ChaCha8Rng,
+) {
+    for input in legal {
+        assert_eq!(Sprawl::check_input(p, seat, input), Ok(()), "{input:?}");
+    }
+    // Apply a few legal inputs to copies: none may be refused.
+    for _ in 0..3.min(legal.len()) {
+        let input = legal[rng::below(probe, legal.len() as u32) as usize];
+        let mut copy = p.clone();
+        Sprawl::apply(&mut copy, &mut [], &Step::turn(seat, input)).unwrap();
+    }
+    let (cols, rows) = (u32::from(p.board.cols), u32::from(p.board.rows));
+    let square = |probe: &mut rand_chacha::ChaCha8Rng| {
+        // One past the edge now and then, to probe the board's bounds.
+        Square::new(
+            rng::below(probe, cols + 1) as u8,
+            rng::below(probe, rows + 1) as u8,
+        )
+    };
+    for _ in 0..200 {
+        let size = rng::below(probe, 4) as u8;
+        let input = match rng::below(probe, if legal.is_empty() { 5 } else { 7 }) {
+            0 => Input::Place {
+                at: square(probe),
+                size,
+            },
+            1 => Input::Build { at: square(probe) },
+            2 => {
+                let from = square(probe);
+                let dir = Dir::ALL[rng::below(probe, 4) as usize];
+                let step = Dir::ALL[rng::below(probe, 4) as usize];
+                let at = p.board.step(from, step, 1).unwrap_or(from);
+                Input::Branch {
+                    from,
+                    at,
+                    dir,
+                    size,
+                }
+            }
+            3 => Input::Spore {
+                at: square(probe),
+                size,
+                builds: rng::below(probe, 3) as u8,
+            },
+            4 => [Input::Ask, Input::Pass, Input::TakeBack, Input::Keep]
+                [rng::below(probe, 4) as usize],
+            // A legal move with one thing changed: the near misses.
+            _ => {
+                let dir = Dir::ALL[rng::below(probe, 4) as usize];
+                let other = square(probe);
+                match legal[rng::below(probe, legal.len() as u32) as usize] {
+                    Input::Branch { from, at, .. } if size.is_multiple_of(2) => Input::Branch {
+                        from,
+                        at,
+                        dir,
+                        size: size.max(1),
+                    },
+                    Input::Branch {
+                        from, dir, size, ..
+                    } => Input::Branch {
+                        from,
+                        at: p.board.step(from, dir, 1).unwrap_or(other),
+                        dir,
+                        size,
+                    },
+                    Input::Spore { at, size, .. } => Input::Spore {
+                        at,
+                        size,
+                        builds: rng::below(probe, 3) as u8,
+                    },
+                    Input::Place { size, .. } => Input::Place { at: other, size },
+                    Input::Build { .. } => Input::Build { at: other },
+                    legal_one => legal_one,
+                }
+            }
+        };
+        assert_eq!(
+            Sprawl::check_input(p, seat, &input).is_ok(),
+            legal.contains(&input),
+            "{input:?}: {:?}",
+            Sprawl::check_input(p, seat, &input)
+        );
+    }
 }

@@ -787,4 +787,21 @@ impl Listed for Counter {
             other => Err(format!("Counter has no variant {other:?}")),
         }
     }
+
+    /// The 24 cards: in the deck, in a hand, laid in the window or on the discard pile.
+    fn check_pieces(public: &Public, privates: &[Option<Private>]) -> Result<(), String> {
+        if public.deck.generation.is_none() {
+            return Ok(());
+        }
+        let mut seen = public.discard.clone();
+        if let Phase::Window { laid, .. } = &public.phase {
+            seen.extend(laid.iter().map(|(_, card)| *card));
+        }
+        let held = public.hands.iter().map(Vec::len).sum::<usize>();
+        crate::each_once("card", &seen, public.deck.left() + held, usize::from(CARDS))?;
+        crate::faces_known(
+            &public.hands,
+            privates.iter().flatten().map(|p| (p.seat, &p.faces)),
+        )
+    }
 }

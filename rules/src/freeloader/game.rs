@@ -1697,6 +1697,45 @@ fn give(
     Ok(())
 }
 
+/// The 54 cards, each in one place (the deck, a hand, someone's Stuff, face up beside a
+/// house, or out of the game), and no seat with a marker on a special space beyond its
+/// favors in that house.
+fn check_pieces(public: &Public, privates: &[Option<Private>]) -> Result<(), String> {
+    if public.deck.generation.is_none() {
+        return Ok(());
+    }
+    let mut seen: Vec<CardId> = Vec::new();
+    let mut hidden: Vec<Vec<Handle>> = vec![Vec::new(); public.hands.len()];
+    for (seat, hand) in public.hands.iter().enumerate() {
+        for held in hand {
+            match held {
+                Held::Open(card) => seen.push(*card),
+                Held::Hidden(handle) => hidden[seat].push(*handle),
+            }
+        }
+    }
+    seen.extend(public.stuff.iter().flatten());
+    seen.extend(public.houses.iter().filter_map(|h| h.face_up));
+    seen.extend(&public.out);
+    let held = hidden.iter().map(Vec::len).sum::<usize>();
+    crate::each_once("card", &seen, public.deck.left() + held, CARDS.len())?;
+    for house in &public.houses {
+        for seat in 0..public.config.seats {
+            let markers = house
+                .best_friends
+                .iter()
+                .chain(&house.crash)
+                .filter(|s| **s == Some(seat))
+                .count();
+            let favors = house.favors.get(usize::from(seat)).copied().unwrap_or(0);
+            if usize::from(favors) < markers {
+                return Err(format!("seat {seat} has more markers than favors in {house:?}"));
+            }
+        }
+    }
+    crate::faces_known(&hidden, privates.iter().flatten().map(|p| (p.seat, &p.faces)))
+}
+
 impl Listed for Freeloader {
     const TITLE: &'static str = "Freeloader";
 
@@ -1710,5 +1749,9 @@ impl Listed for Freeloader {
 
     fn with_seats(_config: &Config, seats: u8) -> Config {
         Config { seats }
+    }
+
+    fn check_pieces(public: &Public, privates: &[Option<Private>]) -> Result<(), String> {
+        check_pieces(public, privates)
     }
 }

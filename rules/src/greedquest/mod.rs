@@ -209,4 +209,19 @@ impl Listed for GreedQuest {
         }
         Ok(())
     }
+
+    /// Each seat's 28 cards: counted on the table, and found card by card in each private
+    /// side present.
+    fn check_pieces(public: &Public, privates: &[Option<Private>]) -> Result<(), String> {
+        for seat in 0..public.seats.len() as Seat {
+            let counted = public.accounted(seat);
+            if counted != DECK_SIZE {
+                return Err(format!("the table accounts for {counted} of seat {seat}'s cards"));
+            }
+        }
+        privates
+            .iter()
+            .flatten()
+            .try_for_each(|private| private.check_against(public))
+    }
 }

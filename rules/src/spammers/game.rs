@@ -1802,6 +1802,58 @@ fn merge(public: &mut Public, a: ListRef, b: ListRef) {
     lower.gruntles = lower.gruntles.saturating_add(upper.gruntles);
 }
 
+/// Both decks' cards, each in one place: a List in the Masses, in someone's area, on the
+/// discard pile, just drawn, held or in its deck; an Action in play as a Scam or Hardware,
+/// being mailed, discarded, held or in its deck.
+fn check_pieces(public: &Public, privates: &[Option<Private>]) -> Result<(), String> {
+    if public.actions.generation.is_none() {
+        return Ok(());
+    }
+    let held = |deck| {
+        public
+            .areas
+            .iter()
+            .flat_map(|a| &a.hand)
+            .filter(|h| h.deck == deck)
+            .count()
+    };
+    let mut lists: Vec<CardId> = public.masses.iter().flat_map(|s| s.cards.clone()).collect();
+    lists.extend(
+        public
+            .areas
+            .iter()
+            .flat_map(|a| a.lists.iter().flat_map(|s| s.cards.clone())),
+    );
+    lists.extend(&public.list_discard);
+    if let Phase::ListDrawn { card, .. } = &public.phase {
+        lists.push(*card);
+    }
+    crate::each_once(
+        "List",
+        &lists,
+        held(LIST_DECK) + public.lists.left(),
+        cards::list_deck().len(),
+    )?;
+    let mut actions: Vec<CardId> = public
+        .areas
+        .iter()
+        .flat_map(|a| a.scams.iter().map(|s| s.card))
+        .collect();
+    actions.extend(public.areas.iter().flat_map(|a| a.hardware.clone()));
+    actions.extend(&public.action_discard);
+    if let Phase::Rolling { mailing, .. } | Phase::Window { mailing, .. } = &public.phase {
+        actions.push(mailing.card);
+    }
+    crate::each_once(
+        "Action",
+        &actions,
+        held(ACTION_DECK) + public.actions.left(),
+        cards::action_deck().len(),
+    )?;
+    let hands: Vec<Vec<Handle>> = public.areas.iter().map(|a| a.hand.clone()).collect();
+    crate::faces_known(&hands, privates.iter().flatten().map(|p| (p.seat, &p.faces)))
+}
+
 impl Listed for Spammers {
     const TITLE: &'static str = "SPAMMERS";
     const VARIANTS: &'static [&'static str] = &["quick-answers"];
@@ -1833,5 +1885,9 @@ impl Listed for Spammers {
             }
             other => Err(format!("SPAMMERS has no variant {other:?}")),
         }
+    }
+
+    fn check_pieces(public: &Public, privates: &[Option<Private>]) -> Result<(), String> {
+        check_pieces(public, privates)
     }
 }

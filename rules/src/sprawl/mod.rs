@@ -366,6 +366,31 @@ impl Listed for Sprawl {
         }
         Ok(())
     }
+
+    /// Each seat's pieces, on the board and in its stash: always five of each size.
+    fn check_pieces(public: &Public, _privates: &[Option<()>]) -> Result<(), String> {
+        let mut count: Vec<[u8; 3]> = public.stashes.iter().map(|stash| stash.counts).collect();
+        let mut add = |owner: Seat, size: u8| {
+            if let Some(n) = count
+                .get_mut(usize::from(owner))
+                .and_then(|c| c.get_mut(usize::from(size).wrapping_sub(1)))
+            {
+                *n += 1;
+            }
+        };
+        for cell in &public.board.cells {
+            match cell {
+                Cell::Tower(tower) => tower.pieces().for_each(|(owner, size)| add(owner, size)),
+                Cell::Branch(branch) => add(branch.owner, branch.size),
+                Cell::Empty => {}
+            }
+        }
+        let full = [STASH_PER_SIZE; 3];
+        match count.iter().position(|c| *c != full) {
+            Some(seat) => Err(format!("seat {seat} has {:?} pieces by size", count[seat])),
+            None => Ok(()),
+        }
+    }
 }
 
 /// The error for a step of the wrong kind, saying what the game waits for.

@@ -696,4 +696,22 @@ impl Listed for Spree {
         }
         Ok(())
     }
+
+    /// Every card of the deck (and the jokers chosen): in the deck, a hand, a cart, the
+    /// discard pile or played in a window.
+    fn check_pieces(public: &Public, privates: &[Option<Private>]) -> Result<(), String> {
+        if public.deck.generation.is_none() {
+            return Ok(());
+        }
+        let mut seen: Vec<CardId> = public.carts.iter().flatten().copied().collect();
+        seen.extend(&public.discard);
+        seen.extend(public.in_play());
+        let held = public.hands.iter().map(Vec::len).sum::<usize>();
+        let total = usize::from(cards::POKER + public.config.jokers);
+        crate::each_once("card", &seen, public.deck.left() + held, total)?;
+        crate::faces_known(
+            &public.hands,
+            privates.iter().flatten().map(|p| (p.seat, &p.faces)),
+        )
+    }
 }

@@ -1,9 +1,9 @@
-//! Shared helpers for the Sprawl tests: a small driver that plays games with bots, and a
-//! table builder that plays scripted moves.
+//! Shared helpers for the Sprawl tests: beacon draws, and a table builder that plays
+//! scripted moves.
 #![allow(dead_code)]
 
-use hoard_rules::sprawl::{Config, Dir, Event, Input, Public, Sprawl, Square, Strength, choose};
-use hoard_rules::{Game, Outcome, Pending, Play, Seat, Step, rng};
+use hoard_rules::sprawl::{Config, Dir, Event, Input, Public, Sprawl, Square};
+use hoard_rules::{Game, Pending, Play, Seat, Step, rng};
 
 /// A beacon draw for tests: fixed by the game's seed and the draw's number.
 pub fn draw(seed: u64, k: u64) -> [u8; 32] {
@@ -11,70 +11,6 @@ pub fn draw(seed: u64, k: u64) -> [u8; 32] {
     d[..8].copy_from_slice(&seed.to_le_bytes());
     d[8..16].copy_from_slice(&k.to_le_bytes());
     d
-}
-
-/// A finished game: its steps in order and the final table.
-pub struct Played {
-    pub steps: Vec<Step<Input>>,
-    pub end: Public,
-    pub outcome: Outcome,
-}
-
-/// Plays a game to its end with one bot per seat; panics if it runs past `limit` steps.
-pub fn play(config: &Config, seed: u64, bots: &[Strength], limit: usize) -> Played {
-    let mut p = Sprawl::setup(config).expect("a valid config");
-    let mut rng = rng::from_seed(&draw(seed, u64::MAX), "test bots");
-    let mut steps = Vec::new();
-    let mut draws = 0;
-    loop {
-        assert!(
-            steps.len() < limit,
-            "seed {seed}: no end after {limit} steps"
-        );
-        let step = match Sprawl::pending(&p) {
-            Pending::Over(outcome) => {
-                return Played {
-                    steps,
-                    end: p,
-                    outcome,
-                };
-            }
-            Pending::Chance => {
-                draws += 1;
-                Step::Chance(draw(seed, draws))
-            }
-            Pending::Turn { seat } => {
-                let input = choose(&p, seat, bots[usize::from(seat)], &mut rng)
-                    .expect("a seat asked to move has a move");
-                Step::turn(seat, input)
-            }
-            Pending::Together { seats, .. } => Step::Inputs(
-                seats
-                    .iter()
-                    .map(|&s| {
-                        let input = choose(&p, s, bots[usize::from(s)], &mut rng)
-                            .expect("a seat asked to answer has an answer");
-                        (s, Play::Open(input))
-                    })
-                    .collect(),
-            ),
-            other => panic!("Sprawl has no shared deck, yet waits for {other:?}"),
-        };
-        Sprawl::apply(&mut p, &mut [], &step).expect("bots play legal moves");
-        steps.push(step);
-    }
-}
-
-/// Replays steps from the start, returning the table after each.
-pub fn replay(config: &Config, steps: &[Step<Input>]) -> Vec<[u8; 32]> {
-    let mut p = Sprawl::setup(config).expect("a valid config");
-    steps
-        .iter()
-        .map(|s| {
-            Sprawl::apply(&mut p, &mut [], s).expect("a recorded step replays");
-            hoard_rules::public_hash(&p)
-        })
-        .collect()
 }
 
 /// "C4" as a square.

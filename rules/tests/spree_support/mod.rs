@@ -1,11 +1,11 @@
 //! Shared set-ups for Spree!'s rules tests: seeded games played by the local driver, the
-//! card count that must always hold, and a table laid out by hand for the rulebook's examples.
+//! card count that must always hold (`check_pieces`), and a table laid out by hand for the rulebook's examples.
 #![allow(dead_code)]
 
 use hoard_rules::play::{self, Played};
 use hoard_rules::spree::board::Sq;
 use hoard_rules::spree::{Config, Input, Phase, Private, Public, Spree, Turn};
-use hoard_rules::{CardId, Game, Handle, Outcome, Play, Seat, Step};
+use hoard_rules::{CardId, Game, Handle, Listed, Outcome, Play, Seat, Step};
 
 /// A 32-byte seed from a number.
 pub fn seed(n: u64) -> [u8; 32] {
@@ -18,16 +18,6 @@ pub fn secrets(seats: u8) -> Vec<[u8; 32]> {
     (0..seats).map(|s| [s; 32]).collect()
 }
 
-/// Every card in exactly one place: the deck, a hand, a cart, the discards or a play on
-/// the table. Returns how many there are.
-pub fn cards_in_play(p: &Public) -> usize {
-    p.deck.left()
-        + p.hands.iter().map(Vec::len).sum::<usize>()
-        + p.carts.iter().map(Vec::len).sum::<usize>()
-        + p.discard.len()
-        + p.in_play().len()
-}
-
 /// Plays a seeded game with a policy per seat, checking after every step that no card is
 /// lost or made.
 pub fn play_with(
@@ -36,8 +26,6 @@ pub fn play_with(
     max_steps: usize,
     policy: &mut play::Policy<'_, Spree>,
 ) -> Played<Spree> {
-    let total = usize::from(hoard_rules::spree::cards::POKER + config.jokers);
-    let mut started = false;
     play::play_out_with::<Spree>(
         config,
         &secrets(config.seats),
@@ -45,9 +33,8 @@ pub fn play_with(
         max_steps,
         policy,
         &mut |p, _, _| {
-            started |= p.deck.generation.is_some();
-            if started {
-                assert_eq!(cards_in_play(p), total, "a card was lost or made: {p:?}");
+            if let Err(why) = <Spree as Listed>::check_pieces(p, &[]) {
+                panic!("{why}: {p:?}");
             }
         },
     )
