@@ -1216,7 +1216,7 @@ pub fn replay_seed() -> Option<u64> {
 }
 
 /// Plays the games of `seeds` with `game`, and fails at the end naming every seed that
-/// failed and how to replay it (`test`: the test file's name). Returns the games played
+/// failed and how to replay it (`test`: the test file's name and the replaying test's). Returns the games played
 /// and their steps.
 pub fn run_seeds(
     seeds: impl Iterator<Item = u64>,
@@ -1232,7 +1232,7 @@ pub fn run_seeds(
                 steps += u64::from(r.steps);
             }
             Err(e) => failed.push(format!(
-                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test {test} replay -- --nocapture"
+                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test {test} -- --nocapture"
             )),
         }
     }
@@ -1244,22 +1244,4 @@ pub fn run_seeds(
         failed.join("\n")
     );
     (games, steps)
-}
-
-/// Slice `i` of `slices` of a default run of `games` seeded games (the slices run side by
-/// side as separate tests), printing what it played and how long it took.
-pub fn run_slice(
-    i: u64,
-    slices: u64,
-    games: u64,
-    test: &str,
-    game: impl FnMut(u64) -> Result<Report, String>,
-) {
-    let t = std::time::Instant::now();
-    let per = games / slices;
-    let (played, steps) = run_seeds(i * per..(i + 1) * per, test, game);
-    println!(
-        "slice {i}: {played} faulty games, {steps} steps, all verified, in {:?}",
-        t.elapsed()
-    );
 }

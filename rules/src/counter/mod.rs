@@ -61,6 +61,8 @@ pub const COPIES: u16 = 4;
 pub const HAND: usize = 3;
 /// The most cards a player may hold.
 pub const HAND_LIMIT: usize = 5;
+/// Turns in a short game (the `short` variant), all players together.
+pub const SHORT_TURNS: u16 = 12;
 
 /// The shortest and longest reaction windows a table may choose (ms).
 pub const WINDOWS_MS: (u32, u32) = (500, 10_000);
@@ -760,7 +762,7 @@ impl Game for Counter {
 
 impl Listed for Counter {
     const TITLE: &'static str = "Counter";
-    const VARIANTS: &'static [&'static str] = &["quick-answers"];
+    const VARIANTS: &'static [&'static str] = &["quick-answers", "short"];
 
     fn config(seats: u8) -> Config {
         Config::new(seats)
@@ -777,15 +779,15 @@ impl Listed for Counter {
         }
     }
 
-    /// `quick-answers`: one second to counter instead of three.
+    /// `quick-answers`: one second to counter instead of three; `short`: twelve turns in
+    /// the whole game instead of thirty.
     fn set_variant(config: &mut Config, variant: &str) -> Result<(), String> {
         match variant {
-            "quick-answers" => {
-                config.window_ms = 1_000;
-                Ok(())
-            }
-            other => Err(format!("Counter has no variant {other:?}")),
+            "quick-answers" => config.window_ms = 1_000,
+            "short" => config.turns = SHORT_TURNS,
+            other => return Err(format!("Counter has no variant {other:?}")),
         }
+        Ok(())
     }
 
     /// The 24 cards: in the deck, in a hand, laid in the window or on the discard pile.
