@@ -1610,7 +1610,7 @@ fn a_device_that_holds_no_answer_answers_no_faster_than_one_that_does() {
     // Every answer a bot makes leaves its device when the reaction window ends, whether
     // its hand held a counter (and used it) or held nothing that could answer: the timing
     // says nothing of the hand.
-    let window = u64::from(<Counter as Game>::reaction_window_ms(&ctr::Config::new(3)));
+    let window = u64::from(<Counter as Game>::reaction_window(&ctr::Config::new(3)).ms());
     let (delays, counters, passes) = answer_delays(true);
     assert!(
         delays

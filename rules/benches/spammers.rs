@@ -16,7 +16,7 @@ fn main() {
         let label = format!("{seats} seats");
         let config = Config {
             seats,
-            window_ms: 3_000,
+            window: hoard_rules::ReactionWindow::USUAL,
         };
         common::bench::<Spammers>(&label, &config, seats, budget);
     }

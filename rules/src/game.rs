@@ -39,6 +39,61 @@ pub enum Pending {
     Over(Outcome),
 }
 
+/// How long the seats have to answer a play out of turn (a [`Seal::Reaction`] step): a
+/// table setting held in a game's options, so every device at the table waits the same,
+/// and when it ends each device passes for its player. On the wire and on disk it is its
+/// milliseconds, a `u32`.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct ReactionWindow(u32);
+
+impl ReactionWindow {
+    /// Three seconds: a table's window unless its host chose another.
+    pub const USUAL: ReactionWindow = ReactionWindow(3_000);
+    /// One second: the `quick-answers` variant.
+    pub const QUICK: ReactionWindow = ReactionWindow(1_000);
+    /// What a host picks from in the lobby.
+    pub const CHOICES: [ReactionWindow; 3] = [
+        ReactionWindow::QUICK,
+        ReactionWindow::USUAL,
+        ReactionWindow(5_000),
+    ];
+    /// The shortest and the longest window a table may be set up with.
+    pub const SHORTEST: ReactionWindow = ReactionWindow(500);
+    pub const LONGEST: ReactionWindow = ReactionWindow(10_000);
+
+    pub const fn from_ms(ms: u32) -> ReactionWindow {
+        ReactionWindow(ms)
+    }
+
+    pub const fn ms(self) -> u32 {
+        self.0
+    }
+
+    /// Refuses a window outside [`Self::SHORTEST`]..=[`Self::LONGEST`]; `what` names it
+    /// as the game does ("the time to counter").
+    pub fn check(self, what: &str) -> Result<(), RuleError> {
+        if (Self::SHORTEST..=Self::LONGEST).contains(&self) {
+            Ok(())
+        } else {
+            Err(RuleError::BadConfig(format!(
+                "{what} must be {} to {} ms, not {}",
+                Self::SHORTEST.0,
+                Self::LONGEST.0,
+                self.0
+            )))
+        }
+    }
+}
+
+impl Default for ReactionWindow {
+    fn default() -> Self {
+        ReactionWindow::USUAL
+    }
+}
+
 /// A shared hidden deck, as the game numbers its decks (0, 1, ...).
 pub type DeckId = u8;
 
@@ -276,13 +331,12 @@ pub trait Game: 'static {
         let _ = (private, card, face);
     }
 
-    /// The table's reaction window in milliseconds (a table setting, part of `config`, so
-    /// every device at the table waits the same): how long every seat that may answer a
-    /// play out of turn has, and when its device passes for it. Three seconds unless the
-    /// game's options say otherwise.
-    fn reaction_window_ms(config: &Self::Config) -> u32 {
+    /// The table's reaction window, read from the game's options ([`ReactionWindow`]): how
+    /// long every seat that may answer a play out of turn has, and when its device passes
+    /// for it. A game with no such step keeps the usual one.
+    fn reaction_window(config: &Self::Config) -> ReactionWindow {
         let _ = config;
-        3_000
+        ReactionWindow::USUAL
     }
 
     /// The input that answers nothing at a [`Seal::Reaction`] step: what a device sends for
@@ -417,4 +471,29 @@ pub fn public_hash<T: Serialize>(public: &T) -> [u8; 32] {
     // Serialising plain data into a Vec cannot fail; an empty buffer would still hash.
     let bytes = postcard::to_stdvec(public).unwrap_or_default();
     *blake3::hash(&bytes).as_bytes()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reaction_window_is_its_milliseconds_on_the_wire_and_on_disk() {
+        // Saved games and tables set up before the window had a type read the same bytes.
+        for window in ReactionWindow::CHOICES {
+            let bytes = postcard::to_stdvec(&window).expect("serialises");
+            assert_eq!(bytes, postcard::to_stdvec(&window.ms()).expect("serialises"));
+            let back: ReactionWindow = postcard::from_bytes(&bytes).expect("reads back");
+            assert_eq!(back, window);
+        }
+    }
+
+    #[test]
+    fn a_table_may_not_be_set_up_with_a_window_too_short_or_too_long_to_answer_in() {
+        assert!(ReactionWindow::from_ms(499).check("the time").is_err());
+        assert!(ReactionWindow::from_ms(10_001).check("the time").is_err());
+        for window in ReactionWindow::CHOICES {
+            assert_eq!(window.check("the time"), Ok(()));
+        }
+    }
 }

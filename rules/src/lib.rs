@@ -18,8 +18,9 @@ pub mod rng;
 
 pub use deck::{CardId, CardMove, Handle};
 pub use game::{
-    Absence, AbsenceRecord, DeckId, Game, Listed, Outcome, Pending, Play, RuleError, Seal, Seat,
-    Step, all_or_nothing, each_once, faces_known, one_open_input, public_hash,
+    Absence, AbsenceRecord, DeckId, Game, Listed, Outcome, Pending, Play, ReactionWindow,
+    RuleError, Seal, Seat, Step, all_or_nothing, each_once, faces_known, one_open_input,
+    public_hash,
 };
 
 /// Every game Hoard plays, as `module::Engine`: the rules are in `rules/src/<module>/`

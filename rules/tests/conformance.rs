@@ -29,7 +29,10 @@
 //! bot_games`.
 
 use hoard_rules::play::{self, Played};
-use hoard_rules::{Absence, Game, Listed, Pending, Play, Seat, Step, for_each_game, public_hash};
+use hoard_rules::{
+    Absence, Game, Listed, Pending, Play, ReactionWindow, Seal, Seat, Step, for_each_game,
+    public_hash,
+};
 use rand_chacha::ChaCha8Rng;
 use rand_core::Rng;
 
@@ -106,6 +109,8 @@ struct Tally {
     decisions: usize,
     inputs_checked: usize,
     refusals_checked: usize,
+    /// Steps that waited on answers out of turn ([`Seal::Reaction`]).
+    reactions: usize,
 }
 
 /// The seats `public` waits on for an input, if it waits on seats.
@@ -129,6 +134,15 @@ fn decide<G: Listed>(
     tally: &mut Tally,
 ) -> Option<G::Input> {
     tally.decisions += 1;
+    if matches!(
+        G::pending(public),
+        Pending::Together {
+            seal: Seal::Reaction,
+            ..
+        }
+    ) {
+        tally.reactions += 1;
+    }
     let legal = G::legal_inputs(public, private, seat);
     let asked = asked::<G>(public);
     let idle = (0..seats).find(|s| !asked.contains(s));
@@ -318,14 +332,52 @@ fn checked<G: Listed>() {
         }
     }
     println!(
-        "{}: {} checked games, {} steps, {} decisions, {} listed inputs checked, {} wrong \
-         inputs and broken steps refused",
+        "{}: {} checked games, {} steps, {} decisions ({} in reaction windows), {} listed \
+         inputs checked, {} wrong inputs and broken steps refused",
         G::TITLE,
         tally.games,
         tally.steps,
         tally.decisions,
+        tally.reactions,
         tally.inputs_checked,
         tally.refusals_checked
+    );
+    reaction_window_from_options::<G>(tally.reactions > 0);
+}
+
+/// A game that answers out of turn reads its window from its options, so every device at
+/// the table waits the same: the usual three seconds in the basic game, one second with
+/// `quick-answers` (which such a game must offer); any window it is set up with is one a
+/// table may choose.
+fn reaction_window_from_options<G: Listed>(reacts: bool) {
+    let range = G::seat_range();
+    for (name, config) in configs::<G>(*range.end()) {
+        if let Err(e) = G::reaction_window(&config).check("the window") {
+            panic!("{} with {name}: {e}", G::TITLE);
+        }
+    }
+    if !reacts {
+        return;
+    }
+    let basic = G::config(*range.end());
+    assert_eq!(
+        G::reaction_window(&basic),
+        ReactionWindow::USUAL,
+        "{}",
+        G::TITLE
+    );
+    let mut quick = basic.clone();
+    G::set_variant(&mut quick, "quick-answers").unwrap_or_else(|e| {
+        panic!(
+            "{} answers out of turn but offers no quick answers: {e}",
+            G::TITLE
+        )
+    });
+    assert_eq!(
+        G::reaction_window(&quick),
+        ReactionWindow::QUICK,
+        "{}",
+        G::TITLE
     );
 }
 

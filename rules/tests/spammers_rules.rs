@@ -47,7 +47,7 @@ impl Table {
     fn new(seats: u8) -> Table {
         let config = Config {
             seats,
-            window_ms: 1_000,
+            window: hoard_rules::ReactionWindow::QUICK,
         };
         let mut p = Spammers::setup(&config).unwrap();
         p.lists.shuffled(list_deck().len());
@@ -209,7 +209,7 @@ fn three_lists_and_six_actions_each_one_list_chosen_in_secret_for_the_masses_and
     let g = hoard_rules::play::play_out_with::<Spammers>(
         &Config {
             seats: 3,
-            window_ms: 1_000,
+            window: hoard_rules::ReactionWindow::QUICK,
         },
         &secrets,
         &seed(9),
@@ -241,7 +241,7 @@ fn three_lists_and_six_actions_each_one_list_chosen_in_secret_for_the_masses_and
 fn the_choice_of_list_is_sealed_until_everyone_has_chosen() {
     let mut p = Spammers::setup(&Config {
         seats: 2,
-        window_ms: 1_000,
+        window: hoard_rules::ReactionWindow::QUICK,
     })
     .unwrap();
     p.phase = Phase::Choose;

@@ -382,8 +382,8 @@ impl GameUi for CounterUi {
         ));
         let mut next = c.clone();
         // The reaction window is a table setting: the host picks it for everyone.
-        if let Some(ms) = crate::widgets::window_choice(ui, "Time to counter:", c.window_ms, host) {
-            next.window_ms = ms;
+        if let Some(window) = crate::widgets::window_choice(ui, "Time to counter:", c.window, host) {
+            next.window = window;
         }
         (next != *c).then_some(GameSetup::Counter(next))
     }

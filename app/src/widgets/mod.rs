@@ -9,6 +9,7 @@ pub mod settle;
 
 use crate::theme::{self, Palette, TOUCH};
 use egui::{Button, Color32, RichText, Sense, Stroke, Vec2};
+use hoard_rules::ReactionWindow;
 
 /// A full-width button for the main action of a screen.
 pub fn primary(ui: &mut egui::Ui, text: &str) -> egui::Response {
@@ -173,19 +174,25 @@ pub fn countdown(ui: &mut egui::Ui, left_ms: u64, full_ms: u64, ending: &str) {
 }
 
 /// The table's reaction window in the lobby (a table setting the host picks for everyone):
-/// "`label` 1 s / 3 s / 5 s". Returns the host's new choice, in milliseconds.
-pub fn window_choice(ui: &mut egui::Ui, label: &str, current_ms: u32, host: bool) -> Option<u32> {
+/// "`label` 1 s / 3 s / 5 s". Returns the host's new choice.
+pub fn window_choice(
+    ui: &mut egui::Ui,
+    label: &str,
+    current: ReactionWindow,
+    host: bool,
+) -> Option<ReactionWindow> {
     let mut chosen = None;
     ui.horizontal_wrapped(|ui| {
         ui.label(label);
-        for (ms, name) in [(1_000, "1 s"), (3_000, "3 s"), (5_000, "5 s")] {
-            let on = current_ms == ms;
+        for window in ReactionWindow::CHOICES {
+            let name = format!("{} s", window.ms() / 1_000);
+            let on = current == window;
             if host {
                 if ui
                     .add(Button::selectable(on, name).min_size(Vec2::splat(TOUCH)))
                     .clicked()
                 {
-                    chosen = Some(ms);
+                    chosen = Some(window);
                 }
             } else if on {
                 ui.label(name);

@@ -95,7 +95,7 @@ pub fn mias_turn() -> Phase {
 pub fn spammers_table(phase: impl FnOnce(&Public) -> Phase) -> (Public, Private) {
     let config = Config {
         seats: 3,
-        window_ms: 3_000,
+        window: hoard_rules::ReactionWindow::USUAL,
     };
     let mut public = Spammers::setup(&config).unwrap_or_else(|e| panic!("{e}"));
     public.lists.shuffled(list_deck().len());

@@ -133,8 +133,8 @@ impl<G: Game> Core<G> {
     ) -> Result<Core<G>> {
         let config = start.check::<G>()?;
         // The reaction window is the table's, from the game's options: the same everywhere.
-        cfg.reaction.window_ms = u64::from(G::reaction_window_ms(&config));
-        cfg.reaction.min_ms = cfg.reaction.min_ms.min(cfg.reaction.window_ms);
+        cfg.reaction.window = G::reaction_window(&config);
+        cfg.reaction.min_ms = cfg.reaction.min_ms.min(cfg.reaction.window_ms());
         let me = start.seat_of(&key.public()).ok_or(NetError::NotSeated)?;
         let SecretRecord::Keys {
             secret,

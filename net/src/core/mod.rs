@@ -238,20 +238,27 @@ pub struct ReactionTiming {
     /// No answer leaves before this long after the window opened here (ms): a player who
     /// passes at once looks like one who thought.
     pub min_ms: u64,
-    /// The window (ms): when it ends the device passes for its player, whatever the hand
+    /// The window: when it ends the device passes for its player, whatever the hand
     /// holds, unless the player answered by hand first. A table setting: every core takes
-    /// it from the game's options ([`hoard_rules::Game::reaction_window_ms`]).
-    pub window_ms: u64,
+    /// it from the game's options ([`hoard_rules::Game::reaction_window`]).
+    pub window: hoard_rules::ReactionWindow,
     /// Hold every answer to the window's end (bots: they answer as fast whatever they
     /// hold, so they wait the whole window).
     pub hold_to_end: bool,
+}
+
+impl ReactionTiming {
+    /// The window in milliseconds, as the core's clock counts.
+    pub fn window_ms(&self) -> u64 {
+        u64::from(self.window.ms())
+    }
 }
 
 impl Default for ReactionTiming {
     fn default() -> Self {
         ReactionTiming {
             min_ms: 1_000,
-            window_ms: 3_000,
+            window: hoard_rules::ReactionWindow::USUAL,
             hold_to_end: false,
         }
     }

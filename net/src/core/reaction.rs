@@ -51,7 +51,7 @@ impl<G: Game> Core<G> {
                 now
             }
         };
-        if self.sealed.contains_key(&(n, log)) || now < opened.plus(self.cfg.reaction.window_ms) {
+        if self.sealed.contains_key(&(n, log)) || now < opened.plus(self.cfg.reaction.window_ms()) {
             return;
         }
         let Some(pass) = self.game.as_ref().and_then(|g| G::pass(&g.public, self.me)) else {
@@ -69,7 +69,7 @@ impl<G: Game> Core<G> {
             Some((at, l, opened)) if at == n && l == log => {
                 let timing = self.cfg.reaction;
                 let wait = if timing.hold_to_end {
-                    timing.window_ms
+                    timing.window_ms()
                 } else {
                     timing.min_ms
                 };
@@ -97,7 +97,7 @@ impl<G: Game> Core<G> {
             if self.sealed.contains_key(&(n, log)) && !timing.hold_to_end {
                 opened.plus(timing.min_ms)
             } else {
-                opened.plus(timing.window_ms)
+                opened.plus(timing.window_ms())
             },
         )
     }
@@ -109,7 +109,7 @@ impl<G: Game> Core<G> {
         let (at, l, opened) = self.reaction_at?;
         (at == n && l == log).then(|| {
             opened
-                .plus(self.cfg.reaction.window_ms)
+                .plus(self.cfg.reaction.window_ms())
                 .as_millis()
                 .saturating_sub(now.as_millis())
         })

@@ -42,7 +42,8 @@ mod bot;
 
 use crate::deck::{CardMove, HiddenDeck};
 use crate::{
-    Absence, CardId, Game, Handle, Listed, Outcome, Pending, Play, RuleError, Seal, Seat, Step,
+    Absence, CardId, Game, Handle, Listed, Outcome, Pending, Play, ReactionWindow, RuleError, Seal,
+    Seat, Step,
     rng,
 };
 use serde::{Deserialize, Serialize};
@@ -64,9 +65,6 @@ pub const HAND_LIMIT: usize = 5;
 /// Turns in a short game (the `short` variant), all players together.
 pub const SHORT_TURNS: u16 = 12;
 
-/// The shortest and longest reaction windows a table may choose (ms).
-pub const WINDOWS_MS: (u32, u32) = (500, 10_000);
-
 /// The number printed on a card.
 pub fn number(card: CardId) -> u8 {
     (card / COPIES + 1) as u8
@@ -79,8 +77,8 @@ pub struct Config {
     pub target: i32,
     /// Turns in the whole game (all players together).
     pub turns: u16,
-    /// How long everyone has to counter a card (the reaction window), in milliseconds.
-    pub window_ms: u32,
+    /// How long everyone has to counter a card (the reaction window).
+    pub window: ReactionWindow,
 }
 
 impl Config {
@@ -89,7 +87,7 @@ impl Config {
             seats,
             target: 10,
             turns: 30,
-            window_ms: 3_000,
+            window: ReactionWindow::USUAL,
         }
     }
 }
@@ -351,12 +349,7 @@ impl Game for Counter {
                 config.seats
             )));
         }
-        if !(WINDOWS_MS.0..=WINDOWS_MS.1).contains(&config.window_ms) {
-            return Err(RuleError::BadConfig(format!(
-                "the time to counter must be {} to {} ms",
-                WINDOWS_MS.0, WINDOWS_MS.1
-            )));
-        }
+        config.window.check("the time to counter")?;
         if config.target < 1 || config.turns < 1 {
             return Err(RuleError::BadConfig(
                 "the target and the number of turns must be at least 1".into(),
@@ -737,8 +730,8 @@ impl Game for Counter {
         }
     }
 
-    fn reaction_window_ms(config: &Config) -> u32 {
-        config.window_ms
+    fn reaction_window(config: &Config) -> ReactionWindow {
+        config.window
     }
 
     fn narrate_sealed(seat: Seat, input: &Input, name: &dyn Fn(Seat) -> String) -> String {
@@ -783,7 +776,7 @@ impl Listed for Counter {
     /// the whole game instead of thirty.
     fn set_variant(config: &mut Config, variant: &str) -> Result<(), String> {
         match variant {
-            "quick-answers" => config.window_ms = 1_000,
+            "quick-answers" => config.window = ReactionWindow::QUICK,
             "short" => config.turns = SHORT_TURNS,
             other => return Err(format!("Counter has no variant {other:?}")),
         }

@@ -7,7 +7,8 @@ use super::cards::{self, action, list};
 use super::data::{ActionKind, Continuous, Effect, Specialty, Timing};
 use crate::deck::{CardMove, HiddenDeck};
 use crate::{
-    Absence, CardId, DeckId, Game, Handle, Listed, Outcome, Pending, Play, RuleError, Seal, Seat,
+    Absence, CardId, DeckId, Game, Handle, Listed, Outcome, Pending, Play, ReactionWindow, RuleError,
+    Seal, Seat,
     Step, rng,
 };
 use serde::{Deserialize, Serialize};
@@ -24,14 +25,12 @@ pub const MAX_SCAMS: usize = 5;
 /// Ratings that win: a total of 20, or one Scam of 12.
 pub const WIN_TOTAL: u32 = 20;
 pub const WIN_SINGLE: u8 = 12;
-/// The shortest and longest reaction windows a table may choose (ms).
-pub const WINDOWS_MS: (u32, u32) = (500, 10_000);
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Config {
     pub seats: u8,
-    /// How long everyone has to answer a Mailing roll (ms).
-    pub window_ms: u32,
+    /// How long everyone has to answer a Mailing roll (the reaction window).
+    pub window: ReactionWindow,
 }
 
 /// A List in play: one card, or several merged, with its counters.
@@ -906,12 +905,7 @@ impl Game for Spammers {
                 config.seats
             )));
         }
-        if !(WINDOWS_MS.0..=WINDOWS_MS.1).contains(&config.window_ms) {
-            return Err(RuleError::BadConfig(format!(
-                "the time to answer a Mailing must be {} to {} ms",
-                WINDOWS_MS.0, WINDOWS_MS.1
-            )));
-        }
+        config.window.check("the time to answer a Mailing")?;
         Ok(Public {
             config: config.clone(),
             lists: HiddenDeck::new(LIST_DECK),
@@ -1220,8 +1214,8 @@ impl Game for Spammers {
         private.faces.insert(card, face);
     }
 
-    fn reaction_window_ms(config: &Config) -> u32 {
-        config.window_ms
+    fn reaction_window(config: &Config) -> ReactionWindow {
+        config.window
     }
 
     fn pass(public: &Public, seat: Seat) -> Option<Input> {
@@ -1861,7 +1855,7 @@ impl Listed for Spammers {
     fn config(seats: u8) -> Config {
         Config {
             seats,
-            window_ms: 3_000,
+            window: ReactionWindow::USUAL,
         }
     }
 
@@ -1880,7 +1874,7 @@ impl Listed for Spammers {
     fn set_variant(config: &mut Config, variant: &str) -> Result<(), String> {
         match variant {
             "quick-answers" => {
-                config.window_ms = 1_000;
+                config.window = ReactionWindow::QUICK;
                 Ok(())
             }
             other => Err(format!("SPAMMERS has no variant {other:?}")),

@@ -63,7 +63,8 @@ pub use rules::{can_play_cards, hit_sixths, reachable, shot_targets};
 
 use crate::deck::{CardMove, HiddenDeck};
 use crate::{
-    Absence, CardId, Game, Handle, Listed, Outcome, Pending, RuleError, Seal, Seat, Step,
+    Absence, CardId, Game, Handle, Listed, Outcome, Pending, ReactionWindow, RuleError, Seal, Seat,
+    Step,
 };
 use board::Sq;
 use serde::{Deserialize, Serialize};
@@ -76,9 +77,6 @@ pub struct Spree;
 pub const DECK: crate::DeckId = 0;
 /// A full hand.
 pub const HAND: usize = 5;
-/// The shortest and longest reaction windows a table may choose (ms).
-pub const WINDOWS_MS: (u32, u32) = (500, 10_000);
-
 /// The rulebook's suggested target for `seats` players.
 pub fn target(seats: u8) -> i32 {
     match seats {
@@ -105,8 +103,8 @@ pub struct Config {
     pub jokers: u16,
     /// The Hong Kong rules: power shots, the fountain, cars as weapons.
     pub hong_kong: bool,
-    /// How long everyone has to play an Ace (the reaction window), in milliseconds.
-    pub window_ms: u32,
+    /// How long everyone has to play an Ace (the reaction window).
+    pub window: ReactionWindow,
 }
 
 impl Config {
@@ -116,7 +114,7 @@ impl Config {
             target: target(seats),
             jokers: cards::JOKERS,
             hong_kong: false,
-            window_ms: 3_000,
+            window: ReactionWindow::USUAL,
         }
     }
 }
@@ -480,12 +478,7 @@ impl Game for Spree {
                 config.seats
             )));
         }
-        if !(WINDOWS_MS.0..=WINDOWS_MS.1).contains(&config.window_ms) {
-            return Err(RuleError::BadConfig(format!(
-                "the time to play an Ace must be {} to {} ms",
-                WINDOWS_MS.0, WINDOWS_MS.1
-            )));
-        }
+        config.window.check("the time to play an Ace")?;
         if config.target < 1 || config.jokers > 100 {
             return Err(RuleError::BadConfig(
                 "the target must be at least 1 and the Jokers at most 100".into(),
@@ -630,8 +623,8 @@ impl Game for Spree {
         }
     }
 
-    fn reaction_window_ms(config: &Config) -> u32 {
-        config.window_ms
+    fn reaction_window(config: &Config) -> ReactionWindow {
+        config.window
     }
 
     fn narrate_sealed(seat: Seat, input: &Input, name: &dyn Fn(Seat) -> String) -> String {
@@ -690,7 +683,7 @@ impl Listed for Spree {
         match variant {
             "hong-kong" => config.hong_kong = true,
             "extra-jokers" => config.jokers = cards::JOKERS * 2,
-            "quick-answers" => config.window_ms = 1_000,
+            "quick-answers" => config.window = ReactionWindow::QUICK,
             "short" => config.target = short_target(config.seats),
             other => return Err(format!("Spree! has no variant {other:?}")),
         }

@@ -278,8 +278,8 @@ impl GameUi for SpammersUi {
         ));
         let mut next = c.clone();
         // The reaction window is a table setting: the host picks it for everyone.
-        if let Some(ms) = crate::widgets::window_choice(ui, "Time to answer:", c.window_ms, host) {
-            next.window_ms = ms;
+        if let Some(window) = crate::widgets::window_choice(ui, "Time to answer:", c.window, host) {
+            next.window = window;
         }
         (next != *c).then_some(GameSetup::Spammers(next))
     }

@@ -252,8 +252,8 @@ impl GameUi for SpreeUi {
             }
         }
         // The reaction window is a table setting: the host picks it for everyone.
-        if let Some(ms) = crate::widgets::window_choice(ui, "Time to stop:", c.window_ms, host) {
-            next.window_ms = ms;
+        if let Some(window) = crate::widgets::window_choice(ui, "Time to stop:", c.window, host) {
+            next.window = window;
         }
         (next != *c).then_some(GameSetup::Spree(next))
     }
