@@ -1,4 +1,4 @@
-//! A short rules reference for each of Hoard's five games, in our own words, for reading
+//! A short rules reference for every game in the registry, in our own words, for reading
 //! at the table. The full rulebooks stay the authority.
 
 use crate::widgets;

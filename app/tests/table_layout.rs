@@ -1096,6 +1096,92 @@ fn an_audited_replay_shows_every_hand_and_what_each_sealed_play_was() {
 /// and ends the turn with no confirmation [...] Nothing irreversible from a single tap on
 /// the board." Mia's turn begins at her car: the first tap on a free space chooses it (lit,
 /// and a "Drive to" button), and sends nothing; a second tap on it drives there.
+/// Issue 31: "Every tappable part of every table ≥ 44 px on a 360×640 screen (zoom or pan
+/// the board where it must)". On a phone Spree!'s mall is drawn at a thumb's size, brought
+/// to the player's shopper wherever it stands (here on the mall's far side), and the whole
+/// mall is a tap away.
+#[test]
+fn on_a_phone_spree_draws_the_mall_at_a_thumbs_size_kept_on_the_shopper_and_whole_at_a_tap() {
+    use hoard_app::games::spree::SpreeUi;
+    use hoard_rules::spree::board::board;
+    use hoard_rules::spree::{Spree, Turn};
+    use support::spree_table::{spree_table, spree_view};
+    let (mut public, private) = spree_table(hoard_rules::spree::Phase::Act(Turn {
+        seat: 0,
+        rolled: false,
+        left: 0,
+        prev: None,
+        visited: Vec::new(),
+        fresh: true,
+        driving: false,
+        extra: false,
+    }));
+    // Mia's car on the free parking space furthest right (out of a phone's width at a
+    // thumb's size), and Mia at it: she may drive.
+    let taken: Vec<_> = public.pawns.iter().filter_map(|p| p.car).collect();
+    let far = *board()
+        .parking()
+        .iter()
+        .filter(|sq| !taken.contains(sq))
+        .max_by_key(|sq| (sq.x, sq.y))
+        .expect("parking");
+    public.pawns[0].car = Some(far);
+    public.pawns[0].shopper = far;
+    assert!(!Spree::legal_inputs(&public, Some(&private), 0).is_empty());
+    let phone = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(360.0, 640.0));
+    let mut h = table_screen(
+        spree_view(public, private, None),
+        Box::new(SpreeUi::default()),
+        [360.0, 640.0],
+    );
+    h.run();
+    let squares = |h: &Harness<'_, support::table_screen::Screen>| -> Vec<(String, egui::Rect)> {
+        h.query_all_by_role(egui::accesskit::Role::Button)
+            .filter_map(|n| Some((n.accesskit_node().label()?, n.rect())))
+            .filter(|(label, _)| label.starts_with("Drive to "))
+            .collect()
+    };
+    let zoomed = squares(&h);
+    assert!(zoomed.len() > 2, "spaces to drive to: {zoomed:?}");
+    for (label, r) in &zoomed {
+        assert!(r.width() >= 44.0 && r.height() >= 44.0, "{label} is {r:?}");
+    }
+    assert!(
+        zoomed
+            .iter()
+            .any(|(_, r)| r.max.x > phone.max.x || r.min.x < phone.min.x),
+        "the mall is wider than the phone: {zoomed:?}"
+    );
+    // Brought to Mia's side of the mall: the spaces in her column are in view.
+    let column = format!("Drive to {}", char::from(b'A' + far.x));
+    let near: Vec<_> = zoomed
+        .iter()
+        .filter(|(l, _)| l.starts_with(&column))
+        .collect();
+    assert!(!near.is_empty(), "spaces in Mia's column: {zoomed:?}");
+    for (label, r) in near {
+        assert!(
+            r.min.x >= phone.min.x && r.max.x <= phone.max.x,
+            "{label}, by Mia's car, is out of view: {r:?}"
+        );
+    }
+
+    // The page scrolled down to Mia's car; the button is above the mall.
+    h.get_by_label("Whole mall").scroll_to_me();
+    h.run();
+    h.get_by_label("Whole mall").click();
+    h.run();
+    let whole = squares(&h);
+    assert_eq!(whole.len(), zoomed.len());
+    for (label, r) in &whole {
+        assert!(
+            r.min.x >= 0.0 && r.max.x <= phone.max.x,
+            "{label} is off the phone: {r:?}"
+        );
+    }
+    assert!(h.query_by_label("Zoom in").is_some(), "and back at a tap");
+}
+
 #[test]
 fn spree_drives_the_car_only_on_a_second_tap_of_the_space() {
     use hoard_app::games::TableIntent;
@@ -1126,10 +1212,24 @@ fn spree_drives_the_car_only_on_a_second_tap_of_the_space() {
         [360.0, 640.0],
     );
     h.run();
-    let space = h
+    // A space in view: on a phone the mall is drawn at a thumb's size and panned, and the
+    // hand and the moves stay over its lower part.
+    let screen = egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(360.0, 640.0));
+    let buttons: Vec<(String, egui::Rect)> = h
         .query_all_by_role(egui::accesskit::Role::Button)
-        .filter_map(|n| n.accesskit_node().label())
-        .find(|l| l.starts_with("Drive to "))
+        .map(|n| (n.accesskit_node().label().unwrap_or_default(), n.rect()))
+        .collect();
+    let space = buttons
+        .iter()
+        .filter(|(label, r)| {
+            label.starts_with("Drive to ")
+                && screen.contains_rect(*r)
+                && !buttons
+                    .iter()
+                    .any(|(other, o)| !other.starts_with("Drive to ") && o.intersects(*r))
+        })
+        .map(|(label, _)| label.clone())
+        .next()
         .expect("free spaces to drive to");
     h.get_by_label(&space).click();
     h.run();
@@ -1210,10 +1310,7 @@ fn every_button_of_every_table_takes_a_thumb_on_a_phone() {
         h.run();
         for n in h.query_all_by_role(egui::accesskit::Role::Button) {
             let label = n.accesskit_node().label().unwrap_or_default();
-            let square = ["Walk to ", "Park at ", "Drive to "]
-                .iter()
-                .any(|w| label.starts_with(w));
-            if n.accesskit_node().is_disabled() || (game.starts_with("Spree!") && square) {
+            if n.accesskit_node().is_disabled() {
                 continue;
             }
             let r = n.rect();

@@ -482,7 +482,10 @@ mod tests {
         // Saved games and tables set up before the window had a type read the same bytes.
         for window in ReactionWindow::CHOICES {
             let bytes = postcard::to_stdvec(&window).expect("serialises");
-            assert_eq!(bytes, postcard::to_stdvec(&window.ms()).expect("serialises"));
+            assert_eq!(
+                bytes,
+                postcard::to_stdvec(&window.ms()).expect("serialises")
+            );
             let back: ReactionWindow = postcard::from_bytes(&bytes).expect("reads back");
             assert_eq!(back, window);
         }

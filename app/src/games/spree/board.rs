@@ -17,6 +17,12 @@ use hoard_rules::spree::cards::{Face, face_name, rank_name};
 /// The biggest a square grows (laptop), and the smallest (a small phone on its side).
 const MAX_CELL: f32 = 64.0;
 const MIN_CELL: f32 = 18.0;
+/// A square a thumb can hit: where the mall fitted to the screen would make its squares
+/// smaller (a phone upright), it is drawn at this size and the player pans it, or asks for
+/// the whole mall at once.
+const THUMB_CELL: f32 = 44.0;
+/// Frames the panned mall is brought to a new focus square in.
+const FOCUS_FRAMES: u8 = 3;
 
 /// The board's own colours: it looks like the printed board in either theme.
 const ASPHALT: Color32 = Color32::from_rgb(62, 65, 72);
@@ -75,14 +81,77 @@ pub(super) fn space_words(input: &Input, sq: Sq) -> String {
 }
 
 impl SpreeUi {
-    /// The mall, fitted to the width and `max_height`; returns an input a tap made.
-    pub(super) fn board(&mut self, ui: &mut egui::Ui, f: &Frame, max_height: f32) -> Option<Input> {
-        let palette = Palette::of(ui);
+    /// The mall, fitted to the width and `max_height`; returns an input a tap made. Where
+    /// `zoom` allows (a phone's table, which scrolls) and fitted squares would be smaller
+    /// than a thumb, the mall is drawn at a thumb's size to pan sideways, kept on the
+    /// player's shopper (or the end of the walk being drawn) as it moves, with a button for
+    /// the whole mall at once.
+    pub(super) fn board(
+        &mut self,
+        ui: &mut egui::Ui,
+        f: &Frame,
+        max_height: f32,
+        zoom: bool,
+    ) -> Option<Input> {
         let (cols, rows) = (f32::from(WIDTH), f32::from(HEIGHT));
-        let cell = (ui.available_width() / cols)
+        let fitted = (ui.available_width() / cols)
             .min((max_height - 4.0) / rows)
             .clamp(MIN_CELL, MAX_CELL)
             .floor();
+        if !zoom || fitted >= THUMB_CELL {
+            return self.mall(ui, f, fitted, false);
+        }
+        let toggle = if self.whole_mall {
+            "Zoom in"
+        } else {
+            "Whole mall"
+        };
+        let hint = if self.whole_mall {
+            "The whole mall"
+        } else {
+            "Drag to pan the mall"
+        };
+        let row = Vec2::new(ui.available_width(), crate::theme::TOUCH);
+        let right = egui::Layout::right_to_left(egui::Align::Center);
+        ui.allocate_ui_with_layout(row, right, |ui| {
+            let button =
+                egui::Button::new(toggle).min_size(Vec2::new(120.0, crate::theme::TOUCH));
+            if ui.add(button).clicked() {
+                self.whole_mall = !self.whole_mall;
+                self.focus = None;
+            }
+            ui.add(egui::Label::new(egui::RichText::new(hint).weak()).wrap());
+        });
+        if self.whole_mall {
+            return self.mall(ui, f, fitted, false);
+        }
+        let tapped = egui::ScrollArea::horizontal()
+            .id_salt("spree-mall")
+            .show(ui, |ui| self.mall(ui, f, THUMB_CELL, true))
+            .inner;
+        // A scroll area takes every scroll request made inside it, whichever way it
+        // scrolls: the page's own (up and down) is asked here, outside the mall's.
+        if let Some(rect) = self.focus_rect.take() {
+            ui.scroll_to_rect(rect, Some(egui::Align::Center));
+        }
+        tapped
+    }
+
+    /// The square a zoomed-in mall keeps in view: the end of the walk being drawn, or the
+    /// player's own shopper.
+    fn focus_square(&self, f: &Frame) -> Option<Sq> {
+        let me = f.view.me?;
+        self.path
+            .last()
+            .copied()
+            .or_else(|| f.public.pawns.get(usize::from(me)).map(|p| p.shopper))
+    }
+
+    /// The mall drawn with squares of `cell` points (`panned`: inside a scroll area, kept
+    /// on [`Self::focus_square`]); returns an input a tap made.
+    fn mall(&mut self, ui: &mut egui::Ui, f: &Frame, cell: f32, panned: bool) -> Option<Input> {
+        let palette = Palette::of(ui);
+        let (cols, rows) = (f32::from(WIDTH), f32::from(HEIGHT));
         let size = Vec2::new(cell * cols, cell * rows);
         let (grid, response) = ui.allocate_exact_size(size, Sense::click());
         let painter = ui.painter_at(grid.expand(2.0));
@@ -93,6 +162,24 @@ impl SpreeUi {
             )
         };
 
+        if panned {
+            let focus = self.focus_square(f);
+            if focus != self.focus {
+                self.focus = focus;
+                self.focus_frames = FOCUS_FRAMES;
+            }
+            // Asked again for a few frames: the scroll areas learn their content's size
+            // only once it has been drawn.
+            if let Some(sq) = focus
+                && self.focus_frames > 0
+            {
+                self.focus_frames -= 1;
+                let rect = at(sq).expand(cell);
+                ui.scroll_to_rect(rect, Some(egui::Align::Center));
+                self.focus_rect = Some(rect);
+                ui.ctx().request_repaint();
+            }
+        }
         for sq in hoard_rules::spree::board::Board::squares() {
             paint_square(&painter, at(sq), sq);
         }

@@ -112,6 +112,16 @@ pub struct SpreeUi {
     shoppers: Change<(SessionId, Vec<Sq>)>,
     /// Every cart, by seat, and the turn of the cards just put in.
     carts: Change<Vec<Vec<CardId>>>,
+    /// On a phone, the player asked for the whole mall at once (small squares) rather than
+    /// a thumb-sized mall to pan.
+    whole_mall: bool,
+    /// The square the panned mall was last brought to: it is brought to the next one only
+    /// when that changes, so the player's own panning stays.
+    focus: Option<Sq>,
+    /// Frames left to bring the panned mall to [`Self::focus`].
+    focus_frames: u8,
+    /// Where that square was drawn this frame, for the page's scroll area.
+    focus_rect: Option<egui::Rect>,
 }
 
 /// What this frame knows, shared by the parts of the table.
@@ -328,7 +338,7 @@ impl GameUi for SpreeUi {
                 cards::seats_strip(ui, &f);
                 self.prompt(ui, &f);
                 let left = ui.available_height();
-                let _ = self.board(ui, &f, left);
+                let _ = self.board(ui, &f, left, false);
             });
         } else if frame.portrait && avail.x < 900.0 {
             egui::Panel::bottom("spree-controls")
@@ -346,9 +356,9 @@ impl GameUi for SpreeUi {
                     widgets::column(ui, COLUMN, |ui| {
                         ui.spacing_mut().item_spacing.y = GAP;
                         cards::seats_strip(ui, &f);
-                        // The board takes the width: on a small phone the table scrolls a
-                        // little rather than shrink the squares further.
-                        chosen = chosen.take().or(self.board(ui, &f, f32::INFINITY));
+                        // The board takes the width; on a phone, where that would make its
+                        // squares smaller than a thumb, it is drawn larger to pan.
+                        chosen = chosen.take().or(self.board(ui, &f, f32::INFINITY, true));
                         news(ui, view, 3);
                     });
                 });
@@ -359,7 +369,7 @@ impl GameUi for SpreeUi {
                 ui.spacing_mut().item_spacing.x = 12.0;
                 ui.vertical(|ui| {
                     ui.set_width(avail.x - side - 12.0);
-                    chosen = chosen.take().or(self.board(ui, &f, height));
+                    chosen = chosen.take().or(self.board(ui, &f, height, false));
                 });
                 ui.vertical(|ui| {
                     ui.set_width(side);
