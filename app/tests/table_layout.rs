@@ -1325,3 +1325,38 @@ fn every_button_of_every_table_takes_a_thumb_on_a_phone() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Issue 31: "a double tap on Go can land on it" — a move goes out once. The framework every
+/// game's screen stands on keeps the table a move was sent from, offers nothing more until
+/// the table moves on from it, and offers the moves again once it has.
+#[test]
+fn a_move_tapped_twice_goes_out_once_and_the_moves_come_back_when_the_table_moves_on() {
+    let (view, ui) = counter(0);
+    let mut h = table_screen(view, ui, [360.0, 640.0]);
+    h.run();
+    let offered = |h: &Harness<'_, support::table_screen::Screen>| {
+        h.query_all_by_role(egui::accesskit::Role::Button)
+            .filter(|n| !n.accesskit_node().is_disabled())
+            .any(|n| n.accesskit_node().label().as_deref() == Some("Draw"))
+    };
+    assert!(offered(&h), "Draw is offered on my turn");
+    h.get_by_label("Draw").click();
+    h.run();
+    assert_eq!(h.state().said.len(), 1, "the tap sent the move");
+    assert!(
+        !offered(&h),
+        "nothing more is offered while it is in flight"
+    );
+    for _ in 0..3 {
+        h.run();
+    }
+    assert_eq!(h.state().said.len(), 1, "and it went out once");
+
+    // The table moves on (another turn begun, my turn again): the moves are back.
+    let AnyState::Counter { public, .. } = &mut h.state_mut().view.state else {
+        panic!("a Counter table");
+    };
+    public.turns += 1;
+    h.run();
+    assert!(offered(&h), "Draw is offered again once the table moved on");
+}

@@ -16,9 +16,16 @@ use serde::{Deserialize, Serialize};
 /// game-independent types. Every game in [`hoard_rules::for_each_game`] has it.
 pub trait TableGame: Listed + Sized {
     fn any_state(public: &Self::Public, private: Option<&Self::Private>) -> AnyState;
+    /// The table and the private side in `state`, if it is this game's.
+    #[allow(clippy::type_complexity)]
+    fn state_of(state: &AnyState) -> Option<(&Self::Public, Option<&Self::Private>)>;
     fn from_any(input: AnyInput) -> Option<Self::Input>;
+    /// A move in this game, as any game's.
+    fn into_any(input: Self::Input) -> AnyInput;
     /// The host's choice of this game with these options.
     fn into_setup(config: Self::Config) -> GameSetup;
+    /// The options in `setup`, if it is this game's.
+    fn config_of(setup: &GameSetup) -> Option<&Self::Config>;
     /// The protocol settings every device uses for this game: the rules say how a skipped
     /// seat sits out ([`Game::sit_out`]).
     fn core_config() -> CoreConfig<Self> {
@@ -161,6 +168,14 @@ macro_rules! games {
                 }
             }
 
+            fn state_of(state: &AnyState) -> Option<(&Self::Public, Option<&Self::Private>)> {
+                match state {
+                    AnyState::$game { public, private } => Some((public, private.as_ref())),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
+            }
+
             fn from_any(input: AnyInput) -> Option<Self::Input> {
                 match input {
                     AnyInput::$game(i) => Some(i),
@@ -169,8 +184,20 @@ macro_rules! games {
                 }
             }
 
+            fn into_any(input: Self::Input) -> AnyInput {
+                AnyInput::$game(input)
+            }
+
             fn into_setup(config: Self::Config) -> GameSetup {
                 GameSetup::$game(config)
+            }
+
+            fn config_of(setup: &GameSetup) -> Option<&Self::Config> {
+                match setup {
+                    GameSetup::$game(config) => Some(config),
+                    #[allow(unreachable_patterns)]
+                    _ => None,
+                }
             }
         })*
     };

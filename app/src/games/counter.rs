@@ -7,9 +7,8 @@
 //! tap on such a card counters, and "Let it stand" answers nothing (the device answers so
 //! by itself when the window ends). A card that comes face up in the middle turns over.
 
-use crate::games::{InFlight, is_you, my_moves, seat_name};
-use super::{GameUi, TableFrame, TableIntent};
-use crate::net::{AnyInput, AnyState, GameSetup, GameView};
+use crate::games::{GameScreen, InFlight, Table, TableFrame, is_you, seat_name};
+use crate::net::GameView;
 use crate::rules_ref::RulesPage;
 use crate::theme::{self, Palette, TOUCH};
 use crate::widgets;
@@ -20,7 +19,7 @@ use egui::{
     StrokeKind, Vec2,
 };
 use hoard_rules::counter::{Config, Counter, HAND_LIMIT, Input, Phase, Private, Public, number};
-use hoard_rules::{CardId, Game, Handle, Seat};
+use hoard_rules::{CardId, Handle, Seat};
 use std::sync::Arc;
 
 /// The game's rules reference, in the app's "How to play".
@@ -346,36 +345,14 @@ fn moves_row(ui: &mut egui::Ui, moves: &[(String, Input, bool)]) -> Option<Input
     tapped
 }
 
-impl GameUi for CounterUi {
-    fn title(&self) -> &'static str {
-        "Counter"
+impl GameScreen for CounterUi {
+    type Game = Counter;
+
+    fn in_flight(&mut self) -> &mut InFlight<Public> {
+        &mut self.sent_at
     }
 
-    fn seats(&self) -> std::ops::RangeInclusive<u8> {
-        Counter::seat_range()
-    }
-
-    fn default_setup(&self) -> GameSetup {
-        GameSetup::Counter(Config::new(*Counter::seat_range().start()))
-    }
-
-    fn owns(&self, setup: &GameSetup) -> bool {
-        matches!(setup, GameSetup::Counter(_))
-    }
-
-    fn shows(&self, view: &GameView) -> bool {
-        matches!(view.state, AnyState::Counter { .. })
-    }
-
-    fn options_ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        setup: &GameSetup,
-        host: bool,
-    ) -> Option<GameSetup> {
-        let GameSetup::Counter(c) = setup else {
-            return None;
-        };
+    fn options(&mut self, ui: &mut egui::Ui, c: &Config, host: bool) -> Option<Config> {
         ui.label(format!(
             "First to {} points, or the best after {} turns",
             c.target, c.turns
@@ -385,13 +362,11 @@ impl GameUi for CounterUi {
         if let Some(window) = crate::widgets::window_choice(ui, "Time to counter:", c.window, host) {
             next.window = window;
         }
-        (next != *c).then_some(GameSetup::Counter(next))
+        Some(next)
     }
 
-    fn summary(&self, view: &GameView) -> Vec<String> {
-        let AnyState::Counter { public, .. } = &view.state else {
-            return Vec::new();
-        };
+    fn summary(&self, t: &Table<'_, Counter>) -> Vec<String> {
+        let (view, public) = (t.view, t.public);
         (0..public.config.seats)
             .map(|s| {
                 format!(
@@ -403,17 +378,14 @@ impl GameUi for CounterUi {
             .collect()
     }
 
-    fn table_ui(
+    fn table(
         &mut self,
         ui: &mut egui::Ui,
-        view: &GameView,
+        t: &Table<'_, Counter>,
         frame: TableFrame,
-    ) -> Vec<TableIntent> {
-        let AnyState::Counter { public, private } = &view.state else {
-            return Vec::new();
-        };
-        let legal = my_moves::<Counter>(view, public, private.as_ref(), &mut self.sent_at);
-        if self.picked.is_some_and(|h| picked_moves(&legal, h).is_empty()) {
+    ) -> Option<Input> {
+        let (view, public, private, legal) = (t.view, t.public, t.private, &t.legal);
+        if self.picked.is_some_and(|h| picked_moves(legal, h).is_empty()) {
             self.picked = None;
         }
         self.window_from = view
@@ -421,7 +393,7 @@ impl GameUi for CounterUi {
             .map(|ms| self.window_from.unwrap_or(0).max(ms));
         let turning = self.watch_face_up(ui, public, frame);
 
-        let mut intents = Vec::new();
+        let mut chosen = None;
         if frame.screen {
             // The room's screen: every seat and the middle of the table, which the screen
             // magnifies; its own column says whose turn it is and what was played.
@@ -431,14 +403,13 @@ impl GameUi for CounterUi {
                 ui.add_space(4.0);
                 middle(ui, view, public, turning);
             });
-            return intents;
+            return None;
         }
         let mut hand_and_moves = |ui: &mut egui::Ui| {
             widgets::column(ui, TABLE_WIDTH, |ui| {
-                if let Some(input) = self.hand_and_moves(ui, view, public, private, &legal) {
-                    self.sent_at.sent(public);
+                if let Some(input) = self.hand_and_moves(ui, view, public, private, legal) {
                     self.picked = None;
-                    intents.push(TableIntent::Play(AnyInput::Counter(input)));
+                    chosen = Some(input);
                 }
             });
         };
@@ -473,7 +444,7 @@ impl GameUi for CounterUi {
                     middle(ui, view, public, turning);
                 });
             });
-        intents
+        chosen
     }
 }
 
@@ -757,7 +728,7 @@ impl CounterUi {
         ui: &mut egui::Ui,
         view: &GameView,
         public: &Public,
-        private: &Option<Private>,
+        private: Option<&Private>,
         legal: &[Input],
     ) -> Option<Input> {
         let palette = Palette::of(ui);
@@ -801,7 +772,7 @@ impl CounterUi {
             );
         });
 
-        let mut chosen = self.hand(ui, view, public, private.as_ref(), me, legal);
+        let mut chosen = self.hand(ui, view, public, private, me, legal);
         if chosen.is_none() {
             chosen = self.moves(ui, view, public, me, legal);
         }

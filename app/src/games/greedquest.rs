@@ -7,8 +7,8 @@ mod card;
 mod reveal;
 mod track;
 
-use super::{GameUi, TableFrame, TableIntent, is_you};
-use crate::net::{AnyInput, AnyState, GameSetup, GameView, SessionId};
+use super::{GameScreen, InFlight, Table, TableFrame, is_you};
+use crate::net::{GameView, SessionId};
 use crate::rules_ref::RulesPage;
 use crate::theme::Palette;
 use crate::widgets;
@@ -122,6 +122,8 @@ pub struct GreedQuestUi {
     selected: Option<Card>,
     /// What I sent, and for which decision: shown face down until the table moves on.
     sent: Option<(Moment, Input)>,
+    /// The table my last move was sent from (the framework's guard against a second).
+    sent_at: InFlight<Public>,
     /// The room whose rule is open under the track.
     room_info: Option<u8>,
     /// The last completed turn, as it is being revealed.
@@ -130,16 +132,6 @@ pub struct GreedQuestUi {
     rooms: Change<(SessionId, Vec<u8>)>,
     /// The host has the variant choices open in the lobby.
     options_open: bool,
-}
-
-impl GreedQuestUi {
-    fn config(setup: &GameSetup) -> Option<&Config> {
-        match setup {
-            GameSetup::GreedQuest(config) => Some(config),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
-    }
 }
 
 fn length_label(length: Length) -> &'static str {
@@ -170,34 +162,14 @@ pub fn describe(config: &Config) -> String {
     parts.join(", ")
 }
 
-impl GameUi for GreedQuestUi {
-    fn title(&self) -> &'static str {
-        "GreedQuest"
+impl GameScreen for GreedQuestUi {
+    type Game = GreedQuest;
+
+    fn in_flight(&mut self) -> &mut InFlight<Public> {
+        &mut self.sent_at
     }
 
-    fn seats(&self) -> std::ops::RangeInclusive<u8> {
-        GreedQuest::seat_range()
-    }
-
-    fn default_setup(&self) -> GameSetup {
-        GameSetup::GreedQuest(Config::new(*GreedQuest::seat_range().start()))
-    }
-
-    fn owns(&self, setup: &GameSetup) -> bool {
-        Self::config(setup).is_some()
-    }
-
-    fn shows(&self, view: &GameView) -> bool {
-        matches!(view.state, AnyState::GreedQuest { .. })
-    }
-
-    fn options_ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        setup: &GameSetup,
-        host: bool,
-    ) -> Option<GameSetup> {
-        let config = Self::config(setup)?;
+    fn options(&mut self, ui: &mut egui::Ui, config: &Config, host: bool) -> Option<Config> {
         ui.label(format!("Rules: {}", describe(config)));
         if !host {
             return None;
@@ -235,13 +207,11 @@ impl GameUi for GreedQuestUi {
                 }
             }
         });
-        (next != *config).then_some(GameSetup::GreedQuest(next))
+        Some(next)
     }
 
-    fn summary(&self, view: &GameView) -> Vec<String> {
-        let AnyState::GreedQuest { public, .. } = &view.state else {
-            return Vec::new();
-        };
+    fn summary(&self, t: &Table<'_, GreedQuest>) -> Vec<String> {
+        let (view, public) = (t.view, t.public);
         public
             .seats
             .iter()
@@ -260,16 +230,14 @@ impl GameUi for GreedQuestUi {
             .collect()
     }
 
-    fn table_ui(
+    fn table(
         &mut self,
         ui: &mut egui::Ui,
-        view: &GameView,
+        t: &Table<'_, GreedQuest>,
         frame: TableFrame,
-    ) -> Vec<TableIntent> {
-        let AnyState::GreedQuest { public, private } = &view.state else {
-            return Vec::new();
-        };
-        let mut intents = Vec::new();
+    ) -> Option<Input> {
+        let (view, public, private) = (t.view, t.public, t.private);
+        let mut chosen = None;
         let now = moment(public);
         if self.sent.is_some_and(|(m, _)| m != now) {
             self.sent = None;
@@ -316,8 +284,8 @@ impl GameUi for GreedQuestUi {
                                 ui,
                                 view,
                                 public,
-                                private.as_ref(),
-                                &mut intents,
+                                private,
+                                &mut chosen,
                                 frame,
                             );
                             self.reveal.show_lines(ui, frame.now, STORY_LINES);
@@ -327,7 +295,7 @@ impl GameUi for GreedQuestUi {
                 .id_salt("gq-board")
                 .auto_shrink([false, false])
                 .show(ui, |ui| self.board(ui, view, public, frame, Layout::Side));
-            return intents;
+            return chosen;
         }
         if frame.screen {
             // The room's screen: the board alone, which the screen magnifies; its own column
@@ -335,13 +303,13 @@ impl GameUi for GreedQuestUi {
             // track folds in two: about as wide for its height as the screen.
             ui.set_max_width((ui.available_width() * 0.62).floor());
             self.board(ui, view, public, frame, Layout::Wide);
-            return intents;
+            return chosen;
         }
         // The hand and the prompt stay at the bottom of the screen, within reach of a thumb.
         egui::Panel::bottom("gq-hand")
             .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(0, 6)))
             .show(ui, |ui| {
-                self.prompt_and_hand(ui, view, public, private.as_ref(), &mut intents, frame)
+                self.prompt_and_hand(ui, view, public, private, &mut chosen, frame)
             });
         if w >= WIDE {
             // Landscape and laptops: the board on the left, the turn's story on the right.
@@ -368,7 +336,7 @@ impl GameUi for GreedQuestUi {
                 .auto_shrink([false, false])
                 .show(ui, |ui| self.board(ui, view, public, frame, Layout::Phone));
         }
-        intents
+        chosen
     }
 }
 
@@ -569,7 +537,7 @@ impl GreedQuestUi {
         view: &GameView,
         public: &Public,
         private: Option<&Private>,
-        intents: &mut Vec<TableIntent>,
+        chosen: &mut Option<Input>,
         frame: TableFrame,
     ) {
         let palette = Palette::of(ui);
@@ -607,7 +575,7 @@ impl GreedQuestUi {
         let mut send = |this: &mut Self, input: Input| {
             this.sent = Some((moment(public), input));
             this.selected = None;
-            intents.push(TableIntent::Play(AnyInput::GreedQuest(input)));
+            *chosen = Some(input);
         };
         let cards_to_play = matches!(public.stage, Stage::Play { .. } | Stage::Duel { .. });
 

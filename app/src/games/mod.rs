@@ -1,10 +1,13 @@
-//! One screen per game behind one small trait, after egui's demo windows. Each game in
-//! [`hoard_rules::for_each_game`] has its screen here, in `<module>.rs` (or
-//! `<module>/mod.rs`), named `Screen`: a [`GameUi`] with a `Default`; beside it, `RULES` is
-//! the game's page in "How to play". Nothing else in the app names a game.
+//! One screen per game behind one small trait, after egui's demo windows and
+//! boardgame.io's moves. Each game in [`hoard_rules::for_each_game`] has its screen here, in
+//! `<module>.rs` (or `<module>/mod.rs`), named `Screen`: a [`GameScreen`] with a `Default`,
+//! which draws the game's table and says which move a tap means; the framework makes it a
+//! [`GameUi`] (the title, the seats, the set-up, the game's state read out of a view, and the
+//! sending of a move with its in-flight guard). Beside it, `RULES` is the game's page in "How
+//! to play". Nothing else in the app names a game.
 
-use crate::net::{AnyInput, GameSetup, GameView};
-use hoard_rules::Seat;
+use crate::net::{AnyInput, GameSetup, GameView, TableGame};
+use hoard_rules::{Game, Seat};
 use std::ops::RangeInclusive;
 
 /// The name of `seat`'s player ("Seat 3" where the view has none, counting from 1).
@@ -102,6 +105,126 @@ pub fn my_moves<G: hoard_rules::Game>(
     match view.me {
         Some(me) if view.my_turn && !sent.waiting() => G::legal_inputs(public, private, me),
         _ => Vec::new(),
+    }
+}
+
+/// What a game's screen draws its table from: the game's state read out of the view, and
+/// the player's moves.
+pub struct Table<'a, G: Game> {
+    pub view: &'a GameView,
+    pub public: &'a G::Public,
+    pub private: Option<&'a G::Private>,
+    /// The player's legal moves now: none unless the table asks them for one and no move
+    /// of theirs is still in flight.
+    pub legal: Vec<G::Input>,
+    /// A move of the player's is in flight: sent, and the table has not moved on from it.
+    pub sent: bool,
+}
+
+/// A game's screen: it draws the game's table and says which move a tap means. Everything
+/// else a [`GameUi`] does comes with it.
+pub trait GameScreen: Default {
+    type Game: TableGame;
+
+    /// Where the screen keeps the table its player's last move was sent from (a field,
+    /// `InFlight::default()` to begin with); the framework keeps it.
+    fn in_flight(&mut self) -> &mut InFlight<<Self::Game as Game>::Public>;
+
+    /// The game's choices in the lobby (read-only unless `host`); returns changed options.
+    fn options(
+        &mut self,
+        ui: &mut egui::Ui,
+        config: &<Self::Game as Game>::Config,
+        host: bool,
+    ) -> Option<<Self::Game as Game>::Config>;
+
+    /// The game's part of the table: board, hand and prompts (the shared parts, the seats,
+    /// away votes and the end screen, are drawn around it). Returns the move a tap chose.
+    fn table(
+        &mut self,
+        ui: &mut egui::Ui,
+        table: &Table<'_, Self::Game>,
+        frame: TableFrame,
+    ) -> Option<<Self::Game as Game>::Input>;
+
+    /// Lines for the end screen beyond winners and scores (e.g. final rooms).
+    fn summary(&self, _table: &Table<'_, Self::Game>) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+impl<S: GameScreen> GameUi for S {
+    fn title(&self) -> &'static str {
+        <S::Game as hoard_rules::Listed>::TITLE
+    }
+
+    fn seats(&self) -> RangeInclusive<u8> {
+        S::Game::seat_range()
+    }
+
+    fn default_setup(&self) -> GameSetup {
+        let fewest = *S::Game::seat_range().start();
+        S::Game::into_setup(<S::Game as hoard_rules::Listed>::config(fewest))
+    }
+
+    fn owns(&self, setup: &GameSetup) -> bool {
+        S::Game::config_of(setup).is_some()
+    }
+
+    fn options_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        setup: &GameSetup,
+        host: bool,
+    ) -> Option<GameSetup> {
+        let config = S::Game::config_of(setup)?;
+        self.options(ui, config, host)
+            .filter(|next| next != config)
+            .map(S::Game::into_setup)
+    }
+
+    fn table_ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        view: &GameView,
+        frame: TableFrame,
+    ) -> Vec<TableIntent> {
+        let Some((public, private)) = S::Game::state_of(&view.state) else {
+            return Vec::new();
+        };
+        let legal = my_moves::<S::Game>(view, public, private, self.in_flight());
+        let table = Table {
+            view,
+            public,
+            private,
+            legal,
+            sent: self.in_flight().waiting(),
+        };
+        let Some(input) = self.table(ui, &table, frame) else {
+            return Vec::new();
+        };
+        self.in_flight().sent(public);
+        vec![TableIntent::Play(S::Game::into_any(input))]
+    }
+
+    fn shows(&self, view: &GameView) -> bool {
+        S::Game::state_of(&view.state).is_some()
+    }
+
+    fn summary(&self, view: &GameView) -> Vec<String> {
+        let Some((public, private)) = S::Game::state_of(&view.state) else {
+            return Vec::new();
+        };
+        GameScreen::summary(
+            self,
+            &Table {
+                view,
+                public,
+                private,
+                legal: Vec::new(),
+                sent: false,
+            },
+        )
     }
 }
 

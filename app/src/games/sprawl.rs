@@ -5,10 +5,9 @@
 //! (taken from `legal_inputs`), plus the Counting Coup questions. Pieces that change on a
 //! square settle into it, growing to their size.
 
-use crate::games::{InFlight, is_you, my_moves, seat_name};
-use super::{GameUi, TableFrame, TableIntent};
+use crate::games::{GameScreen, InFlight, Table, TableFrame, is_you, seat_name};
+use crate::net::GameView;
 use crate::rules_ref::RulesPage;
-use crate::net::{AnyInput, AnyState, GameSetup, GameView};
 use crate::theme::{self, Palette, TOUCH};
 use crate::widgets;
 use crate::widgets::motion::Change;
@@ -16,7 +15,7 @@ use egui::{Color32, Pos2, Rect, RichText, Sense, Shape, Stroke, Vec2};
 use hoard_rules::sprawl::{
     Board, Branch, Cell, Config, Input, Phase, Public, Sprawl, Square, Tower,
 };
-use hoard_rules::{Game, Seat};
+use hoard_rules::Seat;
 
 /// The biggest a square grows, in points (laptop screens).
 const MAX_CELL: f32 = 72.0;
@@ -78,16 +77,6 @@ pub struct SprawlUi {
     grid: Change<Board>,
 }
 
-impl SprawlUi {
-    fn config(setup: &GameSetup) -> Option<&Config> {
-        match setup {
-            GameSetup::Sprawl(config) => Some(config),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
-    }
-}
-
 /// The variants, as the rulebook names them, with a switch on the config for each.
 type Flag = fn(&mut Config) -> &mut bool;
 const VARIANTS: [(&str, Flag); 5] = [
@@ -113,34 +102,14 @@ pub fn describe(config: &Config) -> String {
     }
 }
 
-impl GameUi for SprawlUi {
-    fn title(&self) -> &'static str {
-        "Sprawl"
+impl GameScreen for SprawlUi {
+    type Game = Sprawl;
+
+    fn in_flight(&mut self) -> &mut InFlight<Public> {
+        &mut self.sent_at
     }
 
-    fn seats(&self) -> std::ops::RangeInclusive<u8> {
-        Sprawl::seat_range()
-    }
-
-    fn default_setup(&self) -> GameSetup {
-        GameSetup::Sprawl(Config::new(*Sprawl::seat_range().start()))
-    }
-
-    fn owns(&self, setup: &GameSetup) -> bool {
-        Self::config(setup).is_some()
-    }
-
-    fn shows(&self, view: &GameView) -> bool {
-        matches!(view.state, AnyState::Sprawl { .. })
-    }
-
-    fn options_ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        setup: &GameSetup,
-        host: bool,
-    ) -> Option<GameSetup> {
-        let config = Self::config(setup)?;
+    fn options(&mut self, ui: &mut egui::Ui, config: &Config, host: bool) -> Option<Config> {
         if !host {
             ui.label(describe(config));
             return None;
@@ -157,13 +126,11 @@ impl GameUi for SprawlUi {
                 }
             }
         });
-        (next != *config).then_some(GameSetup::Sprawl(next))
+        Some(next)
     }
 
-    fn summary(&self, view: &GameView) -> Vec<String> {
-        let AnyState::Sprawl { public, .. } = &view.state else {
-            return Vec::new();
-        };
+    fn summary(&self, t: &Table<'_, Sprawl>) -> Vec<String> {
+        let (view, public) = (t.view, t.public);
         (0..public.seats())
             .map(|seat| {
                 let stash = public.stash(seat);
@@ -189,21 +156,19 @@ impl GameUi for SprawlUi {
             .collect()
     }
 
-    fn table_ui(
+    fn table(
         &mut self,
         ui: &mut egui::Ui,
-        view: &GameView,
+        t: &Table<'_, Sprawl>,
         frame: TableFrame,
-    ) -> Vec<TableIntent> {
-        let AnyState::Sprawl { public, .. } = &view.state else {
-            return Vec::new();
-        };
-        let mut intents = Vec::new();
+    ) -> Option<Input> {
+        let (view, public) = (t.view, t.public);
+        let mut chosen_move = None;
         self.colours = seat_colours(view);
         self.grid.follow(&public.board, frame, SETTLE);
         self.grid.repaint(ui.ctx(), frame.now);
         let now = frame.now;
-        let legal = my_moves::<Sprawl>(view, public, None, &mut self.sent_at);
+        let legal = t.legal.clone();
         let board_moves: Vec<Input> = legal
             .iter()
             .copied()
@@ -227,16 +192,15 @@ impl GameUi for SprawlUi {
                     self.seats_panel(ui, view, public);
                 });
             });
-            return intents;
+            return chosen_move;
         }
         // The prompt and the choices stay at the bottom, within reach of a thumb.
         egui::Panel::bottom("sprawl-moves")
             .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(0, 6)))
             .show(ui, |ui| {
                 if let Some(input) = self.prompt(ui, view, public, &legal, &board_moves) {
-                    self.sent_at.sent(public);
                     self.picked = None;
-                    intents.push(TableIntent::Play(AnyInput::Sprawl(input)));
+                    chosen_move = Some(input);
                 }
             });
         egui::ScrollArea::vertical()
@@ -264,7 +228,7 @@ impl GameUi for SprawlUi {
                     });
                 }
             });
-        intents
+        chosen_move
     }
 }
 
@@ -870,6 +834,7 @@ fn paint_branch(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hoard_rules::Game;
     use hoard_rules::sprawl::Dir;
 
     #[test]

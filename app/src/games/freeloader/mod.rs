@@ -10,9 +10,9 @@ mod cards;
 mod moves;
 mod words;
 
-use crate::games::{InFlight, my_moves};
-use super::{GameUi, TableFrame, TableIntent};
-use crate::net::{AnyInput, AnyState, GameSetup, GameView};
+use crate::games::InFlight;
+use crate::games::{GameScreen, Table, TableFrame};
+use crate::net::GameView;
 use crate::rules_ref::RulesPage;
 use crate::theme::{Palette, TOUCH};
 use crate::widgets::motion::{self, Change};
@@ -93,46 +93,21 @@ fn cost(public: &Public, seat: Seat, card: CardId) -> Option<i32> {
     Some(public.cost(seat, card))
 }
 
-impl GameUi for FreeloaderUi {
-    fn title(&self) -> &'static str {
-        "Freeloader"
+impl GameScreen for FreeloaderUi {
+    type Game = Freeloader;
+
+    fn in_flight(&mut self) -> &mut InFlight<Public> {
+        &mut self.sent_at
     }
 
-    fn seats(&self) -> std::ops::RangeInclusive<u8> {
-        Freeloader::seat_range()
-    }
-
-    fn default_setup(&self) -> GameSetup {
-        GameSetup::Freeloader(Config {
-            seats: *Freeloader::seat_range().start(),
-        })
-    }
-
-    fn owns(&self, setup: &GameSetup) -> bool {
-        matches!(setup, GameSetup::Freeloader(_))
-    }
-
-    fn shows(&self, view: &GameView) -> bool {
-        matches!(view.state, AnyState::Freeloader { .. })
-    }
-
-    fn options_ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        setup: &GameSetup,
-        _host: bool,
-    ) -> Option<GameSetup> {
-        if let GameSetup::Freeloader(_) = setup {
-            // The range, never a count: the seats are the lobby's to show.
-            ui.label("For 3 to 6 players. Freeloader has no variants.");
-        }
+    fn options(&mut self, ui: &mut egui::Ui, _config: &Config, _host: bool) -> Option<Config> {
+        // The range, never a count: the seats are the lobby's to show.
+        ui.label("For 3 to 6 players. Freeloader has no variants.");
         None
     }
 
-    fn summary(&self, view: &GameView) -> Vec<String> {
-        let AnyState::Freeloader { public, .. } = &view.state else {
-            return Vec::new();
-        };
+    fn summary(&self, t: &Table<'_, Freeloader>) -> Vec<String> {
+        let (view, public) = (t.view, t.public);
         (0..public.stuff.len() as Seat)
             .map(|s| {
                 let qualified = if public.qualifies(s) {
@@ -149,15 +124,13 @@ impl GameUi for FreeloaderUi {
             .collect()
     }
 
-    fn table_ui(
+    fn table(
         &mut self,
         ui: &mut egui::Ui,
-        view: &GameView,
+        t: &Table<'_, Freeloader>,
         frame: TableFrame,
-    ) -> Vec<TableIntent> {
-        let AnyState::Freeloader { public, private } = &view.state else {
-            return Vec::new();
-        };
+    ) -> Option<Input> {
+        let (view, public, private) = (t.view, t.public, t.private);
         self.dice.follow(&public.dice, frame, ROLL_SECS);
         if public.dice.is_empty() {
             // Dice taken off the table have nothing to tumble.
@@ -182,15 +155,7 @@ impl GameUi for FreeloaderUi {
                 .collect(),
             None => Vec::new(),
         };
-        // A seat the table does not have (a damaged view) has no moves to ask about.
-        let seated = view
-            .me
-            .is_none_or(|me| public.hands.get(usize::from(me)).is_some());
-        let legal = if seated {
-            my_moves::<Freeloader>(view, public, private.as_ref(), &mut self.sent_at)
-        } else {
-            Vec::new()
-        };
+        let legal = t.legal.clone();
         let houses = moves::favor_houses(&legal);
         if self.house.is_some_and(|h| !houses.contains(&h)) {
             self.house = None;
@@ -226,7 +191,7 @@ impl GameUi for FreeloaderUi {
                     let _ = board::stuff(ui, view, public);
                 });
             });
-            return Vec::new();
+            return None;
         }
         if wide {
             let side = (ui.available_width() * 0.44).clamp(280.0, 440.0).floor();
@@ -239,7 +204,7 @@ impl GameUi for FreeloaderUi {
                         .id_salt("freeloader-controls")
                         .auto_shrink([false, false])
                         .show(ui, |ui| {
-                            chosen = self.controls(ui, view, public, private.as_ref(), &legal);
+                            chosen = self.controls(ui, view, public, private, &legal);
                         });
                 });
         } else {
@@ -254,7 +219,7 @@ impl GameUi for FreeloaderUi {
                         // scroll area keeps to the panel's first, smaller height.
                         .min_scrolled_height(most)
                         .show(ui, |ui| {
-                            chosen = self.controls(ui, view, public, private.as_ref(), &legal);
+                            chosen = self.controls(ui, view, public, private, &legal);
                         });
                 });
         }
@@ -291,17 +256,16 @@ impl GameUi for FreeloaderUi {
             self.card = None;
         }
 
-        let mut intents = Vec::new();
+        let mut chosen_move = None;
         if let (Some(input), Some(me)) = (chosen, view.me)
             && Freeloader::check_input(public, me, &input).is_ok()
         {
-            self.sent_at.sent(public);
             self.house = None;
             self.card = None;
             self.reading = None;
-            intents.push(TableIntent::Play(AnyInput::Freeloader(input)));
+            chosen_move = Some(input);
         }
-        intents
+        chosen_move
     }
 }
 

@@ -13,9 +13,9 @@ mod moves;
 mod table;
 
 pub(crate) use crate::games::seat_name;
-use crate::games::{InFlight, my_moves, whose};
-use super::{GameUi, TableFrame, TableIntent};
-use crate::net::{AnyInput, AnyState, GameSetup, GameView};
+use crate::games::{InFlight, whose};
+use crate::games::{GameScreen, Table, TableFrame};
+use crate::net::GameView;
 use crate::rules_ref::RulesPage;
 use crate::theme;
 use crate::widgets;
@@ -25,7 +25,7 @@ use hoard_rules::spammers::data::{ActionCard, ActionKind, ListCard, Specialty};
 use hoard_rules::spammers::{
     Config, Input, ListRef, Phase, Private, Public, Spammers, Stack, Turn, WIN_SINGLE, WIN_TOTAL,
 };
-use hoard_rules::{CardId, Game, Handle, Listed, Seat};
+use hoard_rules::{CardId, Game, Handle, Seat};
 use std::sync::OnceLock;
 
 /// The game's rules reference, in the app's "How to play".
@@ -237,42 +237,14 @@ pub(crate) fn turn_of(phase: &Phase) -> Option<&Turn> {
     }
 }
 
-fn config(setup: &GameSetup) -> Option<&Config> {
-    match setup {
-        GameSetup::Spammers(config) => Some(config),
-        #[allow(unreachable_patterns)]
-        _ => None,
-    }
-}
+impl GameScreen for SpammersUi {
+    type Game = Spammers;
 
-impl GameUi for SpammersUi {
-    fn title(&self) -> &'static str {
-        Spammers::TITLE
+    fn in_flight(&mut self) -> &mut InFlight<Public> {
+        &mut self.sent_at
     }
 
-    fn seats(&self) -> std::ops::RangeInclusive<u8> {
-        Spammers::seat_range()
-    }
-
-    fn default_setup(&self) -> GameSetup {
-        GameSetup::Spammers(Spammers::config(*Spammers::seat_range().start()))
-    }
-
-    fn owns(&self, setup: &GameSetup) -> bool {
-        config(setup).is_some()
-    }
-
-    fn shows(&self, view: &GameView) -> bool {
-        matches!(view.state, AnyState::Spammers { .. })
-    }
-
-    fn options_ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        setup: &GameSetup,
-        host: bool,
-    ) -> Option<GameSetup> {
-        let c = config(setup)?;
+    fn options(&mut self, ui: &mut egui::Ui, c: &Config, host: bool) -> Option<Config> {
         ui.label(format!(
             "Scams rated {WIN_TOTAL} in all, or one rated {WIN_SINGLE}, win."
         ));
@@ -281,13 +253,11 @@ impl GameUi for SpammersUi {
         if let Some(window) = crate::widgets::window_choice(ui, "Time to answer:", c.window, host) {
             next.window = window;
         }
-        (next != *c).then_some(GameSetup::Spammers(next))
+        Some(next)
     }
 
-    fn summary(&self, view: &GameView) -> Vec<String> {
-        let AnyState::Spammers { public, .. } = &view.state else {
-            return Vec::new();
-        };
+    fn summary(&self, t: &Table<'_, Spammers>) -> Vec<String> {
+        let (view, public) = (t.view, t.public);
         public
             .areas
             .iter()
@@ -306,20 +276,18 @@ impl GameUi for SpammersUi {
             .collect()
     }
 
-    fn table_ui(
+    fn table(
         &mut self,
         ui: &mut egui::Ui,
-        view: &GameView,
+        t: &Table<'_, Spammers>,
         frame: TableFrame,
-    ) -> Vec<TableIntent> {
-        let AnyState::Spammers { public, private } = &view.state else {
-            return Vec::new();
-        };
-        let legal = my_moves::<Spammers>(view, public, private.as_ref(), &mut self.sent_at);
+    ) -> Option<Input> {
+        let (view, public, private) = (t.view, t.public, t.private);
+        let legal = t.legal.clone();
         let f = Frame {
             view,
             public,
-            private: private.as_ref(),
+            private,
             legal,
             now: frame.now,
             still: frame.still,
@@ -447,17 +415,16 @@ impl GameUi for SpammersUi {
             });
         }
 
-        let mut intents = Vec::new();
+        let mut chosen_move = None;
         if let (Some(input), Some(me)) = (chosen, view.me) {
             // Only what the rules take is sent: a stale tap is dropped, not refused later.
             if Spammers::check_input(public, me, &input).is_ok() && f.legal.contains(&input) {
-                self.sent_at.sent(public);
                 self.picked = None;
                 self.step = Step::None;
-                intents.push(TableIntent::Play(AnyInput::Spammers(input)));
+                chosen_move = Some(input);
             }
         }
-        intents
+        chosen_move
     }
 }
 

@@ -15,9 +15,9 @@ mod cards;
 mod moves;
 
 pub(crate) use crate::games::seat_name;
-use crate::games::{InFlight, is_you, my_moves};
-use super::{GameUi, TableFrame, TableIntent};
-use crate::net::{AnyInput, AnyState, GameSetup, GameView, SessionId};
+use crate::games::{InFlight, is_you};
+use crate::games::{GameScreen, Table, TableFrame};
+use crate::net::{GameView, SessionId};
 use crate::rules_ref::RulesPage;
 use crate::theme::{self, TOUCH};
 use crate::widgets;
@@ -179,42 +179,14 @@ pub(crate) fn seat_colour(view: &GameView, seat: Seat) -> egui::Color32 {
     )
 }
 
-fn config(setup: &GameSetup) -> Option<&Config> {
-    match setup {
-        GameSetup::Spree(config) => Some(config),
-        #[allow(unreachable_patterns)]
-        _ => None,
-    }
-}
+impl GameScreen for SpreeUi {
+    type Game = Spree;
 
-impl GameUi for SpreeUi {
-    fn title(&self) -> &'static str {
-        "Spree!"
+    fn in_flight(&mut self) -> &mut InFlight<Public> {
+        &mut self.sent_at
     }
 
-    fn seats(&self) -> std::ops::RangeInclusive<u8> {
-        Spree::seat_range()
-    }
-
-    fn default_setup(&self) -> GameSetup {
-        GameSetup::Spree(Config::new(*Spree::seat_range().start()))
-    }
-
-    fn owns(&self, setup: &GameSetup) -> bool {
-        config(setup).is_some()
-    }
-
-    fn shows(&self, view: &GameView) -> bool {
-        matches!(view.state, AnyState::Spree { .. })
-    }
-
-    fn options_ui(
-        &mut self,
-        ui: &mut egui::Ui,
-        setup: &GameSetup,
-        host: bool,
-    ) -> Option<GameSetup> {
-        let c = config(setup)?;
+    fn options(&mut self, ui: &mut egui::Ui, c: &Config, host: bool) -> Option<Config> {
         ui.label(format!(
             "First to lock {} points in the car wins ({} players; fewer points with more)",
             c.target, c.seats
@@ -265,13 +237,11 @@ impl GameUi for SpreeUi {
         if let Some(window) = crate::widgets::window_choice(ui, "Time to stop:", c.window, host) {
             next.window = window;
         }
-        (next != *c).then_some(GameSetup::Spree(next))
+        Some(next)
     }
 
-    fn summary(&self, view: &GameView) -> Vec<String> {
-        let AnyState::Spree { public, .. } = &view.state else {
-            return Vec::new();
-        };
+    fn summary(&self, t: &Table<'_, Spree>) -> Vec<String> {
+        let (view, public) = (t.view, t.public);
         (0..public.config.seats)
             .map(|s| {
                 let i = usize::from(s);
@@ -294,16 +264,14 @@ impl GameUi for SpreeUi {
             .collect()
     }
 
-    fn table_ui(
+    fn table(
         &mut self,
         ui: &mut egui::Ui,
-        view: &GameView,
+        t: &Table<'_, Spree>,
         frame: TableFrame,
-    ) -> Vec<TableIntent> {
-        let AnyState::Spree { public, private } = &view.state else {
-            return Vec::new();
-        };
-        let legal = my_moves::<Spree>(view, public, private.as_ref(), &mut self.sent_at);
+    ) -> Option<Input> {
+        let (view, public, private) = (t.view, t.public, t.private);
+        let legal = t.legal.clone();
         let my_turn = match &public.phase {
             Phase::Act(turn) if Some(turn.seat) == view.me && !legal.is_empty() => Some(turn),
             _ => None,
@@ -311,7 +279,7 @@ impl GameUi for SpreeUi {
         let f = Frame {
             view,
             public,
-            private: private.as_ref(),
+            private,
             legal,
             my_turn,
             now: frame.now,
@@ -394,19 +362,18 @@ impl GameUi for SpreeUi {
             });
         }
 
-        let mut intents = Vec::new();
+        let mut chosen_move = None;
         if let (Some(input), Some(me)) = (chosen, view.me) {
             // Only what the rules take is sent: a stale tap is dropped, not refused later.
             if Spree::check_input(public, me, &input).is_ok() {
-                self.sent_at.sent(public);
                 self.picked = None;
                 self.aim = None;
                 self.space = None;
                 self.path.clear();
-                intents.push(TableIntent::Play(AnyInput::Spree(input)));
+                chosen_move = Some(input);
             }
         }
-        intents
+        chosen_move
     }
 }
 
