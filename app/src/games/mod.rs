@@ -1,6 +1,6 @@
 //! One screen per game behind one small trait, after egui's demo windows and
 //! boardgame.io's moves. Each game in [`hoard_rules::for_each_game`] has its screen here, in
-//! `<module>.rs` (or `<module>/mod.rs`), named `Screen`: a [`GameScreen`] with a `Default`,
+//! `<module>/mod.rs` (its parts beside it), named `Screen`: a [`GameScreen`] with a `Default`,
 //! which draws the game's table and says which move a tap means; the framework makes it a
 //! [`GameUi`] (the title, the seats, the set-up, the game's state read out of a view, and the
 //! sending of a move with its in-flight guard). Beside it, `RULES` is the game's page in "How
