@@ -1,8 +1,9 @@
 //! Counter's bot: plays what it cannot lose, counters what is worth stopping, and keeps a
 //! hand to answer with.
 
-use super::{COPIES, HAND_LIMIT, Input, Phase, Private, Public, number, seen};
-use crate::{Game, Seat, rng};
+use super::rules::{self, seen};
+use super::state::{COPIES, HAND_LIMIT, Input, Phase, Private, Public, number};
+use crate::{Seat, rng};
 use rand_chacha::ChaCha8Rng;
 
 pub(super) fn choose(
@@ -11,7 +12,7 @@ pub(super) fn choose(
     seat: Seat,
     rng: &mut ChaCha8Rng,
 ) -> Option<Input> {
-    let legal = super::Counter::legal_inputs(public, private, seat);
+    let legal = rules::legal_inputs(public, private, seat);
     match &public.phase {
         Phase::Window { laid, .. } => {
             // Stop a play worth 3 or more, and any counter against this seat's own card.

@@ -39,296 +39,23 @@
 //! A seat the table goes on without answers nothing in a window and waits out its turn.
 
 mod bot;
+mod rules;
+mod state;
+
+pub use state::*;
+
+use rules::{answerers, illegal};
 
 use crate::deck::{CardMove, HiddenDeck};
 use crate::{
-    Absence, CardId, Game, Handle, Listed, Outcome, Pending, Play, ReactionWindow, RuleError, Seal,
+    Absence, CardId, Game, Handle, Listed, Pending, Play, ReactionWindow, RuleError, Seal,
     Seat, Step,
     rng,
 };
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The game.
 pub struct Counter;
-
-/// The only deck.
-pub const DECK: crate::DeckId = 0;
-/// Cards in the deck: the numbers 1 to [`NUMBERS`], [`COPIES`] of each.
-pub const CARDS: u16 = NUMBERS * COPIES;
-pub const NUMBERS: u16 = 6;
-pub const COPIES: u16 = 4;
-/// Cards dealt to each player at the start.
-pub const HAND: usize = 3;
-/// The most cards a player may hold.
-pub const HAND_LIMIT: usize = 5;
-/// Turns in a short game (the `short` variant), all players together.
-pub const SHORT_TURNS: u16 = 12;
-
-/// The number printed on a card.
-pub fn number(card: CardId) -> u8 {
-    (card / COPIES + 1) as u8
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Config {
-    pub seats: u8,
-    /// The score that wins at once.
-    pub target: i32,
-    /// Turns in the whole game (all players together).
-    pub turns: u16,
-    /// How long everyone has to counter a card (the reaction window).
-    pub window: ReactionWindow,
-}
-
-impl Config {
-    pub fn new(seats: u8) -> Config {
-        Config {
-            seats,
-            target: 10,
-            turns: 30,
-            window: ReactionWindow::USUAL,
-        }
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Phase {
-    /// The deck is to be made.
-    Shuffle,
-    /// `seat` is to be dealt its first hand.
-    Dealing {
-        seat: Seat,
-    },
-    /// The first player is to be drawn.
-    First,
-    Turn {
-        seat: Seat,
-    },
-    /// The cards laid in this exchange, the play first, each with its player; `seats` may
-    /// answer the last.
-    Window {
-        laid: Vec<(Seat, CardId)>,
-        seats: Vec<Seat>,
-    },
-    /// `seat` draws `count` more cards, then the turn passes.
-    Draw {
-        seat: Seat,
-        count: u8,
-    },
-    Over(Outcome),
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Public {
-    pub config: Config,
-    pub deck: HiddenDeck,
-    /// The cards each seat holds, face down.
-    pub hands: Vec<Vec<Handle>>,
-    /// Face up, the newest last.
-    pub discard: Vec<CardId>,
-    pub scores: Vec<i32>,
-    /// Turns begun so far.
-    pub turns: u16,
-    pub phase: Phase,
-}
-
-/// What one seat knows: the faces of the cards it holds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Private {
-    pub seat: Seat,
-    pub faces: BTreeMap<Handle, CardId>,
-}
-
-impl Private {
-    /// The face of a card this seat holds.
-    pub fn face(&self, card: &Handle) -> Option<CardId> {
-        self.faces.get(card).copied()
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Input {
-    /// Lay a card from hand face up.
-    Play { card: Handle, face: CardId },
-    /// Give a card face down to another seat, then draw two.
-    Give { card: Handle, to: Seat },
-    /// Draw one card.
-    Draw,
-    /// Nothing to do this turn (no card to play, none to draw), or sat out.
-    Wait,
-    /// In a window: counter the last card laid with one of the same number.
-    Counter { card: Handle, face: CardId },
-    /// In a window: let it stand.
-    Allow,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Event {
-    Shuffled {
-        cards: u16,
-    },
-    Dealt {
-        seat: Seat,
-        cards: u8,
-    },
-    First {
-        seat: Seat,
-    },
-    Played {
-        seat: Seat,
-        face: CardId,
-    },
-    Countered {
-        seat: Seat,
-        face: CardId,
-    },
-    /// A counter came too late and stays in its hand (seen only where every answer is
-    /// open: the audit, the local driver).
-    TooLate {
-        seat: Seat,
-        face: CardId,
-    },
-    Stands {
-        seat: Seat,
-        face: CardId,
-        points: i32,
-    },
-    Gave {
-        from: Seat,
-        to: Seat,
-    },
-    Waited {
-        seat: Seat,
-    },
-    Won {
-        winners: Vec<Seat>,
-    },
-}
-
-fn illegal(seat: Seat, why: impl Into<String>) -> RuleError {
-    RuleError::Illegal {
-        seat,
-        why: why.into(),
-    }
-}
-
-fn next_seat(public: &Public, seat: Seat) -> Seat {
-    (seat + 1) % public.config.seats
-}
-
-/// Copies of `number` face up: on the discard pile or laid in the exchange.
-fn seen(public: &Public, laid: &[(Seat, CardId)], n: u8) -> usize {
-    let pile = public.discard.iter().filter(|c| number(**c) == n).count();
-    pile + laid.iter().filter(|(_, c)| number(*c) == n).count()
-}
-
-/// Who may answer the last card laid: everyone but its player holding a card, unless every
-/// copy of its number is already face up.
-fn answerers(public: &Public, laid: &[(Seat, CardId)]) -> Vec<Seat> {
-    let Some(&(last, face)) = laid.last() else {
-        return Vec::new();
-    };
-    if seen(public, laid, number(face)) >= usize::from(COPIES) {
-        return Vec::new();
-    }
-    // In turn order after the card's player: the order answers are opened in, the first
-    // that answers being the one taken.
-    let seats = public.config.seats;
-    (1..seats)
-        .map(|k| (last + k) % seats)
-        .filter(|s| !public.hands[usize::from(*s)].is_empty())
-        .collect()
-}
-
-impl Counter {
-    /// Ends the turn of `seat`: the game if a score reached the target or the turns ran
-    /// out, else the next seat's turn.
-    fn end_turn(public: &mut Public, seat: Seat, events: &mut Vec<Event>) {
-        let cfg = &public.config;
-        let reached: Vec<Seat> = (0..cfg.seats)
-            .filter(|s| public.scores[usize::from(*s)] >= cfg.target)
-            .collect();
-        let winners = if !reached.is_empty() {
-            reached
-        } else if public.turns >= cfg.turns {
-            let best = public.scores.iter().copied().max().unwrap_or(0);
-            (0..cfg.seats)
-                .filter(|s| public.scores[usize::from(*s)] == best)
-                .collect()
-        } else {
-            public.turns += 1;
-            public.phase = Phase::Turn {
-                seat: next_seat(public, seat),
-            };
-            return;
-        };
-        events.push(Event::Won {
-            winners: winners.clone(),
-        });
-        public.phase = Phase::Over(Outcome {
-            winners,
-            scores: public.scores.clone(),
-        });
-    }
-
-    /// `seat` is to draw `count`: a draw with no card anywhere to draw ends the turn.
-    fn draw(public: &mut Public, seat: Seat, count: u8, events: &mut Vec<Event>) {
-        let room = HAND_LIMIT.saturating_sub(public.hands[usize::from(seat)].len());
-        let count = count.min(room as u8);
-        if count == 0 || (public.deck.left() == 0 && public.discard.is_empty()) {
-            Self::end_turn(public, seat, events);
-        } else {
-            public.phase = Phase::Draw { seat, count };
-        }
-    }
-
-    /// The window closed with no answer: the last card laid stands.
-    fn settle(public: &mut Public, laid: &[(Seat, CardId)], events: &mut Vec<Event>) {
-        let Some(&(seat, face)) = laid.last() else {
-            return;
-        };
-        let points = if laid.len() == 1 {
-            i32::from(number(face))
-        } else {
-            1
-        };
-        public.scores[usize::from(seat)] += points;
-        events.push(Event::Stands { seat, face, points });
-        public.discard.extend(laid.iter().map(|(_, c)| *c));
-        let player = laid[0].0;
-        Self::end_turn(public, player, events);
-    }
-
-    /// Takes `card` from `seat`'s hand (and private side, where present).
-    fn take_from_hand(
-        public: &mut Public,
-        privates: &mut [Option<Private>],
-        seat: Seat,
-        card: &Handle,
-    ) {
-        public.hands[usize::from(seat)].retain(|h| h != card);
-        if let Some(Some(p)) = privates.get_mut(usize::from(seat)) {
-            p.faces.remove(card);
-        }
-    }
-
-    /// A shown card's claimed face against what its holder's private side knows.
-    fn check_face(
-        privates: &[Option<Private>],
-        seat: Seat,
-        card: &Handle,
-        face: CardId,
-    ) -> Result<(), RuleError> {
-        match privates.get(usize::from(seat)) {
-            Some(Some(p)) if p.face(card) != Some(face) => Err(RuleError::PrivateMismatch {
-                seat,
-                why: format!("it showed a card as {} that it does not hold as such", face),
-            }),
-            _ => Ok(()),
-        }
-    }
-}
 
 impl Game for Counter {
     const NAME: &'static str = "counter";
@@ -406,45 +133,7 @@ impl Game for Counter {
     }
 
     fn legal_inputs(public: &Public, private: Option<&Private>, seat: Seat) -> Vec<Input> {
-        let hand = match public.hands.get(usize::from(seat)) {
-            Some(h) => h,
-            None => return Vec::new(),
-        };
-        let face = |card: &Handle| private.and_then(|p| p.face(card));
-        let mut out = Vec::new();
-        match &public.phase {
-            Phase::Turn { seat: s } if *s == seat => {
-                for card in hand {
-                    if let Some(face) = face(card) {
-                        out.push(Input::Play { card: *card, face });
-                    }
-                }
-                let can_draw = hand.len() < HAND_LIMIT
-                    && (public.deck.left() > 0 || !public.discard.is_empty());
-                if can_draw {
-                    for card in hand {
-                        for to in (0..public.config.seats).filter(|t| *t != seat) {
-                            out.push(Input::Give { card: *card, to });
-                        }
-                    }
-                    out.push(Input::Draw);
-                }
-                out.push(Input::Wait);
-            }
-            Phase::Window { laid, seats } if seats.contains(&seat) => {
-                out.push(Input::Allow);
-                let n = laid.last().map(|(_, c)| number(*c));
-                for card in hand {
-                    if let Some(face) = face(card)
-                        && Some(number(face)) == n
-                    {
-                        out.push(Input::Counter { card: *card, face });
-                    }
-                }
-            }
-            _ => {}
-        }
-        out
+        rules::legal_inputs(public, private, seat)
     }
 
     fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<(), RuleError> {
@@ -556,7 +245,7 @@ impl Game for Counter {
                 next.hands[usize::from(*seat)].extend(cards);
                 let left = count.saturating_sub(got);
                 if left == 0 || (next.deck.left() == 0 && next.discard.is_empty()) {
-                    Self::end_turn(&mut next, *seat, &mut events);
+                    rules::end_turn(&mut next, *seat, &mut events);
                 } else {
                     next.phase = Phase::Draw {
                         seat: *seat,
@@ -576,27 +265,27 @@ impl Game for Counter {
                 Self::check_input(public, *s, input)?;
                 match *input {
                     Input::Play { card, face } => {
-                        Self::check_face(privates, *s, &card, face)?;
-                        Self::take_from_hand(&mut next, privates, *s, &card);
+                        rules::check_face(privates, *s, &card, face)?;
+                        rules::take_from_hand(&mut next, privates, *s, &card);
                         events.push(Event::Played { seat: *s, face });
                         let laid = vec![(*s, face)];
                         let seats = answerers(&next, &laid);
                         if seats.is_empty() {
-                            Self::settle(&mut next, &laid, &mut events);
+                            rules::settle(&mut next, &laid, &mut events);
                         } else {
                             next.phase = Phase::Window { laid, seats };
                         }
                     }
                     Input::Give { card, to } => {
-                        Self::take_from_hand(&mut next, privates, *s, &card);
+                        rules::take_from_hand(&mut next, privates, *s, &card);
                         next.hands[usize::from(to)].push(card);
                         events.push(Event::Gave { from: *s, to });
-                        Self::draw(&mut next, *s, 2, &mut events);
+                        rules::draw(&mut next, *s, 2, &mut events);
                     }
-                    Input::Draw => Self::draw(&mut next, *s, 1, &mut events),
+                    Input::Draw => rules::draw(&mut next, *s, 1, &mut events),
                     Input::Wait => {
                         events.push(Event::Waited { seat: *s });
-                        Self::end_turn(&mut next, *s, &mut events);
+                        rules::end_turn(&mut next, *s, &mut events);
                     }
                     Input::Counter { .. } | Input::Allow => {
                         return Err(illegal(*s, "there is nothing to answer"));
@@ -620,7 +309,7 @@ impl Game for Counter {
                     };
                     Self::check_input(public, *s, input)?;
                     if let Input::Counter { card, face } = *input {
-                        Self::check_face(privates, *s, &card, face)?;
+                        rules::check_face(privates, *s, &card, face)?;
                         counters.push((*s, card, face));
                     }
                 }
@@ -631,17 +320,17 @@ impl Game for Counter {
                 counters.sort_by_key(|(s, _, _)| after(*s));
                 let mut laid = laid.clone();
                 match counters.split_first() {
-                    None => Self::settle(&mut next, &laid, &mut events),
+                    None => rules::settle(&mut next, &laid, &mut events),
                     Some((&(s, card, face), late)) => {
                         for &(seat, _, face) in late {
                             events.push(Event::TooLate { seat, face });
                         }
-                        Self::take_from_hand(&mut next, privates, s, &card);
+                        rules::take_from_hand(&mut next, privates, s, &card);
                         events.push(Event::Countered { seat: s, face });
                         laid.push((s, face));
                         let seats = answerers(&next, &laid);
                         if seats.is_empty() {
-                            Self::settle(&mut next, &laid, &mut events);
+                            rules::settle(&mut next, &laid, &mut events);
                         } else {
                             next.phase = Phase::Window { laid, seats };
                         }
