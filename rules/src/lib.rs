@@ -53,3 +53,6 @@ macro_rules! game_modules {
 }
 
 for_each_game!(game_modules);
+
+#[cfg(test)]
+mod shape;

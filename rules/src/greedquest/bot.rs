@@ -9,7 +9,7 @@
 //! the public table and keeping the one that leaves the seat best placed.
 
 use super::cards::Card;
-use super::engine::{self, awaited, behind, legal_inputs};
+use super::rules::{self, awaited, behind, legal_inputs};
 use super::rooms::{Special, effects};
 use super::state::{Facing, Input, Length, Private, Public, SeatSet, Stage};
 use crate::{Play, Seat, Step, rng};
@@ -103,7 +103,7 @@ fn look_ahead(p: &Public, seat: Seat, options: &[Input]) -> Option<Input> {
             })
             .collect();
         let mut copy = p.clone();
-        if engine::apply(&mut copy, &mut [], &Step::Inputs(inputs)).is_err() {
+        if rules::apply(&mut copy, &mut [], &Step::Inputs(inputs)).is_err() {
             continue;
         }
         let score = standing(&copy, seat);

@@ -16,7 +16,7 @@ pub(crate) struct Table<'a> {
     pub p: &'a mut Public,
     pub privates: &'a mut [Option<Private>],
     pub events: &'a mut Vec<Event>,
-    /// Turns passed in this step with nobody able to play (see `engine::begin_turn`).
+    /// Turns passed in this step with nobody able to play (see `rules::begin_turn`).
     pub empty_turns: u8,
     /// Who has each kind of card on the table this turn (whatever its status): lets the
     /// card sequence skip the kinds nobody played.

@@ -5,7 +5,7 @@
 //! - [`cards`]: the deck; [`rooms`]: the board as one table (with its reconstruction notes).
 //! - `state`: [`Public`] (what every device sees) and [`Private`] (one seat's hand, deck
 //!   order and Room 11 card), [`Config`] with the five variants, [`Input`].
-//! - `engine`: the flow of a turn as [`crate::Pending`] steps; `deck`: card movements kept in
+//! - `rules`: the flow of a turn as [`crate::Pending`] steps; `deck`: card movements kept in
 //!   step between the public and private sides; [`events`]: the log.
 //! - `bot`: a sensible player; [`Position`]: a table built in a chosen position.
 //!
@@ -80,7 +80,7 @@
 mod bot;
 pub mod cards;
 mod deck;
-mod engine;
+mod rules;
 pub mod events;
 mod position;
 pub mod rooms;
@@ -115,7 +115,7 @@ impl Game for GreedQuest {
     }
 
     fn setup(config: &Config) -> Result<Public, RuleError> {
-        engine::setup(config)
+        rules::setup(config)
     }
 
     fn private(_config: &Config, seat: Seat, secret: [u8; 32]) -> Private {
@@ -123,15 +123,15 @@ impl Game for GreedQuest {
     }
 
     fn pending(public: &Public) -> Pending {
-        engine::pending(public)
+        rules::pending(public)
     }
 
     fn legal_inputs(public: &Public, private: Option<&Private>, seat: Seat) -> Vec<Input> {
-        engine::legal_inputs(public, private, seat)
+        rules::legal_inputs(public, private, seat)
     }
 
     fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<(), RuleError> {
-        engine::check_input(public, seat, input)
+        rules::check_input(public, seat, input)
     }
 
     fn apply(
@@ -139,7 +139,7 @@ impl Game for GreedQuest {
         privates: &mut [Option<Private>],
         step: &Step<Input>,
     ) -> Result<Vec<Event>, RuleError> {
-        engine::apply(public, privates, step)
+        rules::apply(public, privates, step)
     }
 
     fn bot_input(

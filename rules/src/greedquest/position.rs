@@ -3,7 +3,7 @@
 
 use super::cards::{Card, Pile};
 use super::deck::Table;
-use super::engine;
+use super::rules;
 use super::state::{Config, Facing, Private, Public, SeatView};
 use crate::{RuleError, Seat};
 
@@ -89,7 +89,7 @@ impl Position {
         if let Some(error) = self.error {
             return Err(RuleError::BadConfig(error));
         }
-        let mut public = engine::setup(&self.config)?;
+        let mut public = rules::setup(&self.config)?;
         let mut privates = Vec::with_capacity(self.seats.len());
         for (index, spec) in self.seats.into_iter().enumerate() {
             let seat = index as Seat;
@@ -134,7 +134,7 @@ impl Position {
         for seat in 0..table.p.seats.len() as Seat {
             table.settle(seat);
         }
-        engine::begin_turn(&mut table);
+        rules::begin_turn(&mut table);
         Ok((public, privates))
     }
 }

@@ -4,11 +4,11 @@
 
 use rand_chacha::ChaCha8Rng;
 
-use super::Sprawl;
+use super::coup;
 use super::board::{Cell, Square};
-use super::moves::{Input, View, perform};
-use super::state::{Credit, Phase, Public, Stash};
-use crate::{Game, Seat, rng};
+use super::rules::{View, perform};
+use super::state::{Credit, Input, Phase, Public, Stash};
+use crate::{Seat, rng};
 
 /// How a bot plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub fn choose(
     strength: Strength,
     rng: &mut ChaCha8Rng,
 ) -> Option<Input> {
-    let legal = Sprawl::legal_inputs(public, None, seat);
+    let legal = coup::legal_inputs(public, seat);
     if legal.is_empty() {
         return None;
     }

@@ -6,8 +6,8 @@
 //! in the order they were earned.
 
 use super::event::Event;
-use super::moves::{Input, View};
-use super::state::{Card, Phase, Public, SporeMade};
+use super::rules::View;
+use super::state::{Card, Input, Phase, Public, SporeMade};
 use crate::{Seat, rng};
 
 /// A poker deck has 52 cards; once all are earned no more offers are made.
@@ -85,5 +85,22 @@ pub(crate) fn deal(p: &mut Public, draw: &[u8; 32]) -> Event {
     p.coup_cards = p.coup_owed.iter().copied().zip(deck).collect();
     Event::CardsDealt {
         cards: p.coup_cards.clone(),
+    }
+}
+
+/// Every input the rules allow `seat` now: its turn's moves, or its answers to Counting
+/// Coup's question.
+pub(crate) fn legal_inputs(public: &Public, seat: Seat) -> Vec<Input> {
+    match &public.phase {
+        Phase::Turn { seat: s } if *s == seat => View::new(public).turn_moves(seat),
+        Phase::Offer { seats, .. } if seats.contains(&seat) => vec![Input::Ask, Input::Pass],
+        Phase::Decide { sporer, spore, .. } if *sporer == seat => {
+            if can_take_back(public, seat, spore) {
+                vec![Input::TakeBack, Input::Keep]
+            } else {
+                vec![Input::Keep]
+            }
+        }
+        _ => Vec::new(),
     }
 }

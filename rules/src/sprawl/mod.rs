@@ -76,18 +76,20 @@ mod board;
 mod bot;
 mod coup;
 mod event;
-mod moves;
+mod rules;
 mod score;
 mod state;
 
 pub use board::{BOARD_SIZES, Board, Branch, Cell, Dir, Square, Tower};
 pub use bot::{Strength, choose};
 pub use event::{Event, Fallen, narrate};
-pub use moves::Input;
-pub use state::{Card, Config, Credit, Phase, Public, STASH_PER_SIZE, SporeMade, Stash};
+
+pub use state::{
+    Card, Config, Credit, Input, Phase, Public, STASH_PER_SIZE, SporeMade, Stash,
+};
 
 use crate::{Absence, Game, Listed, Pending, Play, RuleError, Seal, Seat, Step, rng};
-use moves::View;
+use rules::View;
 
 /// The Sprawl engine.
 pub struct Sprawl;
@@ -125,18 +127,7 @@ impl Game for Sprawl {
     }
 
     fn legal_inputs(public: &Public, _private: Option<&()>, seat: Seat) -> Vec<Input> {
-        match &public.phase {
-            Phase::Turn { seat: s } if *s == seat => View::new(public).turn_moves(seat),
-            Phase::Offer { seats, .. } if seats.contains(&seat) => vec![Input::Ask, Input::Pass],
-            Phase::Decide { sporer, spore, .. } if *sporer == seat => {
-                if coup::can_take_back(public, seat, spore) {
-                    vec![Input::TakeBack, Input::Keep]
-                } else {
-                    vec![Input::Keep]
-                }
-            }
-            _ => Vec::new(),
-        }
+        coup::legal_inputs(public, seat)
     }
 
     fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<(), RuleError> {
@@ -213,7 +204,7 @@ impl Game for Sprawl {
                     return Ok(events);
                 }
                 Self::check_input(public, seat, &input)?;
-                let mut events = moves::perform(public, seat, &input);
+                let mut events = rules::perform(public, seat, &input);
                 if let Input::Spore { at, size, builds } = input {
                     let spore = SporeMade { at, size, builds };
                     if let Some(offer) = coup::offer_after_spore(public, seat, spore) {

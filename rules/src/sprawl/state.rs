@@ -4,8 +4,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-use super::board::{Board, Cell, Square};
-use super::moves::Input;
+use super::board::{Board, Cell, Dir, Square};
 use crate::{Outcome, RuleError, Seat};
 
 /// The seat count and the optional variants, all off by default.
@@ -282,5 +281,48 @@ impl Public {
             Phase::Decide { sporer, .. } => Some(*sporer),
             _ => None,
         }
+    }
+}
+
+/// What a seat submits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Input {
+    /// First turn only: the starting tower, upright on any vacant square, any size.
+    Place { at: Square, size: u8 },
+    /// Cap a tower with a piece one pip smaller than its top.
+    Build { at: Square },
+    /// Lay a `size` piece at `at`, next to the tower or branch at `from`, pointing `dir`.
+    Branch {
+        from: Square,
+        at: Square,
+        dir: Dir,
+        size: u8,
+    },
+    /// Start a tower of `size` at a vacant square one of your live branch points
+    /// targets; under Overload, then build on it `builds` times (each one pip smaller).
+    Spore { at: Square, size: u8, builds: u8 },
+    /// Counting Coup: "Are you sure you want to do that?"
+    Ask,
+    /// Counting Coup: let the spore be without asking.
+    Pass,
+    /// Counting Coup: the sporer takes the spore back (the asker earns a card).
+    TakeBack,
+    /// Counting Coup: the sporer keeps the spore.
+    Keep,
+    /// Not a player's move: what the table puts in the step of a seat it skips by vote. On
+    /// its turn the seat passes; asked "Are you sure?", it says nothing; deciding about its
+    /// spore, it keeps it.
+    SitOut,
+    /// Not a player's move: what the table puts in the step of a seat it removes by vote.
+    /// The seat sits out this step as with [`Input::SitOut`] and leaves the game: it gets
+    /// no more turns and cannot win; its pieces stay on the board.
+    Leave,
+}
+
+impl Input {
+    /// Whether this is the table's word for an absent seat rather than a player's move.
+    #[inline]
+    pub fn is_absence(&self) -> bool {
+        matches!(self, Input::SitOut | Input::Leave)
     }
 }
