@@ -5,7 +5,7 @@
 use super::board::{Sq, board};
 use super::cards::{self, JOKER};
 use super::rules::{hit_sixths, legal_inputs, reachable, shot_targets};
-use super::{Contest, Input, Phase, Private, Public, Turn};
+use super::state::{Contest, Input, Phase, Private, Public, Turn};
 use crate::{CardId, Handle, Seat, rng};
 use rand_chacha::ChaCha8Rng;
 

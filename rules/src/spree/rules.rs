@@ -4,11 +4,11 @@
 
 use super::board::{Dir, Kind, Sq, board};
 use super::cards::{self, ACE, JOKER};
-use super::{
-    AfterDraw, Contest, Event, HAND, Input, Phase, Private, Public, Roll, ShotOutcome, Turn,
-    illegal,
+use super::state::{
+    AfterDraw, Contest, DECK, Event, HAND, Input, Pawn, Phase, Private, Public, Roll, ShotOutcome,
+    Turn,
 };
-use crate::{CardId, Handle, Outcome, RuleError, Seat, Step, rng};
+use crate::{CardId, Handle, Outcome, Pending, RuleError, Seal, Seat, Step, rng};
 use std::collections::{BTreeMap, VecDeque};
 
 fn seat_of(public: &Public, seat: Seat) -> Option<usize> {
@@ -336,7 +336,7 @@ fn valid_card(public: &Public, face: CardId) -> bool {
 fn check_act(
     public: &Public,
     turn: &Turn,
-    pawn: &super::Pawn,
+    pawn: &Pawn,
     hk: bool,
     input: &Input,
 ) -> Result<(), RuleError> {
@@ -519,7 +519,7 @@ fn take_card(public: &mut Public, privates: &mut [Option<Private>], seat: Seat, 
 
 fn wrong_step(public: &Public) -> RuleError {
     RuleError::WrongStep {
-        expected: format!("{:?}", <super::Spree as crate::Game>::pending(public)),
+        expected: format!("{:?}", pending(public)),
     }
 }
 
@@ -1211,5 +1211,48 @@ pub fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
         Event::GotOut { seat } => format!("{} parks and gets out.", name(*seat)),
         Event::TurnEnds { .. } => String::new(),
         Event::Won { seat } => format!("{} wins the spree!", name(*seat)),
+    }
+}
+
+pub(super) fn illegal(seat: Seat, why: impl Into<String>) -> RuleError {
+    RuleError::Illegal {
+        seat,
+        why: why.into(),
+    }
+}
+
+/// What the table waits for now.
+pub(super) fn pending(public: &Public) -> Pending {
+    match &public.phase {
+        Phase::Shuffle => Pending::Shuffle {
+            deck: DECK,
+            cards: cards::all(public.config.jokers),
+        },
+        Phase::Dealing { seat } => Pending::Deal {
+            to: *seat,
+            cards: public.deck.peek(HAND),
+        },
+        Phase::FirstParker | Phase::Rolling { .. } => Pending::Chance,
+        Phase::Parking { seat, .. } => Pending::Turn { seat: *seat },
+        Phase::Draw { seat, .. } => {
+            if public.deck.left() == 0 {
+                Pending::Shuffle {
+                    deck: DECK,
+                    cards: public.discard.clone(),
+                }
+            } else {
+                let need = HAND.saturating_sub(public.hands[usize::from(*seat)].len());
+                Pending::Deal {
+                    to: *seat,
+                    cards: public.deck.peek(need),
+                }
+            }
+        }
+        Phase::Act(turn) => Pending::Turn { seat: turn.seat },
+        Phase::Window { seats, .. } => Pending::Together {
+            seats: seats.clone(),
+            seal: Seal::Reaction,
+        },
+        Phase::Over(outcome) => Pending::Over(outcome.clone()),
     }
 }
