@@ -5,8 +5,8 @@
 
 use super::cards::CARDS;
 use super::data::{Category, Special};
-use super::game::{Friend, Held, Input, Phase, Private, Public, TradeKind};
-use crate::{CardId, Game, Seat, rng};
+use super::state::{Friend, Held, Input, Phase, Private, Public, TradeKind};
+use crate::{CardId, Seat, rng};
 use rand_chacha::ChaCha8Rng;
 
 pub fn choose(
@@ -15,7 +15,7 @@ pub fn choose(
     seat: Seat,
     rng: &mut ChaCha8Rng,
 ) -> Option<Input> {
-    let legal = super::Freeloader::legal_inputs(public, private, seat);
+    let legal = super::rules::legal_inputs(public, private, seat);
     if legal.is_empty() {
         return None;
     }

@@ -1,7 +1,7 @@
 //! Freeloader's game log in plain words.
 
 use super::cards::CARDS;
-use super::game::{Event, TradeKind};
+use super::state::{Event, TradeKind};
 use crate::{CardId, Seat};
 
 fn card(c: CardId) -> &'static str {
