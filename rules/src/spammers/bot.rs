@@ -5,8 +5,9 @@
 
 use super::cards::action;
 use super::data::{ActionKind, Continuous, Effect};
-use super::game::{Aim, Input, ListRef, Phase, Private, Public, Spammers};
-use crate::{Game, Seat, rng};
+use super::rules;
+use super::state::{Aim, Input, ListRef, Phase, Private, Public};
+use crate::{Seat, rng};
 use rand_chacha::ChaCha8Rng;
 
 pub fn choose(
@@ -15,7 +16,7 @@ pub fn choose(
     seat: Seat,
     rng: &mut ChaCha8Rng,
 ) -> Option<Input> {
-    let legal = Spammers::legal_inputs(public, private, seat);
+    let legal = rules::legal_inputs(public, private, seat);
     if legal.is_empty() {
         return None;
     }

@@ -43,7 +43,197 @@
 mod bot;
 pub mod cards;
 pub mod data;
-mod game;
+mod rules;
+mod state;
 mod narrate;
 
-pub use game::*;
+pub use state::*;
+
+use rules::*;
+
+use crate::deck::{CardMove, HiddenDeck};
+use crate::{
+    Absence, CardId, Game, Handle, Listed, Pending, ReactionWindow, RuleError, Seat,
+    Step,
+};
+use std::collections::BTreeMap;
+
+
+/// The game.
+pub struct Spammers;
+
+impl Game for Spammers {
+    const NAME: &'static str = "spammers";
+    type Config = Config;
+    type Public = Public;
+    type Private = Private;
+    type Input = Input;
+    type Event = Event;
+
+    fn seat_range() -> std::ops::RangeInclusive<u8> {
+        2..=6
+    }
+
+    fn setup(config: &Config) -> Result<Public, RuleError> {
+        if !Self::seat_range().contains(&config.seats) {
+            return Err(RuleError::BadConfig(format!(
+                "SPAMMERS is for 2 to 6 players, not {}",
+                config.seats
+            )));
+        }
+        config.window.check("the time to answer a Mailing")?;
+        Ok(Public {
+            config: config.clone(),
+            lists: HiddenDeck::new(LIST_DECK),
+            actions: HiddenDeck::new(ACTION_DECK),
+            areas: vec![Area::default(); usize::from(config.seats)],
+            masses: Vec::new(),
+            list_discard: Vec::new(),
+            action_discard: Vec::new(),
+            first: 0,
+            phase: Phase::ShuffleLists,
+            last_roll: None,
+            turns: 0,
+        })
+    }
+
+    fn private(_config: &Config, seat: Seat, _secret: [u8; 32]) -> Private {
+        Private {
+            seat,
+            faces: BTreeMap::new(),
+            dealt_lists: Vec::new(),
+        }
+    }
+
+    fn pending(public: &Public) -> Pending {
+        rules::pending(public)
+    }
+
+    fn legal_inputs(public: &Public, private: Option<&Private>, seat: Seat) -> Vec<Input> {
+        rules::legal_inputs(public, private, seat)
+    }
+
+    fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<(), RuleError> {
+        rules::check_input(public, seat, input)
+    }
+
+    fn allows(public: &Public, private: &Private, seat: Seat, input: &Input) -> bool {
+        rules::legal_inputs(public, Some(private), seat).contains(input)
+    }
+
+    fn apply(
+        public: &mut Public,
+        privates: &mut [Option<Private>],
+        step: &Step<Input>,
+    ) -> Result<Vec<Event>, RuleError> {
+        crate::all_or_nothing(public, privates, |p, q| {
+            let mut events = apply_step(p, q, step)?;
+            // Whatever the step changed, no List stays over its limit.
+            settle_lists(p, &mut events);
+            Ok(events)
+        })
+    }
+
+    fn bot_input(
+        public: &Public,
+        private: Option<&Private>,
+        seat: Seat,
+        rng: &mut rand_chacha::ChaCha8Rng,
+    ) -> Option<Input> {
+        bot::choose(public, private, seat, rng)
+    }
+
+    fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
+        narrate::line(event, name)
+    }
+
+    fn card_moves(_public: &Public, _seat: Seat, input: &Input) -> Vec<CardMove> {
+        match input {
+            Input::Choose { masses, keep } => std::iter::once(masses)
+                .chain(keep)
+                .map(|(card, face)| CardMove::Show {
+                    card: *card,
+                    face: *face,
+                })
+                .collect(),
+            Input::PlayScam { card, face }
+            | Input::PlayHardware { card, face }
+            | Input::Mail { card, face, .. }
+            | Input::Special { card, face, .. }
+            | Input::DiscardHeldScam { card, face } => vec![CardMove::Show {
+                card: *card,
+                face: *face,
+            }],
+            _ => Vec::new(),
+        }
+    }
+
+    fn learn(private: &mut Private, card: Handle, face: CardId) {
+        if card.deck == LIST_DECK {
+            private.dealt_lists.push(card);
+        }
+        private.faces.insert(card, face);
+    }
+
+    fn reaction_window(config: &Config) -> ReactionWindow {
+        config.window
+    }
+
+    fn pass(public: &Public, seat: Seat) -> Option<Input> {
+        match &public.phase {
+            Phase::Window { seats, .. } if seats.contains(&seat) => Some(Input::Pass),
+            _ => None,
+        }
+    }
+
+    /// A seat the table goes on without answers nothing, sends a List it drew to the
+    /// Masses, and ends its turn. Only its player can choose its Lists at the start: the
+    /// table waits for a skipped one, and a removed one's Lists leave the game unseen.
+    fn sit_out(public: &Public, seat: Seat, absence: Absence) -> Option<Input> {
+        match &public.phase {
+            Phase::Choose if absence == Absence::Removed => Some(Input::Abstain),
+            Phase::Window { seats, .. } if seats.contains(&seat) => Some(Input::Pass),
+            Phase::ListDrawn { turn, .. } if turn.seat == seat => Some(Input::ListToMasses),
+            Phase::Turn(turn) if turn.seat == seat => Some(Input::EndTurn),
+            _ => None,
+        }
+    }
+}
+
+impl Listed for Spammers {
+    const TITLE: &'static str = "SPAMMERS";
+    const VARIANTS: &'static [&'static str] = &["quick-answers"];
+
+    fn config(seats: u8) -> Config {
+        Config {
+            seats,
+            window: ReactionWindow::USUAL,
+        }
+    }
+
+    fn seats(config: &Config) -> u8 {
+        config.seats
+    }
+
+    fn with_seats(config: &Config, seats: u8) -> Config {
+        Config {
+            seats,
+            ..config.clone()
+        }
+    }
+
+    /// `quick-answers`: one second to answer a Mailing roll instead of three.
+    fn set_variant(config: &mut Config, variant: &str) -> Result<(), String> {
+        match variant {
+            "quick-answers" => {
+                config.window = ReactionWindow::QUICK;
+                Ok(())
+            }
+            other => Err(format!("SPAMMERS has no variant {other:?}")),
+        }
+    }
+
+    fn check_pieces(public: &Public, privates: &[Option<Private>]) -> Result<(), String> {
+        check_pieces(public, privates)
+    }
+}

@@ -1,7 +1,7 @@
 //! SPAMMERS' game log in plain words.
 
 use super::cards::{action, list};
-use super::game::{Aim, Event, ListRef};
+use super::state::{Aim, Event, ListRef};
 use crate::Seat;
 
 fn where_is(at: &ListRef, name: &dyn Fn(Seat) -> String) -> String {
