@@ -101,6 +101,16 @@ struct Tally {
     ended: usize,
 }
 
+/// Taps a square of the mall: on a phone the mall is drawn larger than the screen and
+/// panned, so the square is brought into view first, as a thumb would drag it there.
+fn tap_square(h: &mut Harness<'_, HoardApp>, label: &str) {
+    if let Some(node) = h.query_by_label(label) {
+        node.scroll_to_me();
+    }
+    h.run_steps(2);
+    click(h, label);
+}
+
 /// Hosts a game against two bots and plays Mia's seat by tapping to the verified end screen.
 fn play_a_game(h: &mut Harness<'_, HoardApp>, tally: &mut Tally) {
     host_spree(h, 2);
@@ -175,13 +185,13 @@ fn play_once(
     // parking space chooses it, a second tap there parks.
     if let Some(space) = buttons.iter().find(|b| b.ends_with(": tap again to go")) {
         let space = space.clone();
-        click(h, &space);
+        tap_square(h, &space);
         tally.parked = true;
         return true;
     }
     if let Some(space) = buttons.iter().find(|b| b.starts_with("Park at ")) {
         let space = space.clone();
-        click(h, &space);
+        tap_square(h, &space);
         return true;
     }
     for buy in ["Buy the pair", "Buy"] {
@@ -258,7 +268,7 @@ fn play_once(
         };
         if let Some(target) = target.or(far) {
             let target = target.clone();
-            click(h, &target);
+            tap_square(h, &target);
             return true;
         }
     }

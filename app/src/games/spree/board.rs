@@ -125,16 +125,15 @@ impl SpreeUi {
         if self.whole_mall {
             return self.mall(ui, f, fitted, false);
         }
-        let tapped = egui::ScrollArea::horizontal()
+        // Panned both ways in a window no taller than the page's view, so that bringing a
+        // square into view (the shopper's, or one a screen reader names) is the mall's own
+        // scrolling: a scroll area takes every request made inside it, whichever way.
+        let view = (ui.clip_rect().height() - crate::theme::TOUCH).max(THUMB_CELL * 4.0);
+        egui::ScrollArea::both()
             .id_salt("spree-mall")
+            .max_height(view)
             .show(ui, |ui| self.mall(ui, f, THUMB_CELL, true))
-            .inner;
-        // A scroll area takes every scroll request made inside it, whichever way it
-        // scrolls: the page's own (up and down) is asked here, outside the mall's.
-        if let Some(rect) = self.focus_rect.take() {
-            ui.scroll_to_rect(rect, Some(egui::Align::Center));
-        }
-        tapped
+            .inner
     }
 
     /// The square a zoomed-in mall keeps in view: the end of the walk being drawn, or the
@@ -174,9 +173,7 @@ impl SpreeUi {
                 && self.focus_frames > 0
             {
                 self.focus_frames -= 1;
-                let rect = at(sq).expand(cell);
-                ui.scroll_to_rect(rect, Some(egui::Align::Center));
-                self.focus_rect = Some(rect);
+                ui.scroll_to_rect(at(sq).expand(cell), Some(egui::Align::Center));
                 ui.ctx().request_repaint();
             }
         }

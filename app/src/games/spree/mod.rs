@@ -120,8 +120,6 @@ pub struct SpreeUi {
     focus: Option<Sq>,
     /// Frames left to bring the panned mall to [`Self::focus`].
     focus_frames: u8,
-    /// Where that square was drawn this frame, for the page's scroll area.
-    focus_rect: Option<egui::Rect>,
 }
 
 /// What this frame knows, shared by the parts of the table.
