@@ -54,5 +54,7 @@ macro_rules! game_modules {
 
 for_each_game!(game_modules);
 
-#[cfg(test)]
+// A property of the sources, read from disk where they are: checked on the build machine,
+// not in the test binaries run elsewhere (under Wine the source folder is not at hand).
+#[cfg(all(test, not(windows)))]
 mod shape;
