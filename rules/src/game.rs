@@ -193,6 +193,14 @@ pub enum RuleError {
 }
 
 impl RuleError {
+    /// `seat`'s input breaks the rules, for the reason `why` (in words a player reads).
+    pub fn illegal(seat: Seat, why: impl Into<String>) -> RuleError {
+        RuleError::Illegal {
+            seat,
+            why: why.into(),
+        }
+    }
+
     /// The seat whose input caused the error, when one did.
     pub fn seat(&self) -> Option<Seat> {
         match self {

@@ -95,7 +95,7 @@ impl<P: Clone + PartialEq> InFlight<P> {
 
 /// My legal moves at `public`: none unless the view asks me to move and no move of mine is
 /// still in flight (one is forgotten first if the table has moved on).
-pub fn my_moves<G: hoard_rules::Game>(
+fn my_moves<G: hoard_rules::Game>(
     view: &GameView,
     public: &G::Public,
     private: Option<&G::Private>,

@@ -44,7 +44,7 @@ mod state;
 
 pub use state::*;
 
-use rules::{answerers, illegal};
+use rules::answerers;
 
 use crate::deck::{CardMove, HiddenDeck};
 use crate::{
@@ -138,59 +138,59 @@ impl Game for Counter {
 
     fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<(), RuleError> {
         let Some(hand) = public.hands.get(usize::from(seat)) else {
-            return Err(illegal(seat, "there is no such seat"));
+            return Err(RuleError::illegal(seat, "there is no such seat"));
         };
         let holds = |card: &Handle| hand.contains(card);
         match (&public.phase, input) {
-            (Phase::Turn { seat: s }, _) if *s != seat => Err(illegal(seat, "it is not its turn")),
+            (Phase::Turn { seat: s }, _) if *s != seat => Err(RuleError::illegal(seat, "it is not its turn")),
             (Phase::Turn { .. }, Input::Play { card, face }) => {
                 if !holds(card) {
-                    Err(illegal(seat, "it played a card it does not hold"))
+                    Err(RuleError::illegal(seat, "it played a card it does not hold"))
                 } else if *face >= CARDS {
-                    Err(illegal(seat, "there is no such card"))
+                    Err(RuleError::illegal(seat, "there is no such card"))
                 } else {
                     Ok(())
                 }
             }
             (Phase::Turn { .. }, Input::Give { card, to }) => {
                 if !holds(card) {
-                    Err(illegal(seat, "it gave a card it does not hold"))
+                    Err(RuleError::illegal(seat, "it gave a card it does not hold"))
                 } else if *to == seat || *to >= public.config.seats {
-                    Err(illegal(seat, "a card is given to another player"))
+                    Err(RuleError::illegal(seat, "a card is given to another player"))
                 } else if hand.len() >= HAND_LIMIT {
-                    Err(illegal(seat, "with five cards in hand it cannot give"))
+                    Err(RuleError::illegal(seat, "with five cards in hand it cannot give"))
                 } else if public.deck.left() == 0 && public.discard.is_empty() {
-                    Err(illegal(seat, "there is nothing to draw after giving"))
+                    Err(RuleError::illegal(seat, "there is nothing to draw after giving"))
                 } else {
                     Ok(())
                 }
             }
             (Phase::Turn { .. }, Input::Draw) => {
                 if hand.len() >= HAND_LIMIT {
-                    Err(illegal(seat, "with five cards in hand it cannot draw"))
+                    Err(RuleError::illegal(seat, "with five cards in hand it cannot draw"))
                 } else if public.deck.left() == 0 && public.discard.is_empty() {
-                    Err(illegal(seat, "there is nothing to draw"))
+                    Err(RuleError::illegal(seat, "there is nothing to draw"))
                 } else {
                     Ok(())
                 }
             }
             (Phase::Turn { .. }, Input::Wait) => Ok(()),
             (Phase::Window { seats, .. }, _) if !seats.contains(&seat) => {
-                Err(illegal(seat, "it has no part in this window"))
+                Err(RuleError::illegal(seat, "it has no part in this window"))
             }
             (Phase::Window { .. }, Input::Allow) => Ok(()),
             (Phase::Window { laid, .. }, Input::Counter { card, face }) => {
                 let last = laid.last().map(|(_, c)| number(*c));
                 if !holds(card) {
-                    Err(illegal(seat, "it countered with a card it does not hold"))
+                    Err(RuleError::illegal(seat, "it countered with a card it does not hold"))
                 } else if *face >= CARDS || Some(number(*face)) != last {
-                    Err(illegal(seat, "a counter must be a card of the same number"))
+                    Err(RuleError::illegal(seat, "a counter must be a card of the same number"))
                 } else {
                     Ok(())
                 }
             }
             (Phase::Over(_), _) => Err(RuleError::GameOver),
-            _ => Err(illegal(seat, "that is not a move the game waits for now")),
+            _ => Err(RuleError::illegal(seat, "that is not a move the game waits for now")),
         }
     }
 
@@ -260,7 +260,7 @@ impl Game for Counter {
                     });
                 };
                 if s != seat {
-                    return Err(illegal(*s, "it is not its turn"));
+                    return Err(RuleError::illegal(*s, "it is not its turn"));
                 }
                 Self::check_input(public, *s, input)?;
                 match *input {
@@ -288,7 +288,7 @@ impl Game for Counter {
                         rules::end_turn(&mut next, *s, &mut events);
                     }
                     Input::Counter { .. } | Input::Allow => {
-                        return Err(illegal(*s, "there is nothing to answer"));
+                        return Err(RuleError::illegal(*s, "there is nothing to answer"));
                     }
                 }
             }

@@ -3,13 +3,6 @@
 use super::state::{COPIES, Event, HAND_LIMIT, Input, Phase, Private, Public, number};
 use crate::{CardId, Handle, Outcome, RuleError, Seat};
 
-pub(super) fn illegal(seat: Seat, why: impl Into<String>) -> RuleError {
-    RuleError::Illegal {
-        seat,
-        why: why.into(),
-    }
-}
-
 pub(super) fn next_seat(public: &Public, seat: Seat) -> Seat {
     (seat + 1) % public.config.seats
 }

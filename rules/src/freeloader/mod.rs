@@ -52,7 +52,6 @@ use crate::deck::{CardMove, HiddenDeck};
 use crate::{Absence, CardId, Game, Handle, Listed, Pending, RuleError, Seat, Step};
 use std::collections::BTreeMap;
 
-
 /// The game.
 pub struct Freeloader;
 

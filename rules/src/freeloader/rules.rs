@@ -1,18 +1,12 @@
-//! What Freeloader's rules allow and what a move does to the table.
+//! Freeloader's steps, as the rules allow them: the ring of six houses, favors, Best Friends
+//! and Crash spaces, the 54-card shared hidden deck, and every turn and board space of the
+//! rulebook, each move checked with a reason a player reads and carried out on the table.
 
 use super::state::*;
-
 use super::cards::CARDS;
 use super::data::{Category, House, Space, Special};
 use crate::{CardId, Handle, Outcome, Pending, RuleError, Seat, Step, rng};
 use std::collections::BTreeMap;
-
-pub(super) fn illegal(seat: Seat, why: impl Into<String>) -> RuleError {
-    RuleError::Illegal {
-        seat,
-        why: why.into(),
-    }
-}
 
 pub(super) fn name(card: CardId) -> &'static str {
     CARDS.get(usize::from(card)).map_or("a card", |c| c.name)
@@ -131,7 +125,7 @@ pub(super) fn hand_face(
     face: CardId,
 ) -> Result<(), RuleError> {
     match held {
-        Held::Open(c) if *c != face => Err(illegal(seat, "that card shows another face")),
+        Held::Open(c) if *c != face => Err(RuleError::illegal(seat, "that card shows another face")),
         Held::Hidden(h) => match privates.get(usize::from(seat)) {
             Some(Some(p)) if p.faces.get(h) != Some(&face) => Err(RuleError::PrivateMismatch {
                 seat,
@@ -267,8 +261,6 @@ pub(super) fn open_crash(public: &Public, seat: Seat) -> bool {
         && public.space(public.pawns[usize::from(seat)]) == Space::Crash
         && crash_options(public, seat).contains(&None)
 }
-
-
 
 pub(super) fn apply_step(
     public: &mut Public,
@@ -489,7 +481,7 @@ pub(super) fn input_step(
         (Phase::Turn { .. }, Input::Surprise { card, face, friend }) => {
             hand_face(privates, seat, card, *face)?;
             let Special::Surprise { house, favors } = CARDS[usize::from(*face)].special else {
-                return Err(illegal(seat, "that card is no Surprise!"));
+                return Err(RuleError::illegal(seat, "that card is no Surprise!"));
             };
             take_from_hand(public, privates, seat, card);
             public.out.push(*face);
@@ -555,7 +547,7 @@ pub(super) fn input_step(
             hand_face(privates, seat, card, *face)?;
             let h = &mut public.houses[usize::from(*house)];
             let Some(took) = h.face_up.replace(*face) else {
-                return Err(illegal(seat, "there is no face-up card there"));
+                return Err(RuleError::illegal(seat, "there is no face-up card there"));
             };
             take_from_hand(public, privates, seat, card);
             public.hands[usize::from(seat)].push(Held::Open(took));
@@ -646,7 +638,7 @@ pub(super) fn input_step(
             end_turn(public, seat, events);
         }
         (Phase::TradeBack { .. }, Input::Skip) => end_turn(public, seat, events),
-        _ => return Err(illegal(seat, "that is not a move the game allows now")),
+        _ => return Err(RuleError::illegal(seat, "that is not a move the game allows now")),
     }
     Ok(())
 }
@@ -666,7 +658,7 @@ pub(super) fn give(
     match kind {
         TradeKind::Hand => {
             if !public.hands[usize::from(from)].contains(card) {
-                return Err(illegal(from, "it gave a card it does not hold"));
+                return Err(RuleError::illegal(from, "it gave a card it does not hold"));
             }
             take_from_hand(public, privates, from, card);
             public.hands[usize::from(to)].push(*card);
@@ -682,10 +674,10 @@ pub(super) fn give(
         }
         TradeKind::Stuff => {
             let Held::Open(face) = *card else {
-                return Err(illegal(from, "Stuff lies face up: a hidden card is not in it"));
+                return Err(RuleError::illegal(from, "Stuff lies face up: a hidden card is not in it"));
             };
             if !public.stuff[usize::from(from)].contains(&face) {
-                return Err(illegal(from, "it gave a card that is not in its Stuff"));
+                return Err(RuleError::illegal(from, "it gave a card that is not in its Stuff"));
             }
             public.stuff[usize::from(from)].retain(|c| *c != face);
             public.stuff[usize::from(to)].push(face);
@@ -737,7 +729,6 @@ pub(super) fn check_pieces(public: &Public, privates: &[Option<Private>]) -> Res
     }
     crate::faces_known(&hidden, privates.iter().flatten().map(|p| (p.seat, &p.faces)))
 }
-
 
 pub(super) fn pending(public: &Public) -> Pending {
     match &public.phase {
@@ -967,7 +958,7 @@ pub(super) fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<
         return Err(RuleError::GameOver);
     }
     if public.hands.get(usize::from(seat)).is_none() {
-        return Err(illegal(seat, "there is no such seat"));
+        return Err(RuleError::illegal(seat, "there is no such seat"));
     }
     // The public list, with every hidden card in hand taken at the face claimed: an
     // input is allowed if it would be with the hand it claims (the faces themselves are
@@ -989,7 +980,7 @@ pub(super) fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<
     if *input == Input::Skip && open_crash(public, seat) {
         let house =
             public.houses[usize::from(public.house_at(public.pawns[usize::from(seat)]))].house;
-        return Err(illegal(
+        return Err(RuleError::illegal(
             seat,
             format!(
                 "it passed up the open Crash space in the {house:?} house: a player who \
@@ -1001,6 +992,6 @@ pub(super) fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<
     if legal.contains(input) && claimed.is_none_or(|(_, f)| usize::from(f) < CARDS.len()) {
         Ok(())
     } else {
-        Err(illegal(seat, "that is not a move the game allows now"))
+        Err(RuleError::illegal(seat, "that is not a move the game allows now"))
     }
 }

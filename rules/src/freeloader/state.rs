@@ -1,7 +1,6 @@
 //! Freeloader's table: its options, what everyone sees, what one seat knows, the moves and what
 //! happens.
 
-
 use super::board::section;
 use super::cards::CARDS;
 use super::data::{Category, Discount, House, Space, Special};

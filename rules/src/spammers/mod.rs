@@ -53,11 +53,9 @@ use rules::*;
 
 use crate::deck::{CardMove, HiddenDeck};
 use crate::{
-    Absence, CardId, Game, Handle, Listed, Pending, ReactionWindow, RuleError, Seat,
-    Step,
+    Absence, CardId, Game, Handle, Listed, Pending, ReactionWindow, RuleError, Seat, Step,
 };
 use std::collections::BTreeMap;
-
 
 /// The game.
 pub struct Spammers;

@@ -1,22 +1,13 @@
-//! What SPAMMERS' rules allow and what a move does to the table.
+//! SPAMMERS' steps, as the rules allow them: two shared hidden decks (Lists and Actions), the
+//! Unwashed Masses, each player's Scams, Hardware and Proprietary Lists, turns of up to three
+//! actions, the Mailing roll with its answers "at any time", and the win at the beginning of a
+//! turn, each move checked with a reason a player reads and carried out on the table.
 
 use super::state::*;
-
 use super::cards::{self, action};
 use super::data::{ActionKind, Continuous, Effect, Timing};
-use crate::{
-    CardId, Handle, Outcome, Pending, Play, RuleError,
-    Seal, Seat,
-    Step, rng,
-};
+use crate::{CardId, Handle, Outcome, Pending, Play, RuleError, Seal, Seat, Step, rng};
 use std::collections::BTreeMap;
-
-pub(super) fn illegal(seat: Seat, why: impl Into<String>) -> RuleError {
-    RuleError::Illegal {
-        seat,
-        why: why.into(),
-    }
-}
 
 pub(super) fn new_turn(seat: Seat, area: &Area) -> Turn {
     Turn {
@@ -361,8 +352,6 @@ pub(super) fn draw_phase(public: &Public) -> Pending {
     }
 }
 
-
-
 pub(super) fn apply_step(
     public: &mut Public,
     privates: &mut [Option<Private>],
@@ -445,7 +434,7 @@ pub(super) fn apply_step(
                 }
                 check_input(public, *seat, input)?;
                 let Input::Choose { masses, keep } = input else {
-                    return Err(illegal(*seat, "it must choose a List for the Masses"));
+                    return Err(RuleError::illegal(*seat, "it must choose a List for the Masses"));
                 };
                 for (h, f) in std::iter::once(masses).chain(keep) {
                     check_face(privates, *seat, h, *f)?;
@@ -770,7 +759,7 @@ pub(super) fn turn_input(
             if let Some(Some(private)) = privates.get(i)
                 && !legal_inputs(public, Some(private), seat).contains(input)
             {
-                return Err(illegal(
+                return Err(RuleError::illegal(
                     seat,
                     "it discarded a Scam from its hand while holding a playable card: that is \
                      allowed only with a full hand of which no card is playable",
@@ -869,7 +858,7 @@ pub(super) fn turn_input(
                 aim: *aim,
             });
             let ActionKind::Mailing { effect, .. } = action(*face).kind else {
-                return Err(illegal(seat, "only a Mailing has a Special Effect"));
+                return Err(RuleError::illegal(seat, "only a Mailing has a Special Effect"));
             };
             let draws = special(public, seat, effect, *aim, &mut turn, None, events);
             public.action_discard.push(*face);
@@ -885,7 +874,7 @@ pub(super) fn turn_input(
             events.push(Event::Merged { a: *a, b: *b });
             after_action(public, turn, events);
         }
-        _ => return Err(illegal(seat, "that is not a move the game allows now")),
+        _ => return Err(RuleError::illegal(seat, "that is not a move the game allows now")),
     }
     Ok(())
 }
@@ -971,7 +960,6 @@ pub(super) fn check_pieces(public: &Public, privates: &[Option<Private>]) -> Res
     let hands: Vec<Vec<Handle>> = public.areas.iter().map(|a| a.hand.clone()).collect();
     crate::faces_known(&hands, privates.iter().flatten().map(|p| (p.seat, &p.faces)))
 }
-
 
 pub(super) fn pending(public: &Public) -> Pending {
     match &public.phase {
@@ -1143,7 +1131,7 @@ pub(super) fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<
         return Err(RuleError::GameOver);
     }
     let Some(area) = public.areas.get(usize::from(seat)) else {
-        return Err(illegal(seat, "there is no such seat"));
+        return Err(RuleError::illegal(seat, "there is no such seat"));
     };
     // The public list, with each hidden card the input names taken at the face it claims
     // (the faces are checked against the private side in `apply`, and by the protocol).
@@ -1171,7 +1159,7 @@ pub(super) fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<
             return if valid {
                 Ok(())
             } else {
-                Err(illegal(
+                Err(RuleError::illegal(
                     seat,
                     "one of its three dealt Lists goes to the Masses, the others it keeps",
                 ))
@@ -1183,7 +1171,7 @@ pub(super) fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<
         | Input::Special { card, face, .. }
         | Input::DiscardHeldScam { card, face } => {
             if !area.hand.contains(card) || usize::from(*face) >= cards::action_deck().len() {
-                return Err(illegal(seat, "it played a card it does not hold"));
+                return Err(RuleError::illegal(seat, "it played a card it does not hold"));
             }
             stand_in.faces.insert(*card, *face);
         }
@@ -1196,6 +1184,6 @@ pub(super) fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<
     if ok {
         Ok(())
     } else {
-        Err(illegal(seat, "that is not a move the game allows now"))
+        Err(RuleError::illegal(seat, "that is not a move the game allows now"))
     }
 }

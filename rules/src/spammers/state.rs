@@ -1,13 +1,10 @@
 //! SPAMMERS' table: its options, what everyone sees, what one seat knows, the moves and what
 //! happens.
 
-
 use super::cards::{action, list};
 use super::data::{ActionKind, Continuous, Specialty};
 use crate::deck::HiddenDeck;
-use crate::{
-    CardId, DeckId, Handle, Outcome, ReactionWindow, Seat,
-};
+use crate::{CardId, DeckId, Handle, Outcome, ReactionWindow, Seat};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

@@ -63,11 +63,9 @@ pub use bot::{choose, plan_walk};
 pub use rules::{can_play_cards, hit_sixths, reachable, shot_targets};
 pub use state::*;
 
-
 use crate::deck::{CardMove, HiddenDeck};
 use crate::{
-    Absence, CardId, Game, Handle, Listed, Pending, ReactionWindow, RuleError, Seat,
-    Step,
+    Absence, CardId, Game, Handle, Listed, Pending, ReactionWindow, RuleError, Seat, Step,
 };
 use std::collections::BTreeMap;
 

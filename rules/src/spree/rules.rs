@@ -289,7 +289,7 @@ fn act_candidates(public: &Public, turn: &Turn, held: &[(Handle, CardId)]) -> Ve
 
 pub fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<(), RuleError> {
     let Some(i) = seat_of(public, seat) else {
-        return Err(illegal(seat, "there is no such seat"));
+        return Err(RuleError::illegal(seat, "there is no such seat"));
     };
     let hk = public.config.hong_kong;
     let pawn = &public.pawns[i];
@@ -297,24 +297,24 @@ pub fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<(), Rul
         (Phase::Over(_), _) => Err(RuleError::GameOver),
         (Phase::Parking { seat: s, .. }, Input::Park { space }) => {
             if *s != seat {
-                Err(illegal(seat, "it is not its turn to park"))
+                Err(RuleError::illegal(seat, "it is not its turn to park"))
             } else if !space.on_board() || !free_spaces(public).contains(space) {
-                Err(illegal(seat, "a car parks in a free parking space"))
+                Err(RuleError::illegal(seat, "a car parks in a free parking space"))
             } else {
                 Ok(())
             }
         }
         (Phase::Window { seats, .. }, Input::Pass | Input::Ace { .. }) => {
             if !seats.contains(&seat) {
-                return Err(illegal(seat, "it cannot stop this play"));
+                return Err(RuleError::illegal(seat, "it cannot stop this play"));
             }
             match input {
                 Input::Ace { card, face } => {
                     if !holds(public, seat, card) {
-                        Err(illegal(seat, "it played an Ace it does not hold"))
+                        Err(RuleError::illegal(seat, "it played an Ace it does not hold"))
                     } else if !matches!(cards::rank(*face), ACE | JOKER) || !valid_card(public, *face)
                     {
-                        Err(illegal(seat, "only an Ace or a Joker stops a play"))
+                        Err(RuleError::illegal(seat, "only an Ace or a Joker stops a play"))
                     } else {
                         Ok(())
                     }
@@ -322,9 +322,9 @@ pub fn check_input(public: &Public, seat: Seat, input: &Input) -> Result<(), Rul
                 _ => Ok(()),
             }
         }
-        (Phase::Act(turn), _) if turn.seat != seat => Err(illegal(seat, "it is not its turn")),
+        (Phase::Act(turn), _) if turn.seat != seat => Err(RuleError::illegal(seat, "it is not its turn")),
         (Phase::Act(turn), input) => check_act(public, turn, pawn, hk, input),
-        _ => Err(illegal(seat, "that is not a move the game waits for now")),
+        _ => Err(RuleError::illegal(seat, "that is not a move the game waits for now")),
     }
 }
 
@@ -341,10 +341,10 @@ fn check_act(
     input: &Input,
 ) -> Result<(), RuleError> {
     let seat = turn.seat;
-    let no = |why: &str| Err(illegal(seat, why));
+    let no = |why: &str| Err(RuleError::illegal(seat, why));
     let cards_ok = || -> Result<(), RuleError> {
         if pawn.at_car() || pawn.in_car {
-            Err(illegal(seat, "nobody plays cards at their own car"))
+            Err(RuleError::illegal(seat, "nobody plays cards at their own car"))
         } else {
             Ok(())
         }
@@ -583,7 +583,7 @@ pub fn apply(
             let input = crate::one_open_input(plays, seat)?;
             check_input(public, seat, input)?;
             let Input::Park { space } = input else {
-                return Err(illegal(seat, "it is its turn to park"));
+                return Err(RuleError::illegal(seat, "it is its turn to park"));
             };
             let pawn = &mut public.pawns[usize::from(seat)];
             pawn.car = Some(*space);
@@ -665,7 +665,6 @@ pub fn apply(
     }
     Ok(events)
 }
-
 
 /// Everyone rolls two dice; the highest parks first, ties rolling again among themselves.
 fn first_parker(seats: u8, draw: &[u8; 32]) -> (Vec<Vec<(Seat, u8)>>, Seat) {
@@ -893,7 +892,7 @@ fn act(
         }
         Input::EndTurn => end_turn(public, seat, false, events),
         Input::Park { .. } | Input::Ace { .. } | Input::Pass => {
-            return Err(illegal(seat, "that is not a move the game waits for now"));
+            return Err(RuleError::illegal(seat, "that is not a move the game waits for now"));
         }
     }
     Ok(())
@@ -1211,13 +1210,6 @@ pub fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
         Event::GotOut { seat } => format!("{} parks and gets out.", name(*seat)),
         Event::TurnEnds { .. } => String::new(),
         Event::Won { seat } => format!("{} wins the spree!", name(*seat)),
-    }
-}
-
-pub(super) fn illegal(seat: Seat, why: impl Into<String>) -> RuleError {
-    RuleError::Illegal {
-        seat,
-        why: why.into(),
     }
 }
 

@@ -155,8 +155,8 @@ impl GameScreen for FreeloaderUi {
                 .collect(),
             None => Vec::new(),
         };
-        let legal = t.legal.clone();
-        let houses = moves::favor_houses(&legal);
+        let legal = &t.legal;
+        let houses = moves::favor_houses(legal);
         if self.house.is_some_and(|h| !houses.contains(&h)) {
             self.house = None;
         }
@@ -187,7 +187,7 @@ impl GameScreen for FreeloaderUi {
                 });
                 ui.vertical(|ui| {
                     ui.set_max_width(330.0);
-                    self.prompt(ui, view, public, &legal);
+                    self.prompt(ui, view, public, legal);
                     let _ = board::stuff(ui, view, public);
                 });
             });
@@ -204,7 +204,7 @@ impl GameScreen for FreeloaderUi {
                         .id_salt("freeloader-controls")
                         .auto_shrink([false, false])
                         .show(ui, |ui| {
-                            chosen = self.controls(ui, view, public, private, &legal);
+                            chosen = self.controls(ui, view, public, private, legal);
                         });
                 });
         } else {
@@ -219,7 +219,7 @@ impl GameScreen for FreeloaderUi {
                         // scroll area keeps to the panel's first, smaller height.
                         .min_scrolled_height(most)
                         .show(ui, |ui| {
-                            chosen = self.controls(ui, view, public, private, &legal);
+                            chosen = self.controls(ui, view, public, private, legal);
                         });
                 });
         }

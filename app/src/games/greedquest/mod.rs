@@ -23,33 +23,6 @@ use hoard_rules::greedquest::{
 };
 use reveal::Reveal;
 
-/// Which decision an input belongs to, so a choice sent for one is never shown as made
-/// for the next.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Moment {
-    turn: u32,
-    stage: u8,
-    round: u8,
-}
-
-fn moment(public: &Public) -> Moment {
-    let (stage, round) = match public.stage {
-        Stage::Deal => (0, 0),
-        Stage::Play { .. } => (1, 0),
-        Stage::Wild { .. } => (2, 0),
-        Stage::Duel { duel, .. } => (3, duel.round),
-        Stage::Pick { .. } => (4, 0),
-        Stage::Track { .. } => (5, 0),
-        Stage::LastParty { .. } => (6, 0),
-        Stage::Over => (7, 0),
-    };
-    Moment {
-        turn: public.turn,
-        stage,
-        round,
-    }
-}
-
 /// The game's rules reference, in the app's "How to play".
 pub const RULES: RulesPage = RulesPage {
     title: "GreedQuest",
@@ -120,8 +93,8 @@ pub type Screen = GreedQuestUi;
 pub struct GreedQuestUi {
     /// The card tapped in the hand, waiting for Play.
     selected: Option<Card>,
-    /// What I sent, and for which decision: shown face down until the table moves on.
-    sent: Option<(Moment, Input)>,
+    /// What I sent: shown face down until the table moves on from it.
+    sent: Option<Input>,
     /// The table my last move was sent from (the framework's guard against a second).
     sent_at: InFlight<Public>,
     /// The room whose rule is open under the track.
@@ -238,8 +211,9 @@ impl GameScreen for GreedQuestUi {
     ) -> Option<Input> {
         let (view, public, private) = (t.view, t.public, t.private);
         let mut chosen = None;
-        let now = moment(public);
-        if self.sent.is_some_and(|(m, _)| m != now) {
+        // The framework's guard says when the table has moved on from my last move: the
+        // card it showed face down, and the choice, go with it.
+        if self.sent.is_some() && !t.sent {
             self.sent = None;
             self.selected = None;
         }
@@ -573,7 +547,7 @@ impl GreedQuestUi {
         };
 
         let mut send = |this: &mut Self, input: Input| {
-            this.sent = Some((moment(public), input));
+            this.sent = Some(input);
             this.selected = None;
             *chosen = Some(input);
         };
@@ -667,7 +641,7 @@ impl GreedQuestUi {
             .min(window.y * 0.2 / 1.42);
         let size = Vec2::new(w, w * 1.42);
         let sent_card = match self.sent {
-            Some((_, Input::Card(c))) => Some(c),
+            Some(Input::Card(c)) => Some(c),
             _ => None,
         };
         ui.add_space(10.0); // room for the lifted card

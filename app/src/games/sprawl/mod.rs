@@ -168,7 +168,7 @@ impl GameScreen for SprawlUi {
         self.grid.follow(&public.board, frame, SETTLE);
         self.grid.repaint(ui.ctx(), frame.now);
         let now = frame.now;
-        let legal = t.legal.clone();
+        let legal = &t.legal;
         let board_moves: Vec<Input> = legal
             .iter()
             .copied()
@@ -198,7 +198,7 @@ impl GameScreen for SprawlUi {
         egui::Panel::bottom("sprawl-moves")
             .frame(egui::Frame::new().inner_margin(egui::Margin::symmetric(0, 6)))
             .show(ui, |ui| {
-                if let Some(input) = self.prompt(ui, view, public, &legal, &board_moves) {
+                if let Some(input) = self.prompt(ui, view, public, legal, &board_moves) {
                     self.picked = None;
                     chosen_move = Some(input);
                 }
