@@ -666,36 +666,49 @@ impl HoardApp {
         }
     }
 
-    /// A notice floats over the top of the screen, one at a time (the newest), and a tap
-    /// puts it away.
-    /// Drawn in the page, each one coming or going moved every button below it, and a tap
-    /// made as a notice expired landed where the button had been. A notice takes the taps
-    /// made on it, so what it covers is never tapped unseen.
-    fn notices_ui(&mut self, ctx: &egui::Context, top: f32, now: f64) {
+    /// The newest notice, in a strip of its own at the foot of the window: beside the page
+    /// rather than over it, so no question, headline or control is ever under a notice. The
+    /// strip is always there, empty when there is nothing to say, so nothing on the page
+    /// moves when a notice comes or goes (a tap meant for a button that moved would land on
+    /// whatever took its place). A tap on a notice puts it away; older ones wait under it.
+    /// A shared screen, which nobody taps, gives the strip room only while it says something.
+    fn notice_strip(&mut self, ui: &mut egui::Ui, now: f64) {
         if let Some(next) = self.model.expire(now) {
-            ctx.request_repaint_after(std::time::Duration::from_secs_f64(next.max(0.05)));
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs_f64(next.max(0.05)));
         }
-        let Some((i, n)) = self.model.shown_notice() else {
+        let shown = self
+            .model
+            .shown_notice()
+            .map(|(i, n)| (i, n.text.clone(), n.error));
+        let watching = self.page == Page::Main && self.watching;
+        if shown.is_none() && watching {
             return;
-        };
-        let width = (ctx.content_rect().width() - 16.0).min(theme::MAX_COLUMN);
+        }
         let mut put_away = None;
-        egui::Area::new(egui::Id::unique("notices"))
-            .order(egui::Order::Foreground)
-            .anchor(egui::Align2::CENTER_TOP, [0.0, top])
-            .show(ctx, |ui| {
-                ui.set_width(width);
-                let palette = Palette::of(ui);
-                let tint = if n.error {
-                    palette.warn
-                } else {
-                    palette.accent
-                };
-                // Two notices may say the same thing: each has an id of its own.
-                let tapped = ui.push_id(i, |ui| widgets::toast(ui, &n.text, tint).clicked());
-                if tapped.inner {
-                    put_away = Some(i);
-                }
+        egui::Panel::bottom("notice")
+            .resizable(false)
+            .show_separator_line(false)
+            .exact_size(widgets::NOTICE_HEIGHT)
+            .frame(egui::Frame::new().inner_margin(egui::Margin {
+                top: 4,
+                ..Default::default()
+            }))
+            .show(ui, |ui| {
+                widgets::column(ui, theme::MAX_COLUMN, |ui| {
+                    let Some((i, text, error)) = &shown else {
+                        return;
+                    };
+                    let palette = Palette::of(ui);
+                    let tint = if *error { palette.warn } else { palette.accent };
+                    // Two notices may say the same thing: each has an id of its own.
+                    if ui
+                        .push_id(i, |ui| widgets::notice(ui, text, tint).clicked())
+                        .inner
+                    {
+                        put_away = Some(*i);
+                    }
+                });
             });
         if let Some(i) = put_away {
             self.model.notices.remove(i);
@@ -777,10 +790,11 @@ impl eframe::App for HoardApp {
             },
             if self.config.phone { 28 } else { 0 },
         );
-        let frame = egui::Frame::central_panel(ui.style()).inner_margin(margin);
         self.tell_at_table();
         self.screen_zoom(&ctx);
+        let frame = egui::Frame::central_panel(ui.style()).inner_margin(margin);
         egui::CentralPanel::default().frame(frame).show(ui, |ui| {
+            self.notice_strip(ui, now);
             let in_game = self.page == Page::Main && self.model.game.is_some();
             // A shared screen is a TV across the room: all of it is the table.
             let max = if self.page == Page::Main && self.watching {
@@ -792,7 +806,6 @@ impl eframe::App for HoardApp {
             };
             widgets::column(ui, max, |ui| self.page_ui(ui, now));
         });
-        self.notices_ui(&ctx, f32::from(margin.top), now);
         self.confirm_leave_ui(&ctx);
         self.confirm_end_ui(&ctx);
     }

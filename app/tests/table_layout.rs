@@ -984,7 +984,8 @@ fn mias_walk_done() -> hoard_rules::spree::Phase {
 /// Issue 31: "At the audit every secret is revealed to every device: the replay offers 'Show
 /// every hand', with each seat's hand [...] and the story saying what each sealed play was.
 /// Nothing of it before the end." A replay shows no hand until asked; then the table is
-/// drawn with the hand of the seat chosen, and the story tells the sealed play. A replay
+/// drawn with the hand of the seat chosen, the story tells the sealed play, and each deck's
+/// order at the step on screen is listed. A replay
 /// the audit has not shown offers nothing of it.
 #[test]
 fn an_audited_replay_shows_every_hand_and_what_each_sealed_play_was() {
@@ -1017,6 +1018,8 @@ fn an_audited_replay_shows_every_hand_and_what_each_sealed_play_was() {
         names
     };
     let sealed_line = "Ann kept the first card drawn at the Remains of the Last Party.";
+    // "... and each deck's order at every step".
+    let deck_line = |k: usize| format!("Ann's deck, top first: Go {}, Loot.", 7 + k);
     let build = |audited: bool| {
         let mut watched = greedquest_replay(3, vec![(0, "Mia plays first.".into())]);
         watched.frames = (0..3)
@@ -1044,6 +1047,7 @@ fn an_audited_replay_shows_every_hand_and_what_each_sealed_play_was() {
                 })
                 .collect(),
             sealed: vec![(1, sealed_line.to_string())],
+            decks: (0..3).map(|k| vec![deck_line(k)]).collect(),
         });
         let mut h = replay_on_a_phone(watched);
         h.run();
@@ -1088,9 +1092,14 @@ fn an_audited_replay_shows_every_hand_and_what_each_sealed_play_was() {
         h.query_by_label(sealed_line).is_some(),
         "the story tells what her sealed play was"
     );
+    assert!(
+        h.query_by_label(&deck_line(2)).is_some() && h.query_by_label(&deck_line(1)).is_none(),
+        "and the decks' order at this step"
+    );
     h.get_by_label("Hide the hands").click();
     h.run();
     assert!(cards_shown(&h).is_empty(), "hidden again");
+    assert!(h.query_by_label(&deck_line(2)).is_none(), "the decks too");
 }
 
 /// Issue 31: "In Spree!, tapping a free parking space at the start of a turn drives the car

@@ -9,7 +9,7 @@ use crate::log::{PlayRecord, StepRecord};
 use crate::mental::table::TableDeck;
 use crate::seal;
 use crate::wire::{Accept, Hash, Reveal};
-use hoard_rules::{Game, Play, Seat, Step, public_hash};
+use hoard_rules::{CardId, Game, Handle, Play, Seat, Step, public_hash};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -117,6 +117,10 @@ pub struct Shown<G: Game> {
     pub hands: Vec<Vec<Option<G::Private>>>,
     /// Every play the table never saw opened, as the audit opened it: (step, seat, input).
     pub sealed: Vec<(u32, Seat, G::Input)>,
+    /// The face of every card of a shared deck, by handle, read with every secret: each
+    /// deck's order at every step (a handle names the same card from its deck's making to
+    /// its showing). Cards of a seat whose secret never came out are missing.
+    pub faces: BTreeMap<Handle, CardId>,
 }
 
 /// Every hand at every step and every sealed play, from a game that audits: nothing of it
@@ -126,6 +130,7 @@ pub fn shown<G: Game>(input: &AuditInput<'_, G>) -> Result<Shown<G>, Fault> {
     let mut shown = Shown {
         hands: Vec::new(),
         sealed: Vec::new(),
+        faces: BTreeMap::new(),
     };
     replay(input, Some(&mut shown))?;
     Ok(shown)
@@ -509,6 +514,7 @@ fn replay<G: Game>(
         }
         if let Some(shown) = shown.as_deref_mut() {
             shown.hands.push(privates.clone());
+            deck.read_every(&secrets, &mut shown.faces);
         }
     }
     // A game that stopped on a dishonest deck must have a shuffle that does not replay;

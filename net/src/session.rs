@@ -1100,7 +1100,21 @@ impl<G: TableGame> Table for Session<G> {
                 .map(|(step, seat, input)| (*step, G::narrate_sealed(*seat, input, &name)))
                 .filter(|(_, line)| !line.is_empty())
                 .collect();
-            Some(EveryHand { tables, sealed })
+            let face = |card| shown.faces.get(&card).copied();
+            let decks = history
+                .iter()
+                .zip(&shown.hands)
+                .map(|(public, hands)| {
+                    let privates: Vec<Option<&G::Private>> =
+                        hands.iter().map(Option::as_ref).collect();
+                    G::deck_order(public, &privates, &face, &name)
+                })
+                .collect();
+            Some(EveryHand {
+                tables,
+                sealed,
+                decks,
+            })
         });
         Replay {
             session: core.session(),

@@ -169,6 +169,9 @@ pub struct Report {
     pub ended_by_agreement: Option<u32>,
 }
 
+/// Every device's core at the end of a simulated game, by seat (`None` for a dead seat).
+pub type Cores<G> = Vec<Option<Core<G>>>;
+
 /// The away-seat story the real games' simulator tests play at 4 seats: seat 3 dies for
 /// good early; seat 1 goes quiet after the table removed seat 3 (a seat away cannot vote,
 /// and the table goes on without a seat only when every other seat still in agrees), and
@@ -851,6 +854,17 @@ impl<G: Game> Sim<G> {
     /// Runs the game to its end (every live device has its audit verdict) and checks that
     /// every device agrees. An `Err` names the seed and what went wrong.
     pub fn run(mut self) -> Result<Report, String> {
+        self.run_on()
+    }
+
+    /// [`Sim::run`], keeping every device's core as the game left it (a dead seat's is
+    /// `None`): what a test reads the end of a game from.
+    pub fn run_keeping(mut self) -> Result<(Report, Cores<G>), String> {
+        let report = self.run_on()?;
+        Ok((report, self.nodes.into_iter().map(|n| n.core).collect()))
+    }
+
+    fn run_on(&mut self) -> Result<Report, String> {
         while !self.finished() && self.failure.is_none() {
             let Some(Reverse((at, _, ev))) = self.queue.pop() else {
                 self.fail("nothing left to happen but the game is not over".into());
@@ -1049,13 +1063,13 @@ impl<G: Game> Sim<G> {
         }
     }
 
-    fn check(self) -> Result<Report, String> {
+    fn check(&mut self) -> Result<Report, String> {
         if self.trace && self.failure.is_some() {
             self.dump();
         }
         let seed = self.seed;
         let fail = |why: String| Err(format!("seed {seed}: {why}"));
-        if let Some(why) = self.failure {
+        if let Some(why) = self.failure.clone() {
             return fail(why);
         }
         let live: Vec<&Core<G>> = self

@@ -319,6 +319,8 @@ pub struct EveryHand {
     pub tables: Vec<Vec<Option<AnyState>>>,
     /// The plays the table saw only sealed, in words, each with the step it was made at.
     pub sealed: Vec<(u32, String)>,
+    /// `decks[k]`: each deck's order after `k` steps, one line per deck, top first.
+    pub decks: Vec<Vec<String>>,
 }
 
 /// The table at one point of a [`Replay`].

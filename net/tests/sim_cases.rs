@@ -141,6 +141,96 @@ mod counter {
         assert!(dealt_after > 40 * 4, "deck steps: {dealt_after}");
     }
 
+    /// Issue 31: "At the audit every secret is revealed to every device: the replay offers
+    /// 'Show every hand', with each seat's hand, each sealed play and each deck's order at
+    /// every step." After a verified game the audit reads every card of every making of the
+    /// deck, each making holds each of its cards once, and each face a seat learned when a
+    /// card came to it is the one the audit read for that card: the order shown is the order
+    /// the cards were dealt in. Where a seat died for good, what needs its secret stays
+    /// unread (the cards it held, and the cards still in the deck, which need every seat's
+    /// key), is shown as "?", and what was read agrees all the same.
+    #[test]
+    fn the_audit_reads_every_card_of_every_making_of_the_deck_in_the_order_it_was_dealt() {
+        use hoard_rules::{CardId, Game, Handle};
+        use std::collections::{BTreeMap, BTreeSet};
+        let memo = SignatureMemo::new();
+        for seed in 0..6u64 {
+            let seats = 3 + (seed % 2) as u8;
+            let mut faults = Faults::none();
+            let dead = (seed >= 4).then_some(1);
+            faults.dead_seat = dead;
+            let config = Counter::config(seats);
+            let table = sim::Sim::<Counter>::new(&config, seats, faults, seed, cfg(&memo))
+                .expect("a table");
+            let (report, cores) = table
+                .run_keeping()
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            assert!(
+                report.verdicts.iter().flatten().all(|v| v.is_verified()),
+                "seed {seed}: {:?}",
+                report.verdicts
+            );
+            let core = cores.iter().flatten().next().expect("a device left");
+            let shown = core.shown().expect("every hand, after the audit");
+            let history = core.public_history();
+            // What a seat learned is what the audit reads.
+            for (h, f) in shown
+                .hands
+                .iter()
+                .flatten()
+                .flatten()
+                .flat_map(|p| &p.faces)
+            {
+                assert_eq!(shown.faces.get(h), Some(f), "seed {seed}: {h:?}");
+            }
+            // Every making: its positions, each card once.
+            let makings: BTreeMap<u16, u16> = history
+                .iter()
+                .filter_map(|p| Some((p.deck.generation?, p.deck.len)))
+                .collect();
+            assert!(!makings.is_empty(), "seed {seed}: the deck was made");
+            for (generation, len) in makings {
+                let read: BTreeMap<u16, CardId> = shown
+                    .faces
+                    .iter()
+                    .filter(|(h, _)| h.generation == generation)
+                    .map(|(h, f)| (h.position, *f))
+                    .collect();
+                let distinct: BTreeSet<CardId> = read.values().copied().collect();
+                assert_eq!(distinct.len(), read.len(), "seed {seed}: a card read twice");
+                assert!(read.keys().all(|p| *p < len), "seed {seed}: past the deck");
+                if dead.is_none() {
+                    assert_eq!(
+                        read.len(),
+                        usize::from(len),
+                        "seed {seed}: making {generation}"
+                    );
+                }
+            }
+            // The replay's lines: after the first shuffle the deck is listed top first, by
+            // the faces read, and the top card is the next one dealt.
+            let name = |seat| format!("seat {seat}");
+            let face = |card: Handle| shown.faces.get(&card).copied();
+            let (k, public) = history
+                .iter()
+                .enumerate()
+                .find(|(_, p)| p.deck.generation.is_some() && p.deck.left() > 0)
+                .expect("a made deck");
+            let privates: Vec<_> = shown.hands[k].iter().map(Option::as_ref).collect();
+            let lines = Counter::deck_order(public, &privates, &face, &name);
+            let top = public.deck.peek(1)[0];
+            let top_name = hoard_rules::counter::number(face(top).expect("read")).to_string();
+            assert!(
+                lines.len() == 1
+                    && lines[0].starts_with(&format!("The deck, top first: {top_name},")),
+                "seed {seed}: {lines:?}"
+            );
+            if dead.is_none() {
+                assert!(!lines[0].contains('?'), "seed {seed}: {lines:?}");
+            }
+        }
+    }
+
     /// Issue 27: "A second removal in a deck game splits honest devices". Two seats of four or
     /// five die for good, at once or one after the other, and the table removes both. One after
     /// the other, every deal after that opens both keys (the second from the parts the first

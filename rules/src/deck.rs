@@ -101,6 +101,27 @@ impl HiddenDeck {
         self.taken += cards.len() as u16;
         cards
     }
+
+    /// The deck's order in words, once every face is known (after the audit): "{what}, top
+    /// first: a, b, c", a card whose face is not known as "?". `None` before the deck is
+    /// made.
+    pub fn order(
+        &self,
+        what: &str,
+        face: &dyn Fn(Handle) -> Option<CardId>,
+        name: impl Fn(CardId) -> String,
+    ) -> Option<String> {
+        self.generation?;
+        let cards = self.peek(self.left());
+        if cards.is_empty() {
+            return Some(format!("{what}: empty."));
+        }
+        let names: Vec<String> = cards
+            .into_iter()
+            .map(|card| face(card).map_or_else(|| "?".to_string(), &name))
+            .collect();
+        Some(format!("{what}, top first: {}.", names.join(", ")))
+    }
 }
 
 /// Every face of every shared deck, known: the local stand-in for the mental deck.

@@ -363,6 +363,21 @@ pub trait Game: 'static {
         String::new()
     }
 
+    /// Each deck's order at this point of the game, one line per deck ("The deck, top
+    /// first: ..."), for the replay once the audit has made every secret public. `face` reads
+    /// a shared deck's hidden card, `privates` are every seat's private side (a seat's own
+    /// deck is in its own), `name` gives a seat's player name. Empty (the default) for a
+    /// game with no hidden decks.
+    fn deck_order(
+        public: &Self::Public,
+        privates: &[Option<&Self::Private>],
+        face: &dyn Fn(Handle) -> Option<CardId>,
+        name: &dyn Fn(Seat) -> String,
+    ) -> Vec<String> {
+        let _ = (public, privates, face, name);
+        Vec::new()
+    }
+
     /// What an away seat "plays" at an input step when the table goes on without it, or
     /// `None` if the game cannot go on without it there (the default: the table then skips
     /// a seat only at beacon draws, and removes one only at the audit). It is part of the

@@ -186,6 +186,21 @@ fn every_hand(ui: &mut egui::Ui, state: &mut ReplayState) {
             }
         }
     });
+    // Each deck's order at this step, what the next draws were to be.
+    if state.whose.is_some()
+        && let Some(decks) = every.decks.get(state.at)
+    {
+        // A whole deck is a long list: it scrolls in a strip rather than push the table
+        // off a phone.
+        egui::ScrollArea::vertical()
+            .id_salt("decks")
+            .max_height(96.0)
+            .show(ui, |ui| {
+                for line in decks {
+                    ui.label(RichText::new(line).size(14.0));
+                }
+            });
+    }
 }
 
 /// First, back, a slider over every step, forward, last, and where we are.

@@ -121,17 +121,35 @@ pub fn banner(ui: &mut egui::Ui, text: &str, tint: Color32) {
         });
 }
 
-/// A [`banner`] that floats over the page, on the page's own colour so what is under it does
-/// not show through; its response says whether it was tapped (to put it away).
-pub fn toast(ui: &mut egui::Ui, text: &str, tint: Color32) -> egui::Response {
-    let shown = egui::Frame::new()
-        .fill(ui.visuals().panel_fill)
-        .corner_radius(8)
-        .shadow(ui.visuals().popup_shadow)
-        .show(ui, |ui| banner(ui, text, tint));
-    ui.add_space(4.0);
-    let id = ui.scope_id().with(("toast", text));
-    let tap = ui.interact(shown.response.rect, id, Sense::click());
+/// The height of the strip a notice is shown in: two lines of its text.
+pub const NOTICE_HEIGHT: f32 = 44.0;
+
+/// A notice in its strip ([`NOTICE_HEIGHT`] tall): a tinted box of at most two lines, a
+/// longer one cut short with "…" (a screen reader hears it whole); its response says whether
+/// it was tapped (to put it away).
+pub fn notice(ui: &mut egui::Ui, text: &str, tint: Color32) -> egui::Response {
+    let size = egui::vec2(ui.available_width(), NOTICE_HEIGHT - 4.0);
+    let (rect, tap) = ui.allocate_exact_size(size, Sense::click());
+    let painter = ui.painter_at(rect);
+    painter.rect(
+        rect,
+        8,
+        tint.gamma_multiply(0.18),
+        Stroke::new(1.0, tint),
+        egui::StrokeKind::Inside,
+    );
+    let inner = rect.shrink2(egui::vec2(10.0, 4.0));
+    let mut job = egui::text::LayoutJob::simple(
+        text.to_string(),
+        egui::FontId::proportional(13.0),
+        ui.visuals().strong_text_color(),
+        inner.width(),
+    );
+    job.wrap.max_rows = 2;
+    job.halign = egui::Align::LEFT;
+    let galley = painter.layout_job(job);
+    let at = egui::pos2(inner.left(), inner.center().y - galley.size().y / 2.0);
+    painter.galley(at, galley, ui.visuals().strong_text_color());
     tap.widget_info(|| {
         egui::WidgetInfo::labeled(egui::Role::Button, true, format!("Put away: {text}"))
     });

@@ -185,14 +185,26 @@ fn tap(h: &mut Harness<'_, HoardApp>, label: &str) -> bool {
     };
     let screen = h.ctx.content_rect();
     let target = node.accesskit_node().bounding_box();
-    // A widget scrolled under a panel pinned over the scroll area's end (the lobby's Start)
-    // still has its box there: another button over its middle means it is hidden.
+    // A widget scrolled under a panel pinned over the scroll area's end (the lobby's Start
+    // and the words above it) still has its box there: another button or line of text over
+    // its middle (not one around the whole of it) means it is hidden.
     let covered = target.is_some_and(|b| {
         let middle = ((b.x0 + b.x1) / 2.0, (b.y0 + b.y1) / 2.0);
-        h.query_all_by_role(egui::accesskit::Role::Button)
+        let around = |o: &egui::accesskit::Rect| {
+            o.x0 <= b.x0 && o.y0 <= b.y0 && b.x1 <= o.x1 && b.y1 <= o.y1
+        };
+        h.query_all_by(|n| matches!(n.role(), Role::Button | Role::Label))
             .filter(|n| n.accesskit_node().label().as_deref() != Some(label))
-            .filter_map(|n| n.accesskit_node().bounding_box())
-            .any(|o| o.x0 <= middle.0 && middle.0 <= o.x1 && o.y0 <= middle.1 && middle.1 <= o.y1)
+            .filter_map(|n| {
+                Some((
+                    n.accesskit_node().role(),
+                    n.accesskit_node().bounding_box()?,
+                ))
+            })
+            .filter(|(role, o)| *role == Role::Button || !around(o))
+            .any(|(_, o)| {
+                o.x0 <= middle.0 && middle.0 <= o.x1 && o.y0 <= middle.1 && middle.1 <= o.y1
+            })
     });
     let seen = !covered
         && target.is_some_and(|b| {

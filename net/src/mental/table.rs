@@ -1259,6 +1259,40 @@ impl TableDeck {
         Ok(())
     }
 
+    /// Adds to `known` the face of every card now hidden in a deck or held that it does not
+    /// have yet, read with every seat's secret (`None` for a seat whose secret is not out; a
+    /// removed seat's key put together from the escrow stands in for it): the audit's view
+    /// of the decks' order, for the replay. A card keeps its handle and its face until its
+    /// deck is made again, which gives new handles, so each card is read once.
+    pub fn read_every(&self, secrets: &[Option<[u8; 32]>], known: &mut BTreeMap<Handle, CardId>) {
+        let key = |seat: usize| {
+            secrets
+                .get(seat)
+                .copied()
+                .flatten()
+                .map(|s| deck_secret(&s))
+                .or_else(|| self.gone_keys.get(&(seat as Seat)).copied())
+        };
+        // The joint key's secret: a hidden card opens with one share of it.
+        let joint: Option<Scalar> = (0..self.keys.len()).map(key).sum();
+        for (h, c) in &self.cards {
+            if known.contains_key(h) {
+                continue;
+            }
+            let face = match c {
+                Card::Open(face) => Some(*face),
+                Card::Held { seat, card } => key(usize::from(*seat))
+                    .and_then(|x| self.card_of(h.deck, &card.open([&card.share(&x)]))),
+                Card::Hidden(card) => {
+                    joint.and_then(|x| self.card_of(h.deck, &card.open([&card.share(&x)])))
+                }
+            };
+            if let Some(face) = face {
+                known.insert(*h, face);
+            }
+        }
+    }
+
     /// The face of every card now held or face up, read with every seat's secret: the
     /// audit's view, where all secrets are out.
     pub fn read_all(&self, secrets: &[[u8; 32]]) -> BTreeMap<Handle, CardId> {

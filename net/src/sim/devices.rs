@@ -1640,6 +1640,7 @@ impl World {
             return Err(self.fail(&format!("dev {dev}'s audited replay shows no hands")));
         };
         if every.tables.len() != replay.frames.len()
+            || every.decks.len() != replay.frames.len()
             || every.tables.iter().any(|row| row.len() != seats)
         {
             return Err(self.fail(&format!(

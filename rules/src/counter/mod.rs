@@ -356,6 +356,16 @@ impl Game for Counter {
         bot::choose(public, private, seat, rng)
     }
 
+    fn deck_order(
+        public: &Public,
+        _privates: &[Option<&Private>],
+        face: &dyn Fn(Handle) -> Option<CardId>,
+        _name: &dyn Fn(Seat) -> String,
+    ) -> Vec<String> {
+        let number = |card| state::number(card).to_string();
+        public.deck.order("The deck", face, number).into_iter().collect()
+    }
+
     fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
         match event {
             Event::Shuffled { cards } => format!("The deck of {cards} cards is shuffled."),

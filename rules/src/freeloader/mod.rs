@@ -143,6 +143,20 @@ impl Game for Freeloader {
         bot::choose(public, private, seat, rng)
     }
 
+    fn deck_order(
+        public: &Public,
+        _privates: &[Option<&Private>],
+        face: &dyn Fn(Handle) -> Option<CardId>,
+        _name: &dyn Fn(Seat) -> String,
+    ) -> Vec<String> {
+        let name = |card: CardId| {
+            cards::CARDS
+                .get(usize::from(card))
+                .map_or_else(|| format!("card {card}"), |c| c.name.to_string())
+        };
+        public.deck.order("The deck", face, name).into_iter().collect()
+    }
+
     fn narrate(event: &Event, name_of: &dyn Fn(Seat) -> String) -> String {
         narrate::line(event, name_of)
     }

@@ -95,7 +95,7 @@ pub use state::{
     SeatSet, SeatView, Slot, Stage, Status,
 };
 
-use crate::{Absence, Game, Listed, Pending, RuleError, Seat, Step};
+use crate::{Absence, CardId, Game, Handle, Listed, Pending, RuleError, Seat, Step};
 use rand_chacha::ChaCha8Rng;
 
 /// The GreedQuest engine.
@@ -149,6 +149,27 @@ impl Game for GreedQuest {
         rng: &mut ChaCha8Rng,
     ) -> Option<Input> {
         bot::bot_input(public, private, seat, rng)
+    }
+
+    fn deck_order(
+        _public: &Public,
+        privates: &[Option<&Private>],
+        _face: &dyn Fn(Handle) -> Option<CardId>,
+        name: &dyn Fn(Seat) -> String,
+    ) -> Vec<String> {
+        // Each seat's own draw pile, whose top card is its last.
+        privates
+            .iter()
+            .flatten()
+            .map(|private| {
+                let whose = format!("{}'s deck", name(private.seat));
+                if private.deck.is_empty() {
+                    return format!("{whose}: empty.");
+                }
+                let cards: Vec<String> = private.deck.iter().rev().map(|c| c.to_string()).collect();
+                format!("{whose}, top first: {}.", cards.join(", "))
+            })
+            .collect()
     }
 
     fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {

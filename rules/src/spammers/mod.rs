@@ -141,6 +141,21 @@ impl Game for Spammers {
         bot::choose(public, private, seat, rng)
     }
 
+    fn deck_order(
+        public: &Public,
+        _privates: &[Option<&Private>],
+        face: &dyn Fn(Handle) -> Option<CardId>,
+        _name: &dyn Fn(Seat) -> String,
+    ) -> Vec<String> {
+        let lists = public
+            .lists
+            .order("The Lists", face, |card| cards::list(card).name.to_string());
+        let actions = public
+            .actions
+            .order("The Actions", face, |card| cards::action(card).name.to_string());
+        lists.into_iter().chain(actions).collect()
+    }
+
     fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
         narrate::line(event, name)
     }

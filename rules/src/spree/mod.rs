@@ -165,6 +165,15 @@ impl Game for Spree {
         bot::choose(public, private, seat, rng)
     }
 
+    fn deck_order(
+        public: &Public,
+        _privates: &[Option<&Private>],
+        face: &dyn Fn(Handle) -> Option<CardId>,
+        _name: &dyn Fn(Seat) -> String,
+    ) -> Vec<String> {
+        public.deck.order("The deck", face, cards::name).into_iter().collect()
+    }
+
     fn narrate(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
         rules::narrate(event, name)
     }
