@@ -1261,17 +1261,32 @@ impl TableDeck {
 
     /// Adds to `known` the face of every card now hidden in a deck or held that it does not
     /// have yet, read with every seat's secret (`None` for a seat whose secret is not out; a
-    /// removed seat's key put together from the escrow stands in for it): the audit's view
+    /// removed seat's key put together from its escrow stands in for it): the audit's view
     /// of the decks' order, for the replay. A card keeps its handle and its face until its
     /// deck is made again, which gives new handles, so each card is read once.
     pub fn read_every(&self, secrets: &[Option<[u8; 32]>], known: &mut BTreeMap<Handle, CardId>) {
-        let key = |seat: usize| {
+        let own = |seat: usize| {
             secrets
                 .get(seat)
                 .copied()
                 .flatten()
                 .map(|s| deck_secret(&s))
                 .or_else(|| self.gone_keys.get(&(seat as Seat)).copied())
+        };
+        // A seat whose secret never came out (removed before the end): its key from the
+        // parts it escrowed, each unsealed with its holder's key, once all of those are out.
+        let key = |seat: usize| {
+            own(seat).or_else(|| {
+                let r = seat as Seat;
+                let sum: Option<Scalar> = (0..self.keys.len())
+                    .filter(|s| *s != seat)
+                    .map(|s| {
+                        let e = self.escrow_for(r, s as Seat)?;
+                        self.unseal_escrow(r, s as Seat, e, &own(s)?).ok()
+                    })
+                    .sum();
+                sum.filter(|x| RistrettoPoint::mul_base(x) == self.key(r))
+            })
         };
         // The joint key's secret: a hidden card opens with one share of it.
         let joint: Option<Scalar> = (0..self.keys.len()).map(key).sum();
