@@ -82,6 +82,11 @@ pub fn show(ui: &mut egui::Ui, state: &mut ReplayState, frame: TableFrame) -> Op
     } = state;
     let lines = replay.story(whose.is_some());
     let at = *at;
+    // With every hand shown, each deck's order at this step too: what was to come next.
+    let decks: Vec<String> = match (&replay.every_hand, whose) {
+        (Some(every), Some(_)) => every.decks.get(at).cloned().unwrap_or_default(),
+        _ => Vec::new(),
+    };
     // The story follows the step shown when it changes, and is left alone otherwise.
     let moved = *shown != Some(at);
     *shown = Some(at);
@@ -117,6 +122,14 @@ pub fn show(ui: &mut egui::Ui, state: &mut ReplayState, frame: TableFrame) -> Op
                     }
                     if now && moved {
                         line.scroll_to_me(Some(egui::Align::Center));
+                    }
+                }
+                // After the story so far, under the line just told.
+                if !decks.is_empty() {
+                    ui.add_space(6.0);
+                    ui.label(RichText::new("The decks now").strong());
+                    for line in &decks {
+                        ui.label(RichText::new(line).color(palette.muted));
                     }
                 }
             });
@@ -186,21 +199,6 @@ fn every_hand(ui: &mut egui::Ui, state: &mut ReplayState) {
             }
         }
     });
-    // Each deck's order at this step, what the next draws were to be.
-    if state.whose.is_some()
-        && let Some(decks) = every.decks.get(state.at)
-    {
-        // A whole deck is a long list: it scrolls in a strip rather than push the table
-        // off a phone.
-        egui::ScrollArea::vertical()
-            .id_salt("decks")
-            .max_height(96.0)
-            .show(ui, |ui| {
-                for line in decks {
-                    ui.label(RichText::new(line).size(14.0));
-                }
-            });
-    }
 }
 
 /// First, back, a slider over every step, forward, last, and where we are.
