@@ -19,6 +19,14 @@
 //! devices keep their data (default: the system temp dir; on /dev/shm there is no fsync cost),
 //! `HOARD_BENCH_PAUSE_MS` (default 0) a pause before the restart
 //! and after the catch-up, to attach a profiler to the catch-up alone.
+//!
+//! Between trials the returning seat's data directory is put back as it was when it left,
+//! so that every trial starts as far behind: a device whose store went back re-signs, at the
+//! same steps, messages its peers already hold in another version, which no real restart
+//! does (a device writes before it sends). From the fourth such trial on, a return can take
+//! about 30 s. `HOARD_BENCH_KEEP=1` keeps the store instead (each return after the first is
+//! then barely behind): quick restarts of a device whose store is whole, as a phone killed
+//! and started again.
 
 #[path = "../../net/benches/support/baseline.rs"]
 mod baseline;
@@ -146,6 +154,13 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
 }
 
 fn main() {
+    // `RUST_LOG=hoard_net=debug` (say) prints what the devices do, on stderr.
+    if let Ok(filter) = std::env::var("RUST_LOG") {
+        tracing_subscriber::fmt()
+            .with_env_filter(tracing_subscriber::EnvFilter::new(filter))
+            .with_writer(std::io::stderr)
+            .init();
+    }
     // `cargo bench` passes `--bench`; nothing else here takes arguments.
     let samples = env("HOARD_BENCH_SAMPLES", 300);
     let behind = env("HOARD_BENCH_BEHIND", 1000);
@@ -288,8 +303,10 @@ fn main() {
         if trial > 0 {
             table.stop(gone);
             std::thread::sleep(Duration::from_millis(300));
-            let _ = std::fs::remove_dir_all(table.data_dir(gone));
-            copy_dir(&left_with, &table.data_dir(gone));
+            if std::env::var("HOARD_BENCH_KEEP").is_err() {
+                let _ = std::fs::remove_dir_all(table.data_dir(gone));
+                copy_dir(&left_with, &table.data_dir(gone));
+            }
             table.forget(gone);
         }
         std::thread::sleep(pause);
