@@ -1265,6 +1265,10 @@ impl TableDeck {
     /// of the decks' order, for the replay. A card keeps its handle and its face until its
     /// deck is made again, which gives new handles, so each card is read once.
     pub fn read_every(&self, secrets: &[Option<[u8; 32]>], known: &mut BTreeMap<Handle, CardId>) {
+        // Most steps bring no card the replay has not read (new ones come with a making).
+        if self.cards.keys().all(|h| known.contains_key(h)) {
+            return;
+        }
         let own = |seat: usize| {
             secrets
                 .get(seat)
@@ -1288,15 +1292,19 @@ impl TableDeck {
                 sum.filter(|x| RistrettoPoint::mul_base(x) == self.key(r))
             })
         };
+        let keys: Vec<Option<Scalar>> = (0..self.keys.len()).map(key).collect();
         // The joint key's secret: a hidden card opens with one share of it.
-        let joint: Option<Scalar> = (0..self.keys.len()).map(key).sum();
+        let joint: Option<Scalar> = keys.iter().copied().sum();
         for (h, c) in &self.cards {
             if known.contains_key(h) {
                 continue;
             }
             let face = match c {
                 Card::Open(face) => Some(*face),
-                Card::Held { seat, card } => key(usize::from(*seat))
+                Card::Held { seat, card } => keys
+                    .get(usize::from(*seat))
+                    .copied()
+                    .flatten()
                     .and_then(|x| self.card_of(h.deck, &card.open([&card.share(&x)]))),
                 Card::Hidden(card) => {
                     joint.and_then(|x| self.card_of(h.deck, &card.open([&card.share(&x)])))
