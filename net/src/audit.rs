@@ -117,9 +117,10 @@ pub struct Shown<G: Game> {
     pub hands: Vec<Vec<Option<G::Private>>>,
     /// Every play the table never saw opened, as the audit opened it: (step, seat, input).
     pub sealed: Vec<(u32, Seat, G::Input)>,
-    /// The face of every card of a shared deck, by handle, read with every secret: each
-    /// deck's order at every step (a handle names the same card from its deck's making to
-    /// its showing). Cards of a seat whose secret never came out are missing.
+    /// The face of every card of a shared deck, by handle, read with every secret (a removed
+    /// seat's key put together from its escrow): each deck's order at every step (a handle
+    /// names the same card from its deck's making to its showing). A card no key reads is
+    /// missing.
     pub faces: BTreeMap<Handle, CardId>,
 }
 

@@ -112,15 +112,22 @@ impl HiddenDeck {
         name: impl Fn(CardId) -> String,
     ) -> Option<String> {
         self.generation?;
-        let cards = self.peek(self.left());
-        if cards.is_empty() {
-            return Some(format!("{what}: empty."));
-        }
-        let names: Vec<String> = cards
+        let names = self
+            .peek(self.left())
             .into_iter()
-            .map(|card| face(card).map_or_else(|| "?".to_string(), &name))
-            .collect();
-        Some(format!("{what}, top first: {}.", names.join(", ")))
+            .map(|card| face(card).map_or_else(|| "?".to_string(), &name));
+        Some(order_line(what, names))
+    }
+}
+
+/// A pile's order in words, its cards named top first: "{what}, top first: a, b, c.", or
+/// "{what}: empty.".
+pub fn order_line(what: &str, names: impl IntoIterator<Item = String>) -> String {
+    let names: Vec<String> = names.into_iter().collect();
+    if names.is_empty() {
+        format!("{what}: empty.")
+    } else {
+        format!("{what}, top first: {}.", names.join(", "))
     }
 }
 

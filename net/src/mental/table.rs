@@ -1147,25 +1147,10 @@ impl TableDeck {
                 if self.gone_keys.contains_key(&r) {
                     continue;
                 }
-                let mut sum = Scalar::ZERO;
-                let mut all = true;
-                for s in (0..self.keys.len() as Seat).filter(|s| *s != r) {
-                    let opened = self.opened.get(&r).and_then(|p| p.get(&s)).copied();
-                    let read = || {
-                        let x = self.gone_keys.get(&s)?;
-                        let e = self.escrow_for(r, s)?;
-                        self.unseal_escrow(r, s, e, x).ok()
-                    };
-                    match opened.or_else(read) {
-                        Some(part) => sum += part,
-                        None => {
-                            all = false;
-                            break;
-                        }
-                    }
-                }
-                if all {
-                    self.gone_keys.insert(r, sum);
+                let opened = |s: Seat| self.opened.get(&r).and_then(|p| p.get(&s)).copied();
+                let read = |s: Seat| self.read_part(r, s, self.gone_keys.get(&s)?);
+                if let Some(key) = self.key_from_parts(r, |s| opened(s).or_else(|| read(s))) {
+                    self.gone_keys.insert(r, key);
                     learned = true;
                 }
             }
@@ -1173,6 +1158,21 @@ impl TableDeck {
                 return;
             }
         }
+    }
+
+    /// `owner`'s key from every other seat's part of it (`part` gives each, or `None`):
+    /// the sum of the parts it escrowed, once all of them are known.
+    fn key_from_parts(&self, owner: Seat, part: impl Fn(Seat) -> Option<Scalar>) -> Option<Scalar> {
+        (0..self.keys.len() as Seat)
+            .filter(|s| *s != owner)
+            .map(part)
+            .sum()
+    }
+
+    /// `seat`'s part of `owner`'s escrowed key, unsealed with `seat`'s deck key `x`.
+    fn read_part(&self, owner: Seat, seat: Seat, x: &Scalar) -> Option<Scalar> {
+        let e = self.escrow_for(owner, seat)?;
+        self.unseal_escrow(owner, seat, e, x).ok()
     }
 
     // ---- Recorded steps ----------------------------------------------------------------
@@ -1282,14 +1282,8 @@ impl TableDeck {
         let key = |seat: usize| {
             own(seat).or_else(|| {
                 let r = seat as Seat;
-                let sum: Option<Scalar> = (0..self.keys.len())
-                    .filter(|s| *s != seat)
-                    .map(|s| {
-                        let e = self.escrow_for(r, s as Seat)?;
-                        self.unseal_escrow(r, s as Seat, e, &own(s)?).ok()
-                    })
-                    .sum();
-                sum.filter(|x| RistrettoPoint::mul_base(x) == self.key(r))
+                self.key_from_parts(r, |s| self.read_part(r, s, &own(usize::from(s))?))
+                    .filter(|x| RistrettoPoint::mul_base(x) == self.key(r))
             })
         };
         let keys: Vec<Option<Scalar>> = (0..self.keys.len()).map(key).collect();
@@ -1314,23 +1308,6 @@ impl TableDeck {
                 known.insert(*h, face);
             }
         }
-    }
-
-    /// The face of every card now held or face up, read with every seat's secret: the
-    /// audit's view, where all secrets are out.
-    pub fn read_all(&self, secrets: &[[u8; 32]]) -> BTreeMap<Handle, CardId> {
-        self.cards
-            .iter()
-            .filter_map(|(h, c)| match c {
-                Card::Open(face) => Some((*h, *face)),
-                Card::Held { seat, card } => {
-                    let x = deck_secret(secrets.get(usize::from(*seat))?);
-                    self.card_of(h.deck, &card.open([&card.share(&x)]))
-                        .map(|f| (*h, f))
-                }
-                Card::Hidden(_) => None,
-            })
-            .collect()
     }
 }
 

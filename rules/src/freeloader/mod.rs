@@ -149,11 +149,7 @@ impl Game for Freeloader {
         face: &dyn Fn(Handle) -> Option<CardId>,
         _name: &dyn Fn(Seat) -> String,
     ) -> Vec<String> {
-        let name = |card: CardId| {
-            cards::CARDS
-                .get(usize::from(card))
-                .map_or_else(|| format!("card {card}"), |c| c.name.to_string())
-        };
+        let name = |card| rules::name(card).to_string();
         public.deck.order("The deck", face, name).into_iter().collect()
     }
 

@@ -1,12 +1,8 @@
 //! Freeloader's game log in plain words.
 
-use super::cards::CARDS;
+use super::rules::name as card;
 use super::state::{Event, TradeKind};
-use crate::{CardId, Seat};
-
-fn card(c: CardId) -> &'static str {
-    CARDS.get(usize::from(c)).map_or("a card", |c| c.name)
-}
+use crate::Seat;
 
 pub fn line(event: &Event, name: &dyn Fn(Seat) -> String) -> String {
     match event {

@@ -163,11 +163,7 @@ impl Game for GreedQuest {
             .flatten()
             .map(|private| {
                 let whose = format!("{}'s deck", name(private.seat));
-                if private.deck.is_empty() {
-                    return format!("{whose}: empty.");
-                }
-                let cards: Vec<String> = private.deck.iter().rev().map(|c| c.to_string()).collect();
-                format!("{whose}, top first: {}.", cards.join(", "))
+                crate::deck::order_line(&whose, private.deck.iter().rev().map(|c| c.to_string()))
             })
             .collect()
     }
