@@ -12,7 +12,7 @@ pub mod views;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::kittest::{By, NodeT, Queryable};
 use hoard_app::{AppConfig, HoardApp, NetworkChoice};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -237,6 +237,7 @@ fn tap(h: &mut Harness<'_, HoardApp>, label: &str) -> bool {
             last = at;
         }
     }
+    put_away_notices_over(h, label);
     let Some(node) = h
         .query_all_by_label(label)
         .find(|n| !n.accesskit_node().is_disabled())
@@ -248,6 +249,31 @@ fn tap(h: &mut Harness<'_, HoardApp>, label: &str) -> bool {
     h.step();
     h.step();
     true
+}
+
+/// Taps away the notices floating over `label`, as a person would before tapping it.
+fn put_away_notices_over(h: &mut Harness<'_, HoardApp>, label: &str) {
+    if label.starts_with("Put away: ") {
+        return;
+    }
+    for _ in 0..8 {
+        let target = h
+            .query_all_by_label(label)
+            .find(|n| !n.accesskit_node().is_disabled())
+            .and_then(|n| n.accesskit_node().bounding_box());
+        let Some(target) = target else { return };
+        let over = h.query_all(By::new().predicate(|n| {
+            n.label().is_some_and(|l| l.starts_with("Put away: "))
+                && n.bounding_box()
+                    .is_some_and(|b| b.intersect(target).area() > 0.0)
+        }));
+        let Some(notice) = over.into_iter().next() else {
+            return;
+        };
+        notice.click();
+        h.step();
+        h.step();
+    }
 }
 
 /// Whether some widget is labelled `label` (two cards of one face share a label).
