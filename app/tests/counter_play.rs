@@ -3,7 +3,7 @@
 //! nothing over anything else on a phone and on a laptop; and a reaction window's
 //! countdown, answered with "Let it stand".
 
-mod support;
+use crate::support;
 
 use egui::accesskit::Role;
 use egui::{Pos2, Rect, Vec2};

@@ -3,7 +3,7 @@
 //! card and skipping spaces by tapping, to the verified end screen with every player's
 //! points and whether they qualified.
 
-mod support;
+use crate::support;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -323,7 +323,7 @@ fn a_tapped_card_opens_to_read_and_plays_for_what_it_costs_here() {
 /// (360×780 points, drawn at 2×) and laptop (1280×800) sizes. Ignored in the normal run
 /// only because it writes files:
 ///
-///   cargo test -p hoard-app --test freeloader_play -- --ignored
+///   cargo test -p hoard-app --test all freeloader_play:: -- --ignored
 #[test]
 #[ignore = "writes docs/screenshots/freeloader-*.png; run by hand"]
 fn freeloader_screenshots_at_phone_and_laptop_sizes() {

@@ -3,7 +3,7 @@
 //! reaches one of the rulebook's decisions (WILD value, duel, who changes places, whom to
 //! track, Room 11) or a table concern (an away seat's vote, a failed audit).
 
-mod support;
+use crate::support;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;

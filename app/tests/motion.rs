@@ -4,7 +4,7 @@
 //! the table stays tappable while it runs, an idle table asks for no frames once it is over,
 //! and with motion turned off (Settings) every change shows on the very first frame.
 
-mod support;
+use crate::support;
 
 use egui::accesskit::Role;
 use egui::epaint::{ClippedShape, Shape};

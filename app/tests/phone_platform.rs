@@ -2,7 +2,7 @@
 //! the screen is kept awake only while the player sits at a table, and the player's turn is
 //! felt.
 
-mod support;
+use crate::support;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};

@@ -2,7 +2,7 @@
 //! two bots, GreedQuest to the end (played out, or ended by agreement), and the end screen
 //! with the audit's verdict.
 
-mod support;
+use crate::support;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};

@@ -2,9 +2,7 @@
 //! app draws it and painted on the CPU into docs/screenshots/ at phone and laptop sizes.
 //! Ignored in the normal run only because they write files:
 //!
-//!   cargo test -p hoard-app --test screenshots -- --ignored
-
-mod support;
+//!   cargo test -p hoard-app --test all screenshots:: -- --ignored
 
 mod sprawl {
     // Makes the README's Sprawl screenshots: drives the real app (offline, with bots) to a
@@ -13,7 +11,7 @@ mod sprawl {
     // drawn at 2×) and laptop (1280×800) sizes. No display and no GPU needed; ignored in the
     // normal run only because it writes files:
     //
-    //   cargo test -p hoard-app --test screenshots sprawl -- --ignored
+    //   cargo test -p hoard-app --test all screenshots::sprawl -- --ignored
 
     use crate::support::shot::{Textures, paint, write_png};
     use crate::support::*;
@@ -148,7 +146,7 @@ mod spree {
     // (360×780 points, drawn at 2×) and laptop (1280×800) sizes. Ignored in the normal run
     // only because it writes files:
     //
-    //   cargo test -p hoard-app --test screenshots spree -- --ignored
+    //   cargo test -p hoard-app --test all screenshots::spree -- --ignored
 
     use crate::support::shot::{Textures, paint, write_png};
     use crate::support::spree_table::{mias_walk, spree_table, spree_view};
@@ -198,7 +196,7 @@ mod spammers {
     // CPU into docs/screenshots/ at phone (360x780 points, drawn at 2x) and laptop (1280x800)
     // sizes. Ignored in the normal run only because it writes files:
     //
-    //   cargo test -p hoard-app --test screenshots spammers -- --ignored
+    //   cargo test -p hoard-app --test all screenshots::spammers -- --ignored
     //
     // `SPAMMERS_SHOT=window` draws Ann's roll with Mia's answer prompt instead (to look at).
 
@@ -265,7 +263,7 @@ mod watching {
     // game watched again on a laptop, halfway through. Painted on the CPU into
     // docs/screenshots/. Ignored in the normal run only because they write files:
     //
-    //   cargo test -p hoard-app --test screenshots watching -- --ignored
+    //   cargo test -p hoard-app --test all screenshots::watching -- --ignored
 
     use crate::support::shot::{Textures, paint, write_png};
     use crate::support::*;

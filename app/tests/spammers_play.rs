@@ -4,7 +4,7 @@
 //! it" at the List with the best Target Number, draw, end the turn, and "Let it stand"
 //! after a roll) until the verified end screen.
 
-mod support;
+use crate::support;
 
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};

@@ -3,7 +3,7 @@
 //! one of the moves listed for it, answer the "Are you sure?" questions, and reach the
 //! verified end screen.
 
-mod support;
+use crate::support;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;

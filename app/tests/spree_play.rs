@@ -4,7 +4,7 @@
 //! at the car, "End turn", and "Let it go" when someone else's play may be stopped) until
 //! the verified end screen.
 
-mod support;
+use crate::support;
 
 use egui::accesskit::Role;
 use egui_kittest::Harness;

@@ -3,7 +3,7 @@
 //! other, however many seats are away; and on a phone the game log opens without hiding
 //! the board.
 
-mod support;
+use crate::support;
 
 use egui::{LayerId, Rect};
 use egui_kittest::Harness;
@@ -706,7 +706,7 @@ fn the_shared_screen_fills_a_tv_with_every_games_table() {
 
 /// Paints every game's shared screen at a 1920×1080 TV into docs/screenshots/:
 ///
-///   cargo test -p hoard-app --test table_layout tv_screenshots -- --ignored
+///   cargo test -p hoard-app --test all table_layout::tv_screenshots -- --ignored
 #[test]
 #[ignore = "writes docs/screenshots/tv-*.png; run by hand"]
 fn tv_screenshots() {

@@ -3,7 +3,7 @@
 //! play GreedQuest together through the real screens to the verified end, or end it early
 //! by agreement.
 
-mod support;
+use crate::support;
 
 use egui_kittest::kittest::{NodeT, Queryable};
 use hoard_app::NetworkChoice;

@@ -1230,8 +1230,8 @@ pub fn replay_seed() -> Option<u64> {
 }
 
 /// Plays the games of `seeds` with `game`, and fails at the end naming every seed that
-/// failed and how to replay it (`test`: the test file's name and the replaying test's). Returns the games played
-/// and their steps.
+/// failed and how to replay it (`test`: the replaying test's path in the crate's test
+/// binary). Returns the games played and their steps.
 pub fn run_seeds(
     seeds: impl Iterator<Item = u64>,
     test: &str,
@@ -1246,7 +1246,7 @@ pub fn run_seeds(
                 steps += u64::from(r.steps);
             }
             Err(e) => failed.push(format!(
-                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test {test} -- --nocapture"
+                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test all {test} -- --nocapture"
             )),
         }
     }

@@ -2,7 +2,7 @@
 //! a restart from the store's real files, catching up after many skipped steps, and a
 //! device whose rules disagree with the table's.
 
-mod common;
+use crate::common;
 
 use common::highcard::{self, Config, HighCard, Input, Phase, Private, Public};
 use common::table::{Device, Table, bot, keys, start_for, stored_bot};

@@ -1,7 +1,7 @@
 //! Absent seats at a table dealing from a shared hidden deck (Counter): a seat the table
 //! skips meets a deal, which cannot go on without its key.
 
-mod common;
+use crate::common;
 
 use common::table::{Device, Table, bot, keys, start_for};
 use hoard_net::log::{PlayRecord, StepRecord};

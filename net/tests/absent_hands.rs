@@ -4,7 +4,7 @@
 //! hand: a removed player gives nothing from a hidden hand, and its Lists leave the game
 //! unseen (`Game::sit_out`); no card of that hand is ever needed again.
 
-mod common;
+use crate::common;
 
 use common::table::{Device, Table, bot, keys, start_for};
 use hoard_net::log::{PlayRecord, StepRecord};

@@ -4,7 +4,7 @@
 //! the first seat); seats gone one at a time can be removed down to one player; two halves
 //! never both go on; and no late vote may take an honest device back.
 
-mod common;
+use crate::common;
 
 use common::highcard::{self, Config, HighCard};
 use common::table::{Device, Table, bot, keys, start_for};

@@ -7,7 +7,7 @@
 //! refused ("this game cannot go on without X at this point") and a table with a quiet seat
 //! stayed where it was for hours.
 
-mod common;
+use crate::common;
 
 use common::table::{Device, Table, bot, keys, start_for};
 use hoard_net::log::{PlayRecord, StepRecord};

@@ -3,7 +3,7 @@
 //! after any end. Fewer than all is no end; an away seat blocks it until the table removes it;
 //! a device restarted after agreeing comes back to the same end.
 
-mod common;
+use crate::common;
 
 use common::highcard::{self, Config, HighCard};
 use common::table::{Device, Table, bot, keys, start_for};

@@ -5,7 +5,7 @@
 //! allocate more than a bounded amount beyond its input. Each decoder takes [`CASES`]
 //! inputs; a live core also takes mutated messages.
 
-mod common;
+use crate::common;
 
 use common::decode::{self, addr_of, meta_for};
 use common::table::Table;

@@ -1,7 +1,7 @@
 //! A seat's device restarting from a store that lost part of what it wrote: the seat must
 //! say again exactly what it said before, never something else.
 
-mod common;
+use crate::common;
 
 use common::highcard::{Config, HighCard};
 use common::table::{Device, Table, bot, keys, start_for, stored_bot};

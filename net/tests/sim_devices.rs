@@ -4,7 +4,7 @@
 //! leaving on purpose and resuming from the home list, crash-restarts in the lobby and in
 //! the game, blackouts, partitions and breaking links, to the end with its audit. Every
 //! table must end with every seat on the same step and state, verified. A failure prints
-//! its seed; `HOARD_SIM_SEED=<seed> cargo test -p hoard-net --test sim_devices replay -- --exact
+//! its seed; `HOARD_SIM_SEED=<seed> cargo test -p hoard-net --test all sim_devices::replay -- --exact
 //! --nocapture` replays it with a trace.
 
 use hoard_net::games::{self, GameSetup};
@@ -81,7 +81,7 @@ fn run(seeds: impl Iterator<Item = u64>) -> (u64, u64, u32) {
                 restarts += o.restarts;
             }
             Err(e) => failed.push(format!(
-                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test sim_devices replay -- --exact --nocapture"
+                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test all sim_devices::replay -- --exact --nocapture"
             )),
         }
     }
@@ -154,7 +154,7 @@ fn a_device_gone_longer_than_the_table_waits_comes_back_to_a_table_that_played_o
     for seed in (0..RETURNING).filter(|s| !KNOWN_OPEN_RETURNING.contains(s)) {
         if let Err(e) = devices::returning(returning_setup(seed), seed, false) {
             failed.push(format!(
-                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test sim_devices replay_returning -- --exact --nocapture"
+                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test all sim_devices::replay_returning -- --exact --nocapture"
             ));
         }
     }

@@ -14,7 +14,7 @@
 //!
 //! A failure prints its seed; `HOARD_SIM_GAME=<game> HOARD_SIM_SEED=<seed>` replays it with a
 //! trace (`replay`). The long run, ten times the default's games of every game:
-//! `cargo test -p hoard-net --release --test sim_games -- --ignored`.
+//! `cargo test -p hoard-net --release --test all sim_games:: -- --ignored`.
 //! Stories the registry cannot tell (a deck dealing past a removed seat's key, a table of
 //! eight losing three) are in `sim_cases.rs`.
 
@@ -93,7 +93,7 @@ fn faulty_slice<G: TableGame>(i: u64, name: &str) {
     let t = Instant::now();
     let per = plan.games.div_ceil(SLICES);
     let (mut windows, mut shuffles, mut passed) = (0, 0, 0);
-    let test = format!("sim_games replay::{name}");
+    let test = format!("sim_games::replay::{name}");
     let (games, steps) = sim::run_seeds(i * per..((i + 1) * per).min(plan.games), &test, |seed| {
         let report = game::<G>(seed, seed % 8 != 0, &memo, false)?;
         windows += report.sealed_steps;
@@ -157,7 +157,7 @@ fn long<G: TableGame>(name: &str) {
     let plan = plan(G::TITLE);
     let memo = SignatureMemo::new();
     let t = Instant::now();
-    let test = format!("sim_games replay::{name}");
+    let test = format!("sim_games::replay::{name}");
     let seeds = plan.games..plan.games * 11;
     let (games, steps) = sim::run_seeds(seeds, &test, |seed| game::<G>(seed, true, &memo, false));
     println!(

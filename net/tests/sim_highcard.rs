@@ -2,7 +2,7 @@
 //! draws, sealed-until-all plays, open turns, decisions sealed until the audit — under
 //! every fault, and a seat that dies for good and is removed by the table's vote.
 
-mod common;
+use crate::common;
 
 use common::highcard::{self, Config, HighCard};
 use hoard_net::CoreConfig;
@@ -58,7 +58,7 @@ fn high_card_under_every_fault_ends_verified_on_every_device() {
     for seed in 0..300 {
         if let Err(e) = game(seed, true, false) {
             panic!(
-                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test sim_highcard -- --nocapture"
+                "{e}\nreplay: HOARD_SIM_SEED={seed} cargo test -p hoard-net --test all sim_highcard:: -- --nocapture"
             );
         }
     }

@@ -1,7 +1,7 @@
 //! One test per threat to fair play. Each attempts the cheat — with modified software, a
 //! tampered message or a forged one — and asserts what the honest devices do about it.
 
-mod common;
+use crate::common;
 
 use common::highcard::{self, Config, HighCard, Input, Phase, Private, Public};
 use common::table::{Device, Table, bot, keys, start_for};

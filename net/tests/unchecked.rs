@@ -2,7 +2,7 @@
 //! the log of a real game (issue 29): the end screen names each part, so "verified" never
 //! claims more than was checked.
 
-mod common;
+use crate::common;
 
 use common::table::{Device, Table, bot, keys, start_for};
 use hoard_net::audit::{Unchecked, UncheckedSeat, unchecked_parts, unchecked_words};

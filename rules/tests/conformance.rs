@@ -25,7 +25,7 @@
 //! in a row) is never waited for, and a seat skipped for a while at every step that allows
 //! it comes back; each game still ends.
 //!
-//! The long run: `HOARD_GAMES=5000 cargo test --release -p hoard-rules --test conformance
+//! The long run: `HOARD_GAMES=5000 cargo test --release -p hoard-rules --test all
 //! bot_games`.
 
 use hoard_rules::play::{self, Played};

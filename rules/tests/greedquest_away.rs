@@ -6,7 +6,7 @@
 use hoard_rules::greedquest::{Card, Config, Facing, GreedQuest, Input, Position, Stage};
 use hoard_rules::{Game, Pending, Play, RuleError, Seal, Seat, Step, public_hash, rng};
 
-mod greedquest_support;
+use crate::greedquest_support;
 
 /// The players, by seat, as the narration names them.
 const NAMES: [&str; 4] = ["A", "B", "C", "D"];

@@ -7,7 +7,7 @@ use hoard_rules::greedquest::{
 };
 use hoard_rules::{Game, Pending, Play, RuleError, Seal, Step, public_hash};
 
-mod greedquest_support;
+use crate::greedquest_support;
 
 use Card::*;
 use Facing::{In, Out};

@@ -3,7 +3,7 @@
 //! on a seat. DESIGN.md: "when the table agrees, the away seat is skipped (plays nothing, as
 //! a player who sits out) or removed".
 
-mod sprawl_support;
+use crate::sprawl_support;
 
 use hoard_rules::sprawl::{Config, Event, Input, Phase, Public, Sprawl};
 use hoard_rules::{Game, Pending, Play, RuleError, Seat, Step, rng};

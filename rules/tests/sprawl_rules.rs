@@ -1,7 +1,7 @@
 //! Sprawl's rules, sentence by sentence, from `rulebooks/sprawl.txt` (and the designer's
 //! clarifications in `GAME-DATA.md`). Boards: 3 seats play on columns A–E, rows 1–6.
 
-mod sprawl_support;
+use crate::sprawl_support;
 
 use hoard_rules::sprawl::{
     Config, Dir, Event, Input, Public, Sprawl, Square, Stash, Strength, choose,

@@ -1,7 +1,7 @@
 //! Sprawl's optional rules — Counting Coup, Sprawlgami, Overload, Superior Forces (Loose
 //! Branching is with the branching rules) — and the game log's wording.
 
-mod sprawl_support;
+use crate::sprawl_support;
 
 use hoard_rules::sprawl::{Card, Config, Dir, Event, Input, Public, SporeMade, Sprawl, narrate};
 use hoard_rules::{Game, Pending, Play, Seal, Step, rng};

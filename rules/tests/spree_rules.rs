@@ -2,7 +2,7 @@
 //! plays it, and checks the outcome, with the sentence quoted. The decisions the rulebook
 //! leaves open (`rules/src/spree/mod.rs`) are tested here too, each named as such.
 
-mod spree_support;
+use crate::spree_support;
 
 use hoard_rules::spree::board::{Sq, board};
 use hoard_rules::spree::cards::{self, Suit};

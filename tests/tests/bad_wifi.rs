@@ -8,7 +8,7 @@
 //! is printed.
 //!
 //! One table runs at a time; Counter's plays in every run, the other five behind
-//! `cargo test -p hoard-tests --test bad_wifi -- --ignored` (a few minutes each). Needs root
+//! `cargo test -p hoard-tests --test all bad_wifi:: -- --ignored` (a few minutes each). Needs root
 //! and `/dev/net/tun`; where the sandbox forbids them the test says so and is skipped,
 //! unless `HOARD_REQUIRE_NETNS=1` makes that a failure.
 
@@ -122,19 +122,19 @@ macro_rules! bad_wifi {
 bad_wifi! {
     counter_on_bad_wifi_through_a_sleeping_phone_and_a_pulled_cable:
         "wifi-counter", "host --game counter --seats 3 --variant quick-answers --name Host", 2;
-    #[ignore = "a few minutes: cargo test -p hoard-tests --test bad_wifi -- --ignored"]
+    #[ignore = "a few minutes: cargo test -p hoard-tests --test all bad_wifi:: -- --ignored"]
     greedquest_on_bad_wifi_through_a_sleeping_phone_and_a_pulled_cable:
         "wifi-greedquest", "host --game greedquest --seats 3 --variant short --name Host", 2;
-    #[ignore = "a few minutes: cargo test -p hoard-tests --test bad_wifi -- --ignored"]
+    #[ignore = "a few minutes: cargo test -p hoard-tests --test all bad_wifi:: -- --ignored"]
     sprawl_on_bad_wifi_through_a_sleeping_phone_and_a_pulled_cable:
         "wifi-sprawl", "host --game sprawl --seats 3 --name Host", 2;
-    #[ignore = "a few minutes: cargo test -p hoard-tests --test bad_wifi -- --ignored"]
+    #[ignore = "a few minutes: cargo test -p hoard-tests --test all bad_wifi:: -- --ignored"]
     spree_on_bad_wifi_through_a_sleeping_phone_and_a_pulled_cable:
         "wifi-spree", "host --game spree --seats 3 --variant short,quick-answers --name Host", 2;
-    #[ignore = "a few minutes: cargo test -p hoard-tests --test bad_wifi -- --ignored"]
+    #[ignore = "a few minutes: cargo test -p hoard-tests --test all bad_wifi:: -- --ignored"]
     freeloader_on_bad_wifi_through_a_sleeping_phone_and_a_pulled_cable:
         "wifi-freeloader", "host --game freeloader --seats 3 --name Host", 2;
-    #[ignore = "a few minutes: cargo test -p hoard-tests --test bad_wifi -- --ignored"]
+    #[ignore = "a few minutes: cargo test -p hoard-tests --test all bad_wifi:: -- --ignored"]
     spammers_on_bad_wifi_through_a_sleeping_phone_and_a_pulled_cable:
         "wifi-spammers", "host --game spammers --seats 3 --variant quick-answers --name Host", 2;
 }

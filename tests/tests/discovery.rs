@@ -19,15 +19,13 @@ const CHILD: &str = "HOARD_NETNS_CHILD";
 #[test]
 fn a_table_opened_on_the_lan_is_listed_joined_and_withdrawn() {
     let exe = std::env::current_exe().expect("test binary path");
+    // The inner test's full name in this binary: this file's module path without the crate.
+    let module = module_path!().split_once("::").map_or("", |(_, path)| path);
+    let inner = format!("{module}::inside_a_loopback_only_namespace");
     let out = Process::new("unshare")
         .args(["--net", "--"])
         .arg(&exe)
-        .args([
-            "--exact",
-            "inside_a_loopback_only_namespace",
-            "--ignored",
-            "--nocapture",
-        ])
+        .args(["--exact", &inner, "--ignored", "--nocapture"])
         .env(CHILD, "1")
         .output();
     let required = std::env::var("HOARD_REQUIRE_NETNS").is_ok_and(|v| v == "1");
