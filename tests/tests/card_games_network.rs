@@ -1,7 +1,8 @@
 //! The card games over real iroh on loopback, each a whole game on four separate `hoard`
 //! processes with one guest SIGKILLed mid-game and started again from its data directory,
-//! every process ending on the same verified game. One table runs at a time: each is four
-//! processes on a small machine.
+//! every process ending on the same verified game. One of these tables runs at a time: each
+//! is four processes on a small machine. Other files' tests run beside it; these processes
+//! mostly wait (about 8 s of CPU for the three games' 67 s).
 
 use hoard_tests::procs::game_through_a_kill;
 use hoard_tests::with_timeout;

@@ -19,9 +19,12 @@ const CHILD: &str = "HOARD_NETNS_CHILD";
 #[test]
 fn a_table_opened_on_the_lan_is_listed_joined_and_withdrawn() {
     let exe = std::env::current_exe().expect("test binary path");
-    // The inner test's full name in this binary: this file's module path without the crate.
-    let module = module_path!().split_once("::").map_or("", |(_, path)| path);
-    let inner = format!("{module}::inside_a_loopback_only_namespace");
+    // The inner test's full name in this binary: this file's module path without the crate
+    // (nothing, when the file is a test binary of its own).
+    let module = module_path!()
+        .split_once("::")
+        .map_or(String::new(), |(_, path)| format!("{path}::"));
+    let inner = format!("{module}inside_a_loopback_only_namespace");
     let out = Process::new("unshare")
         .args(["--net", "--"])
         .arg(&exe)
