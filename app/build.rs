@@ -74,8 +74,9 @@ fn build_page(out: &Path) -> Option<PathBuf> {
         println!("cargo::rerun-if-changed={}", root.join(watched).display());
     }
     let dist = out.join("page");
-    // A target folder of its own (the one the browser tests build the page in too): this
-    // build holds the lock on its own, and a nested cargo waiting on it would wait for ever.
+    // A target folder of its own: this build holds the lock on its own, and a nested cargo
+    // waiting on it would wait for ever. (The browser tests build theirs in another, since
+    // this environment, a build script's, would make theirs rebuild from ring up each time.)
     let page_target = target_root(out)
         .unwrap_or_else(|| out.to_path_buf())
         .join("page-build");

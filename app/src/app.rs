@@ -759,6 +759,8 @@ impl eframe::App for HoardApp {
 
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.frames += 1;
+        #[cfg(target_arch = "wasm32")]
+        crate::web::frame_cpu(_frame.info().cpu_usage);
         let ctx = ui.ctx().clone();
         if self.applied_theme != Some(self.settings.theme) {
             theme::apply(&ctx, self.settings.theme);

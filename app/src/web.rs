@@ -8,6 +8,7 @@
 //! have a name. "Offline" in the settings plays on the page alone, against bots.
 
 use crate::{AppConfig, HoardApp};
+use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use wasm_bindgen::JsCast;
@@ -91,6 +92,32 @@ fn scanned() -> Option<crate::Opened> {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some("/"));
     }
     Some(opened)
+}
+
+/// The CPU of the frames drawn since the page's bench last asked (eframe's measure of a
+/// frame: the app's logic, layout and painting calls), the latest [`FRAMES_KEPT`] at most.
+static FRAMES: Mutex<VecDeque<f32>> = Mutex::new(VecDeque::new());
+const FRAMES_KEPT: usize = 4096;
+
+/// Notes the CPU of the frame before, in seconds (`eframe::IntegrationInfo::cpu_usage`).
+pub(crate) fn frame_cpu(seconds: Option<f32>) {
+    let (Some(seconds), Ok(mut frames)) = (seconds, FRAMES.lock()) else {
+        return;
+    };
+    if frames.len() == FRAMES_KEPT {
+        frames.pop_front();
+    }
+    frames.push_back(seconds * 1000.0);
+}
+
+/// The frames' CPU noted since the last call, in milliseconds, comma-separated (for the
+/// page's bench, `tests/benches/page.rs`).
+pub fn frame_times() -> String {
+    let Ok(mut frames) = FRAMES.lock() else {
+        return String::new();
+    };
+    let times: Vec<String> = frames.drain(..).map(|ms| format!("{ms:.2}")).collect();
+    times.join(",")
 }
 
 /// What the page shows, one line per thing on it: where it is in the page's CSS pixels (left,

@@ -16,8 +16,11 @@ use std::sync::{OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 /// The page's files: built (or brought up to date) by `web/build.sh` once per process, into
-/// `target/page`, with a target folder of its own (`target/page-build`) so the build never
-/// waits on the one running the tests.
+/// `target/page`, with a target folder of its own (`target/page-test-build`) so the build
+/// never waits on the one running the tests. It is not the one a release `hoard` builds its
+/// page in (`target/page-build`, from app/build.rs): a build script's environment differs
+/// from a test's, and sharing one folder rebuilt the page's C and everything above it at
+/// each turn from one to the other.
 pub fn page() -> &'static Path {
     static PAGE: OnceLock<PathBuf> = OnceLock::new();
     PAGE.get_or_init(|| {
@@ -25,7 +28,7 @@ pub fn page() -> &'static Path {
         let out = root.join("target/page");
         let status = Command::new(root.join("web/build.sh"))
             .arg(&out)
-            .env("CARGO_TARGET_DIR", root.join("target/page-build"))
+            .env("CARGO_TARGET_DIR", root.join("target/page-test-build"))
             .status()
             .expect("web/build.sh runs");
         assert!(
@@ -55,6 +58,18 @@ pub fn serve(bin: &Path, scratch: &Scratch) -> (Peer, String) {
     )
     .unwrap_or_else(|| panic!("the page was not served: {seen:?}"));
     (peer, url)
+}
+
+/// How long a tap waits for what it taps to show.
+pub const TAP: Duration = Duration::from_secs(20);
+
+/// The words of what can be tapped.
+pub fn buttons(shown: &[Shown]) -> Vec<String> {
+    shown
+        .iter()
+        .filter(|s| s.tap)
+        .map(|s| s.words.clone())
+        .collect()
 }
 
 /// Something the page shows (see `hoard_app::web::shown`).
@@ -358,19 +373,47 @@ impl Browser {
     /// `wait` for it to show.
     /// It is scrolled into view first, with a finger's swipe, as a player would.
     pub fn tap(&mut self, words: &str, wait: Duration) -> Result<(), String> {
-        let pick = |s: &[Shown]| s.iter().find(|s| s.tap && s.words == words).cloned();
-        let mut found = self.wait_for(wait, pick)?;
+        // The thing, and whether its middle is hidden under something else the page shows
+        // there: a panel pinned over the scrolling page (the lobby's Start) keeps what
+        // scrolled under it in the page's list, at its place.
+        let pick = |s: &[Shown]| {
+            let found = s.iter().find(|s| s.tap && s.words == words)?;
+            let (x, y) = (found.x + found.w / 2.0, found.y + found.h / 2.0);
+            let over = |o: &Shown| (o.x..o.x + o.w).contains(&x) && (o.y..o.y + o.h).contains(&y);
+            let within = |o: &Shown| {
+                o.x >= found.x
+                    && o.y >= found.y
+                    && o.x + o.w <= found.x + found.w
+                    && o.y + o.h <= found.y + found.h
+            };
+            let hidden = s
+                .iter()
+                .any(|o| o.words != found.words && over(o) && !within(o));
+            Some((found.clone(), hidden))
+        };
+        let (mut found, mut hidden) = self.wait_for(wait, pick)?;
         for _ in 0..12 {
             let middle = found.y + found.h / 2.0;
             let (top, bottom) = (8.0, f64::from(self.height) - 8.0);
-            if (top..bottom).contains(&middle) {
-                break;
+            if (top..bottom).contains(&middle) && !hidden {
+                // A swipe leaves the page gliding on for a moment: tapped only once it is
+                // where it was a frame or two ago, or the finger lands on what glides in.
+                // (Gone by then, the table moved on: not tapped.)
+                std::thread::sleep(Duration::from_millis(80));
+                let now = self.wait_for(wait.min(Duration::from_secs(1)), pick)?;
+                let still = (now.0.y - found.y).abs() < 0.5 && !now.1;
+                (found, hidden) = now;
+                if still {
+                    break;
+                }
+                continue;
             }
-            // Up to half a screen at a time, towards it.
-            let by = (middle - f64::from(self.height) / 2.0)
-                .clamp(-f64::from(self.height) / 2.0, f64::from(self.height) / 2.0);
+            // Up to a third of a screen at a time, towards the upper part of the screen
+            // (what is hidden is under something pinned at the bottom).
+            let third = f64::from(self.height) / 3.0;
+            let by = (middle - third).clamp(-third, third);
             self.swipe(by)?;
-            found = self.wait_for(wait, pick)?;
+            (found, hidden) = self.wait_for(wait, pick)?;
         }
         self.tap_at(found.x + found.w / 2.0, found.y + found.h / 2.0)?;
         // A frame for the app to take the tap.
@@ -424,5 +467,105 @@ impl Drop for Browser {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// What a player does on the page, as the tests and the page's bench play it.
+impl Browser {
+    /// Types `text` on the app's own keypad, as the kittest helper does: a letter of the
+    /// case the keypad is not showing changes its case first (the keypad changes case by
+    /// itself after a first capital, a frame later, so what it shows is looked at again
+    /// before each change).
+    pub fn type_on_keys(&mut self, text: &str) -> Result<(), String> {
+        for c in text.chars() {
+            let key = c.to_string();
+            let shown = |s: &[Shown]| s.iter().any(|x| x.tap && x.words == key).then_some(());
+            for _ in 0..4 {
+                if self.wait_for(Duration::from_millis(700), shown).is_ok() {
+                    break;
+                }
+                let case = ["abc", "ABC"]
+                    .into_iter()
+                    .find(|k| self.shown().iter().any(|s| s.tap && s.words == *k))
+                    .ok_or("no key to change case")?;
+                self.tap(case, TAP)?;
+            }
+            self.tap(&key, TAP)?;
+        }
+        Ok(())
+    }
+
+    /// A first run: the name typed on the keypad, a colour, "Let's play".
+    pub fn first_run(&mut self, name: &str, colour: &str) {
+        self.wait_for(Duration::from_secs(60), |s| {
+            s.iter()
+                .any(|x| x.words == "Welcome to Hoard")
+                .then_some(())
+        })
+        .expect("the welcome screen");
+        self.type_on_keys(name).expect("typed on the keypad");
+        self.tap(colour, TAP).expect("a colour");
+        self.tap("Let's play", TAP).expect("Let's play");
+    }
+
+    /// From the home screen, a table of the page's own with `bots` bots, for Counter with
+    /// one second to counter, started.
+    pub fn host_counter_with_bots(&mut self, bots: usize) {
+        self.tap("Host a table", TAP).expect("Host a table");
+        for n in 1..=bots {
+            let seated =
+                |s: &[Shown]| (s.iter().filter(|x| x.words == "Remove").count() >= n).then_some(());
+            // A tap read from the frame before may miss as the seats above move: tap again.
+            for _ in 0..5 {
+                self.tap("Add a bot", TAP).expect("Add a bot");
+                if self.wait_for(Duration::from_secs(3), seated).is_ok() {
+                    break;
+                }
+            }
+            self.wait_for(TAP, seated).expect("the bot sits down");
+        }
+        self.tap("Counter", TAP).expect("Counter");
+        self.tap("1 s", TAP).expect("one second to counter");
+        self.tap("Start the game", TAP).expect("start");
+    }
+
+    /// One thing Counter asks of the player, if it asks anything (as `counter_play.rs`
+    /// plays): lets a card stand, or plays the highest card, or draws, or waits. Returns
+    /// whether it tapped anything.
+    pub fn play_counter_once(&mut self) -> Result<bool, String> {
+        let buttons = buttons(&self.shown());
+        if buttons.iter().any(|x| x == "Let it stand") {
+            // A window closes by itself: tapped only if still there.
+            let _ = self.tap("Let it stand", Duration::from_millis(500));
+            return Ok(true);
+        }
+        let number = |label: &str| -> Option<u8> {
+            label
+                .strip_prefix("Counter with your ")
+                .or(label.strip_prefix("Your "))?
+                .parse()
+                .ok()
+        };
+        let mut cards: Vec<(u8, String)> = buttons
+            .iter()
+            .filter(|x| x.starts_with("Your "))
+            .filter_map(|x| Some((number(x)?, x.clone())))
+            .collect();
+        cards.sort();
+        if let Some((_, highest)) = cards.last() {
+            // Gone before the finger came down (the game moved on): nothing tapped.
+            if self.tap(highest, Duration::from_secs(2)).is_err() {
+                return Ok(false);
+            }
+            // A card dealt a moment ago may still be sliding in under the finger: a tap that
+            // picked nothing is tapped again, as a player would.
+            return Ok(self.tap("Play it", Duration::from_secs(3)).is_ok());
+        }
+        for mv in ["Draw", "Wait"] {
+            if buttons.iter().any(|x| x == mv) {
+                return Ok(self.tap(mv, Duration::from_secs(2)).is_ok());
+            }
+        }
+        Ok(false)
     }
 }

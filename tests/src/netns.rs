@@ -223,3 +223,87 @@ impl Drop for RelayServer {
         let _ = self.child.wait();
     }
 }
+
+/// Set in the run [`offline`] starts inside the namespace it makes.
+const OFFLINE_CHILD: &str = "HOARD_OFFLINE_CHILD";
+
+/// Whether anything beyond this machine can be reached: a UDP socket is connected (no
+/// packet is sent) to a documentation address of each family, which fails with "network
+/// unreachable" when there is no route.
+pub fn any_route_out() -> bool {
+    let reach = |to: &str| {
+        let from = if to.starts_with('[') {
+            "[::]:0"
+        } else {
+            "0.0.0.0:0"
+        };
+        std::net::UdpSocket::bind(from).is_ok_and(|s| s.connect(to).is_ok())
+    };
+    reach("198.51.100.1:9") || reach("[2001:db8::1]:9")
+}
+
+/// Runs the test `name` of the test file at `module` (its `module_path!()`) inside a fresh
+/// network namespace holding only a loopback interface (`unshare --net`): a table with no
+/// route out of this machine, as at a campsite. Returns `true` in that run (after bringing
+/// loopback up and checking nothing else can be reached), where the test goes on; returns
+/// `false` in the test's first run once the run inside has passed (it panics if it failed).
+/// Where namespaces are forbidden the test runs where it is, and says so, unless
+/// `HOARD_REQUIRE_NETNS=1` makes that a failure.
+pub fn offline(module: &str, name: &str) -> bool {
+    if std::env::var(OFFLINE_CHILD).is_ok() {
+        ip(&["link", "set", "lo", "up"]).expect("loopback up in the namespace");
+        assert!(!any_route_out(), "the namespace has a route out");
+        return true;
+    }
+    // The test's full name in this binary: the module path without the crate.
+    let module = module
+        .split_once("::")
+        .map_or(String::new(), |(_, path)| format!("{path}::"));
+    let test = format!("{module}{name}");
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let out = Command::new("unshare")
+        .args(["--net", "--"])
+        .arg(&exe)
+        .args([
+            "--exact",
+            &test,
+            "--ignored",
+            "--nocapture",
+            "--test-threads",
+            "1",
+        ])
+        .env(OFFLINE_CHILD, "1")
+        // A build inside (the page's) must not wait for a network it cannot have.
+        .env("CARGO_NET_OFFLINE", "true")
+        .output();
+    let required = std::env::var("HOARD_REQUIRE_NETNS").is_ok_and(|v| v == "1");
+    let refused = |why: &str| {
+        assert!(!required, "no network namespace for {test}: {why}");
+        eprintln!(
+            "NOT OFFLINE: no network namespace here ({why}); {test} runs on this machine's loopback"
+        );
+        true
+    };
+    let out = match out {
+        Ok(out) => out,
+        Err(e) => return refused(&format!("unshare: {e}")),
+    };
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    if stderr.contains("unshare failed") || stderr.contains("Operation not permitted") {
+        return refused(stderr.trim());
+    }
+    println!("{stdout}");
+    eprintln!("{stderr}");
+    assert!(
+        out.status.success(),
+        "{test} failed inside a namespace with no route out"
+    );
+    assert!(
+        stdout.contains("1 passed"),
+        "{test} did not run inside the namespace"
+    );
+    false
+}
