@@ -87,6 +87,12 @@ async fn two_devices_that_know_each_other_only_by_the_lan_relay_connect_through_
 
 /// One GET over plain HTTP: the status line and the body.
 async fn get(url: &str, path: &str) -> (String, Vec<u8>) {
+    get_with(url, path, "").await
+}
+
+/// One GET over plain HTTP with `headers` (each line ended by CRLF) added: the head and the
+/// body.
+async fn get_with(url: &str, path: &str, headers: &str) -> (String, Vec<u8>) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let host = url
         .trim_start_matches("http://")
@@ -95,7 +101,8 @@ async fn get(url: &str, path: &str) -> (String, Vec<u8>) {
     let mut stream = tokio::net::TcpStream::connect(&host)
         .await
         .expect("connect");
-    let request = format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n");
+    let request =
+        format!("GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n{headers}\r\n");
     stream.write_all(request.as_bytes()).await.expect("send");
     let mut reply = Vec::new();
     timeout(WAIT, stream.read_to_end(&mut reply))
@@ -118,6 +125,8 @@ async fn the_page_and_the_relay_answer_on_one_port() {
     let mut page = PageFiles::default();
     page.insert("index.html", b"<html>Hoard</html>".to_vec());
     page.insert("hoard_bg.wasm", vec![0, 97, 115, 109]);
+    let script = b"export function hoard() { return 'Hoard'; }\n".repeat(200);
+    page.insert("hoard.js", script.clone());
     let web = TableWeb::start(
         (Ipv4Addr::LOCALHOST, 0).into(),
         Ipv4Addr::LOCALHOST.into(),
@@ -143,6 +152,24 @@ async fn the_page_and_the_relay_answer_on_one_port() {
     assert_eq!(body, [0, 97, 115, 109]);
     let (head, _) = get(web.page_url(), "/../secrets").await;
     assert!(head.starts_with("HTTP/1.1 404"), "{head}");
+    // A browser takes gzip: the script comes packed (a phone downloads the wasm that way).
+    let (head, body) = get_with(
+        web.page_url(),
+        "/hoard.js",
+        "Accept-Encoding: gzip, deflate\r\n",
+    )
+    .await;
+    let head = head.to_lowercase();
+    assert!(head.contains("content-encoding: gzip"), "{head}");
+    assert!(head.contains("content-type: text/javascript"), "{head}");
+    assert!(body.len() < script.len() / 10, "{} bytes", body.len());
+    let mut unpacked = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&body[..]), &mut unpacked)
+        .expect("gunzips");
+    assert_eq!(unpacked, script);
+    let (head, body) = get_with(web.page_url(), "/hoard.js", "Accept-Encoding: gzip;q=0\r\n").await;
+    assert!(!head.to_lowercase().contains("content-encoding"), "{head}");
+    assert_eq!(body, script);
 
     // Two devices that know each other by that address only.
     let (phone, laptop) = (

@@ -1,6 +1,6 @@
 //! `cargo bench -p hoard-tests --bench page`: the browser seat's page, measured. Builds it
-//! (web/build.sh), then prints what a phone downloads (the wasm and its script, gzipped as a
-//! server would send them) and the time from opening the address in headless Chromium on
+//! (web/build.sh), then prints what a phone downloads (the wasm and its script, as the page's
+//! server sends them to a browser, gzipped) and the time from opening the address in headless Chromium on
 //! loopback to the first screen the player can use (its words shown), five times, each in a
 //! fresh browser (nothing cached). Then, in one page: the mental deck at the size the games
 //! need, run by the page's own code (one seat's part of a 108-card shuffle at 8 seats, the
@@ -17,28 +17,38 @@ fn main() {
     use std::time::{Duration, Instant};
 
     let dir = page();
-    let gz = |name: &str| -> u64 {
-        let out = std::process::Command::new("gzip")
-            .args(["-9", "-c"])
-            .arg(dir.join(name))
-            .output()
-            .expect("gzip runs");
-        out.stdout.len() as u64
+    let scratch = Scratch::new("page-bench");
+    let bin = Path::new(env!("CARGO_BIN_EXE_hoard-peer"));
+    let (_server, url) = serve(bin, &scratch);
+    // A file's bytes as the page's server sends them to a browser (which takes gzip).
+    let served = |name: &str| -> u64 {
+        use std::io::{Read, Write};
+        let host = url.trim_start_matches("http://").trim_end_matches('/');
+        let mut s = std::net::TcpStream::connect(host).expect("the page's server");
+        write!(
+            s,
+            "GET /{name} HTTP/1.1\r\nHost: {host}\r\nAccept-Encoding: gzip, deflate\r\nConnection: close\r\n\r\n"
+        )
+        .expect("a request");
+        let mut reply = Vec::new();
+        s.read_to_end(&mut reply).expect("an answer");
+        let head = reply
+            .windows(4)
+            .position(|w| w == b"\r\n\r\n")
+            .expect("a head");
+        (reply.len() - head - 4) as u64
     };
     let raw = |name: &str| std::fs::metadata(dir.join(name)).map_or(0, |m| m.len());
     let (wasm, js, html) = ("hoard_web_bg.wasm", "hoard_web.js", "index.html");
     println!("hoard page bench");
     println!(
-        "  download: {:.2} MB gzipped ({:.2} MB as built): wasm {:.2} MB, script {} KB, page {} B",
-        (gz(wasm) + gz(js) + gz(html)) as f64 / 1e6,
+        "  download as served (gzip): {:.2} MB ({:.2} MB as built): wasm {:.2} MB, script {} KB, page {} B",
+        (served(wasm) + served(js) + served(html)) as f64 / 1e6,
         (raw(wasm) + raw(js) + raw(html)) as f64 / 1e6,
-        gz(wasm) as f64 / 1e6,
-        gz(js) / 1000,
-        gz(html),
+        served(wasm) as f64 / 1e6,
+        served(js) / 1000,
+        served(html),
     );
-    let scratch = Scratch::new("page-bench");
-    let bin = Path::new(env!("CARGO_BIN_EXE_hoard-peer"));
-    let (_server, url) = serve(bin, &scratch);
     let mut times = Vec::new();
     for _ in 0..5 {
         let mut b = Browser::open("about:blank", 360, 640).expect("chromium");
