@@ -26,6 +26,22 @@ fn offline(name: &str) -> bool {
     netns::offline(module_path!(), name)
 }
 
+/// Waits for the audit's verdict on `b`'s end screen and asserts it is "Verified"; `what`
+/// says what was played, for the failure's message.
+fn assert_verified(b: &mut Browser, what: impl Fn() -> String) {
+    b.wait_for(Duration::from_secs(60), |s| {
+        s.iter()
+            .any(|x| x.words.contains("Verified") || x.words.contains("Not verified"))
+            .then_some(())
+    })
+    .unwrap_or_else(|e| panic!("no verdict on the end screen: {e}; {}", what()));
+    assert!(
+        b.shows("Verified: every hidden card"),
+        "not verified: {}",
+        what()
+    );
+}
+
 /// A sign the game has begun: Counter's deck, or GreedQuest's turn.
 fn at_the_table(x: &Shown) -> bool {
     x.words.starts_with("Deck: ") || x.words.starts_with("Turn ")
@@ -140,17 +156,12 @@ fn a_phone_browser_plays_counter_against_bots_by_tapping_and_a_reload_loses_noth
     })
     .expect("back at the Counter table after the reload");
     let after = play(&mut b, None, deadline).expect("played to the end");
-    b.wait_for(Duration::from_secs(60), |s| {
-        s.iter()
-            .any(|x| x.words.contains("Verified") || x.words.contains("Not verified"))
-            .then_some(())
-    })
-    .expect("the audit's verdict");
-    assert!(
-        b.shows("Verified: every hidden card"),
-        "the audit verifies the game played in the browser ({before} moves, a reload, \
+    assert_verified(&mut b, || {
+        format!(
+            "the audit verifies the game played in the browser ({before} moves, a reload, \
          {after} more)"
-    );
+        )
+    });
     shoot(&mut b, "browser-end");
 }
 
@@ -297,16 +308,9 @@ fn at_a_laptops_table(name: &str, second_laptop: bool) {
     }
     moves += play(&mut b, None, deadline)
         .unwrap_or_else(|e| panic!("{e}; the laptops said: {}", tail(&seen, 20)));
-    b.wait_for(Duration::from_secs(60), |s| {
-        s.iter()
-            .any(|x| x.words.contains("Verified") || x.words.contains("Not verified"))
-            .then_some(())
-    })
-    .expect("the audit's verdict in the browser");
-    assert!(
-        b.shows("Verified: every hidden card"),
-        "the browser verifies the game it played ({moves} moves)"
-    );
+    assert_verified(&mut b, || {
+        format!("the browser verifies the game it played ({moves} moves)")
+    });
     if !second_laptop {
         shoot(&mut b, "browser-at-a-table");
     }
@@ -542,16 +546,9 @@ fn two_phone_browsers_and_a_laptops_bot_play_greedquest_to_the_verified_end() {
         }
     }
     for (i, b) in phones.iter_mut().enumerate() {
-        b.wait_for(Duration::from_secs(60), |s| {
-            s.iter()
-                .any(|x| x.words.contains("Verified") || x.words.contains("Not verified"))
-                .then_some(())
-        })
-        .expect("the audit's verdict in the browser");
-        assert!(
-            b.shows("Verified: every hidden card"),
-            "phone {i} verifies the game it played ({moves} taps between them)"
-        );
+        assert_verified(b, || {
+            format!("phone {i} verifies the game it played ({moves} taps between them)")
+        });
     }
     shoot(&mut phones[0], "browser-greedquest");
     let result = wait_line(
