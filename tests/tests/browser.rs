@@ -509,13 +509,7 @@ fn two_phone_browsers_and_a_laptops_bot_play_greedquest_to_the_verified_end() {
         })
         .unwrap_or_else(|e| panic!("the game started: {e}; {}", tail(&seen, 20)));
     }
-    let deadline = Instant::now()
-        + Duration::from_secs(
-            std::env::var("HOARD_GQ_SECS")
-                .ok()
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(400),
-        );
+    let deadline = Instant::now() + Duration::from_secs(400);
     let mut moves = 0;
     // A phone at its end screen is tapped no more.
     let mut ended = [false, false];
