@@ -55,7 +55,7 @@ impl From<Ciphertext> for CiphertextBytes {
 impl Ciphertext {
     /// The ciphertext `(a, b)`.
     pub fn new(a: RistrettoPoint, b: RistrettoPoint) -> Ciphertext {
-        let bytes = [a.compress().to_bytes(), b.compress().to_bytes()];
+        let bytes = [encode(&a), encode(&b)];
         Ciphertext { a, b, bytes }
     }
 
@@ -123,7 +123,7 @@ impl Ciphertext {
         Ciphertext {
             a: self.a,
             b,
-            bytes: [self.bytes[0], b.compress().to_bytes()],
+            bytes: [self.bytes[0], encode(&b)],
         }
     }
 }
@@ -195,7 +195,7 @@ pub mod point {
     use super::*;
 
     pub fn serialize<S: Serializer>(p: &RistrettoPoint, s: S) -> Result<S::Ok, S::Error> {
-        crate::bytes::bytes32::serialize(&p.compress().to_bytes(), s)
+        crate::bytes::bytes32::serialize(&encode(p), s)
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RistrettoPoint, D::Error> {
@@ -208,26 +208,46 @@ pub mod point {
 /// 12 MB): a whole deck's worth of messages many times over.
 const POINT_MEMO: usize = 1 << 16;
 
-/// The point 32 bytes encode, if they encode one. Decompressing costs an inverse square
-/// root, and every core on a device (a host holding bots' seats, a simulated table) reads
-/// the same messages: the points read are kept, for the whole process, by their bytes.
-/// Decompression is a pure function, so the memo changes no result.
-pub fn decompress(bytes: [u8; 32]) -> Option<RistrettoPoint> {
+/// The points read or made on this device, by their encodings (see [`decompress`]).
+fn point_memo()
+-> std::sync::MutexGuard<'static, std::collections::HashMap<[u8; 32], RistrettoPoint>> {
     use std::collections::HashMap;
     use std::sync::{Mutex, OnceLock};
     static MEMO: OnceLock<Mutex<HashMap<[u8; 32], RistrettoPoint>>> = OnceLock::new();
-    let memo = MEMO.get_or_init(Default::default);
-    if let Some(p) = memo.lock().ok().and_then(|m| m.get(&bytes).copied()) {
+    MEMO.get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+}
+
+/// The point 32 bytes encode, if they encode one. Decompressing costs an inverse square
+/// root, and every core on a device (a host holding bots' seats, a simulated table) reads
+/// the same messages: the points read are kept, for the whole process, by their bytes, and
+/// so are the points this process encoded itself ([`encode`]). Decompression is a pure
+/// function, so the memo changes no result.
+pub fn decompress(bytes: [u8; 32]) -> Option<RistrettoPoint> {
+    if let Some(p) = point_memo().get(&bytes).copied() {
         return Some(p);
     }
     let p = CompressedRistretto(bytes).decompress()?;
-    if let Ok(mut m) = memo.lock() {
-        if m.len() >= POINT_MEMO {
-            m.clear();
-        }
-        m.insert(bytes, p);
-    }
+    remember(bytes, p);
     Some(p)
+}
+
+/// `p`'s encoding, kept for [`decompress`]: a point a core of this process made and sent is
+/// read back by the others without its inverse square root.
+pub fn encode(p: &RistrettoPoint) -> [u8; 32] {
+    let bytes = p.compress().to_bytes();
+    remember(bytes, *p);
+    bytes
+}
+
+/// `bytes` encode `p`: [`decompress`] gives `p` for them from now on.
+pub(crate) fn remember(bytes: [u8; 32], p: RistrettoPoint) {
+    let mut memo = point_memo();
+    if memo.len() >= POINT_MEMO {
+        memo.clear();
+    }
+    memo.insert(bytes, p);
 }
 
 /// Serde for a scalar as its 32 canonical bytes; a non-canonical encoding fails.
