@@ -64,29 +64,13 @@ impl From<Point> for PointBytes {
     }
 }
 
-/// The scalar ½: `½·(2·P) = P`.
-fn half() -> Scalar {
-    Scalar::from(2u8).invert()
-}
-
-/// The points `2·h` for each `h` of `halves`, with their encodings. A point's encoding costs
-/// an inverse square root; the encodings of doubled points cost one inversion for the whole
-/// batch ([`RistrettoPoint::double_and_compress_batch`]). So the prover makes each point it
-/// sends at half its value, from its scalars halved, and has them all encoded at once.
-fn doubled(halves: &[RistrettoPoint]) -> Vec<Point> {
-    if halves.is_empty() {
-        return Vec::new();
+impl From<RistrettoPoint> for Point {
+    fn from(p: RistrettoPoint) -> Point {
+        Point {
+            p,
+            bytes: elgamal::encode(&p),
+        }
     }
-    RistrettoPoint::double_and_compress_batch(halves)
-        .into_iter()
-        .zip(halves)
-        .map(|(encoding, h)| {
-            let p = h + h;
-            let bytes = encoding.to_bytes();
-            elgamal::remember(bytes, p);
-            Point { p, bytes }
-        })
-        .collect()
 }
 
 /// A scalar on the wire (canonical bytes only).
@@ -125,17 +109,6 @@ fn generator(i: u32) -> RistrettoPoint {
     let mut wide = [0u8; 64];
     h.finalize_xof().fill(&mut wide);
     RistrettoPoint::from_uniform_bytes(&wide)
-}
-
-/// `½·H_0 … ½·H_{n−1}`, for the prover (see [`doubled`]), made once per process.
-fn half_generators(n: usize) -> Vec<RistrettoPoint> {
-    static MADE: Mutex<Vec<RistrettoPoint>> = Mutex::new(Vec::new());
-    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
-    if made.len() < n {
-        let half = half();
-        *made = generators(n)[1..].iter().map(|h| h * half).collect();
-    }
-    made[..n].to_vec()
 }
 
 /// `H` and `H_0 … H_{n−1}`, made once per process (hashing to the group costs two
@@ -243,17 +216,10 @@ impl ShuffleProof {
                 *slot = i;
             }
         }
-        // Every point below is made at half its value (its scalars times ½) and doubled
-        // in `doubled`, which encodes them in one batch.
-        let half = half();
-        let halved = |s: &Scalar| s * half;
         let r = nonces.take(n);
-        let half_hs = half_generators(n);
-        let permutation = doubled(
-            &(0..n)
-                .map(|j| RistrettoPoint::mul_base(&halved(&r[j])) + half_hs[to[j]])
-                .collect::<Vec<_>>(),
-        );
+        let permutation: Vec<Point> = (0..n)
+            .map(|j| Point::from(RistrettoPoint::mul_base(&r[j]) + hs[to[j]]))
+            .collect();
         append_points(&mut t, b"permutation", &permutation);
         let u = challenges(&mut t, b"u", n);
         let permuted: Vec<Scalar> = order.iter().map(|j| u[*j as usize]).collect();
@@ -263,47 +229,35 @@ impl ShuffleProof {
         let w_chain = nonces.take(n);
         let w_permuted = nonces.take(n);
 
-        // The chain is made link by link, each link from the one before it, so each is
-        // doubled as it is made; its encodings wait for the batch.
-        let mut halves = Vec::with_capacity(2 * n);
+        let mut chain = Vec::with_capacity(n);
+        let mut t_chain = Vec::with_capacity(n);
         let mut last = h;
         for i in 0..n {
-            let link = RistrettoPoint::multiscalar_mul(
-                [halved(&r_chain[i]), halved(&permuted[i])],
-                [g, last],
-            );
-            let first = RistrettoPoint::multiscalar_mul(
-                [halved(&w_chain[i]), halved(&w_permuted[i])],
-                [g, last],
-            );
-            halves.push(link);
-            halves.push(first);
-            last = link + link;
+            let link = RistrettoPoint::multiscalar_mul([r_chain[i], permuted[i]], [g, last]);
+            let first = RistrettoPoint::multiscalar_mul([w_chain[i], w_permuted[i]], [g, last]);
+            chain.push(Point::from(link));
+            t_chain.push(Point::from(first));
+            last = link;
         }
-        let w_permuted_halved: Vec<Scalar> = w_permuted.iter().map(halved).collect();
         let t3 = RistrettoPoint::multiscalar_mul(
-            std::iter::once(halved(&w3)).chain(w_permuted_halved.iter().copied()),
+            std::iter::once(w3).chain(w_permuted.iter().copied()),
             std::iter::once(g).chain(hs.iter().copied()),
         );
         let t4a = RistrettoPoint::multiscalar_mul(
-            std::iter::once(-halved(&w4)).chain(w_permuted_halved.iter().copied()),
+            std::iter::once(-w4).chain(w_permuted.iter().copied()),
             std::iter::once(g).chain(output.iter().map(Ciphertext::a)),
         );
         let t4b = RistrettoPoint::multiscalar_mul(
-            std::iter::once(-halved(&w4)).chain(w_permuted_halved.iter().copied()),
+            std::iter::once(-w4).chain(w_permuted.iter().copied()),
             std::iter::once(*key).chain(output.iter().map(Ciphertext::b)),
         );
-        let links = doubled(&halves);
-        let chain: Vec<Point> = links.iter().step_by(2).copied().collect();
-        let t_chain: Vec<Point> = links.iter().skip(1).step_by(2).copied().collect();
-        let firsts = doubled(&[
-            RistrettoPoint::mul_base(&halved(&w1)),
-            RistrettoPoint::mul_base(&halved(&w2)),
-            t3,
-            t4a,
-            t4b,
-        ]);
-        let firsts = [firsts[0], firsts[1], firsts[2], firsts[3], firsts[4]];
+        let firsts = [
+            Point::from(RistrettoPoint::mul_base(&w1)),
+            Point::from(RistrettoPoint::mul_base(&w2)),
+            Point::from(t3),
+            Point::from(t4a),
+            Point::from(t4b),
+        ];
         append_points(&mut t, b"chain", &chain);
         append_points(&mut t, b"t", &firsts);
         append_points(&mut t, b"t chain", &t_chain);
@@ -513,26 +467,6 @@ mod tests {
         shuffle::shuffle_and_prove(&ctx(2), seed, &key(), input)
     }
 
-    /// The batch encodings of doubled points are the points' own encodings, and the
-    /// points are the doubles.
-    #[test]
-    fn points_made_at_half_are_encoded_as_made_whole() {
-        let halves: Vec<RistrettoPoint> = (0..7u8)
-            .map(|i| RistrettoPoint::mul_base(&scalar_from_hash("hoard test point", &[&[i]])))
-            .collect();
-        let made = doubled(&halves);
-        assert_eq!(made.len(), halves.len());
-        for (h, p) in halves.iter().zip(&made) {
-            let whole = h + h;
-            assert_eq!(p.p, whole);
-            assert_eq!(p.bytes, whole.compress().to_bytes());
-            assert_eq!(elgamal::decompress(p.bytes), Some(whole));
-        }
-        assert!(doubled(&[]).is_empty());
-        let half = half();
-        assert_eq!((halves[3] * half) + (halves[3] * half), halves[3]);
-    }
-
     #[test]
     fn an_honest_shuffle_always_passes() {
         for n in [1, 2, 3, 10, 52] {
@@ -671,13 +605,7 @@ mod tests {
         let input = deck(5);
         let (output, proof) = proved(&[2; 32], &input);
         let bad = Err(DeckError::BadShuffleProof);
-        let nudge = |p: &mut Point| {
-            let q = p.p + RISTRETTO_BASEPOINT_POINT;
-            *p = Point {
-                p: q,
-                bytes: q.compress().to_bytes(),
-            }
-        };
+        let nudge = |p: &mut Point| *p = Point::from(p.p + RISTRETTO_BASEPOINT_POINT);
         let mut p = proof.clone();
         nudge(&mut p.permutation[3]);
         assert_eq!(p.verify(&ctx(2), &key(), &input, &output), bad);
