@@ -52,13 +52,15 @@ fn main() {
     }
 
     let t = Instant::now();
-    let (mut steps, mut sealed, mut messages, mut bytes) = (0u64, 0u64, 0u64, 0u64);
+    let (mut steps, mut sealed, mut messages, mut bytes, mut fsyncs) =
+        (0u64, 0u64, 0u64, 0u64, 0u64);
     for seed in 0..GAMES {
         let r = game(seed, false);
         steps += r.steps as u64;
         sealed += r.sealed_plays as u64;
         messages += r.messages;
         bytes += r.bytes;
+        fsyncs += r.fsyncs;
     }
     let secs = t.elapsed().as_secs_f64();
 
@@ -81,6 +83,10 @@ fn main() {
         "  {:.0} messages/game, {:.1} KB/game on the network (all six devices)",
         messages as f64 / GAMES as f64,
         bytes as f64 / GAMES as f64 / 1000.0
+    );
+    println!(
+        "  fsyncs per sealed play (all that the stores make, over the sealed plays): {:.2}",
+        fsyncs as f64 / sealed as f64
     );
     let per = |b: u64| b as f64 / plays as f64;
     let [commits, openings, holdings] = ["Commit", "Open", "Holding"].map(|k| tally.bytes(&[k]));

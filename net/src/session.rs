@@ -212,6 +212,9 @@ struct Broken {
 /// How long a seat whose store failed waits before trying the disk again (ms); the same
 /// for the ending's words.
 const RETRY_STORE_AFTER: u64 = 1_000;
+/// How often the step a game is at is written for the list of games while it goes on, ms.
+const PROGRESS_EVERY: u64 = 2_000;
+
 /// The most bytes held for a seat whose store failed before some are dropped: only messages
 /// the table can send again (the other seats', which their makers and every holder send
 /// again to whoever lacks them, and hellos), never the seat's own.
@@ -271,8 +274,8 @@ pub struct Session<G: Game> {
     autoplay: bool,
     log: Vec<String>,
     narrated: usize,
-    /// The step the progress file last said.
-    progress: Option<u32>,
+    /// The step the progress file last said, and when it was written.
+    progress: Option<(u32, Time)>,
     ending: Ending,
     /// The audit's verdict as the screens show it, once there is one: naming what it left
     /// unchecked replays the log, so it is worked out once.
@@ -630,11 +633,20 @@ impl<G: Game> Session<G> {
     }
 
     /// Writes the step the game is at, when it moved on, for the list of games: best
-    /// effort (a failed write is tried again at the next change).
-    fn write_progress(&mut self) {
+    /// effort (a failed write is tried again at the next pump), and at most once every
+    /// [`PROGRESS_EVERY`] ms while the game goes on. The file is written whole and made
+    /// durable (two fsyncs and a rename) before the step's messages leave `pump`, so at
+    /// every step it held up each one; the list of games shows a step at most that much
+    /// behind if the app is killed.
+    fn write_progress(&mut self, now: Time) {
         let step = self.step();
-        if self.progress != Some(step) && self.dir.write("progress", &step.to_le_bytes()).is_ok() {
-            self.progress = Some(step);
+        let due = match self.progress {
+            None => true,
+            Some((said, _)) if said == step => false,
+            Some((_, at)) => now >= at.plus(PROGRESS_EVERY) || self.finished(),
+        };
+        if due && self.dir.write("progress", &step.to_le_bytes()).is_ok() {
+            self.progress = Some((step, now));
         }
     }
 
@@ -949,9 +961,7 @@ impl<G: Game> Session<G> {
                 }
             }
         }
-        if out.changed {
-            self.write_progress();
-        }
+        self.write_progress(now);
         self.save_ending(now, &mut out);
         out
     }
@@ -1540,6 +1550,80 @@ mod tests {
         std::fs::write(&done, b"").expect("emptied");
         assert_eq!(listed(t), Some(won.clone()));
         assert_eq!(std::fs::read_to_string(&done).ok(), Some(won));
+    }
+
+    /// The list of games shows the step each game is at, from a file the session writes
+    /// whole and durably: at most once every `PROGRESS_EVERY` ms while the game goes on (at
+    /// every step it cost each device two fsyncs and a rename before the step's messages
+    /// left), and the last step once the game is over.
+    #[test]
+    fn the_step_for_the_list_of_games_is_written_now_and_then_and_at_the_end() {
+        let (ann, ben) = (key(1), key(2));
+        let m = meta(&ann, &ben);
+        let (ann_dir, ben_dir) = (in_memory(), in_memory());
+        let table = |dir: &Folder, key: &SecretKey| {
+            Session::<GreedQuest>::create(
+                dir.clone(),
+                m.clone(),
+                key,
+                &[],
+                true,
+                Time(0),
+                &mut SystemRandom,
+            )
+            .expect("session")
+        };
+        let (mut ann_table, mut ben_table) = (table(&ann_dir, &ann), table(&ben_dir, &ben));
+        ann_table.peer_up(Time(0), ben.public());
+        ben_table.peer_up(Time(0), ann.public());
+        let progress = |dir: &Folder| {
+            dir.read("progress")
+                .ok()
+                .and_then(|b| b.as_slice().try_into().ok().map(u32::from_le_bytes))
+        };
+        // When Ann's file changed, and to what.
+        let mut written: Vec<(u64, u32)> = Vec::new();
+        let mut to_ann: Vec<Outgoing> = Vec::new();
+        let mut t = 0;
+        while !ann_table.finished() {
+            t += 50;
+            assert!(t < 600_000, "the game did not end");
+            for out in std::mem::take(&mut to_ann) {
+                ann_table
+                    .deliver(Time(t), ben.public(), out.from, out.to, &out.messages)
+                    .expect("Ben's messages");
+            }
+            ann_table.timeout(Time(t));
+            for out in ann_table.pump(Time(t)).sends {
+                ben_table
+                    .deliver(Time(t), ann.public(), out.from, out.to, &out.messages)
+                    .expect("Ann's messages");
+            }
+            ben_table.timeout(Time(t));
+            to_ann.extend(ben_table.pump(Time(t)).sends);
+            if let Some(step) = progress(&ann_dir)
+                && written.last().is_none_or(|(_, s)| *s != step)
+            {
+                written.push((t, step));
+            }
+        }
+        let last = ann_table.step();
+        assert_eq!(
+            progress(&ann_dir),
+            Some(last),
+            "the last step, once the game is over"
+        );
+        assert!(
+            written.len() > 2,
+            "written as the game went on: {written:?}"
+        );
+        let (before_end, _) = written.split_at(written.len() - 1);
+        for pair in before_end.windows(2) {
+            assert!(
+                pair[1].0 - pair[0].0 >= PROGRESS_EVERY,
+                "written twice within {PROGRESS_EVERY} ms: {written:?}"
+            );
+        }
     }
 
     /// Issue 14: a person at a table with a bot asks to end the game; the bot agrees at once,

@@ -152,6 +152,9 @@ pub struct Report {
     /// Simulated time the game took, ms.
     pub sim_time: u64,
     pub crashes: u32,
+    /// The fsyncs every device's store would have made (one per durable file a flush
+    /// touched), all devices together.
+    pub fsyncs: u64,
     /// Every device's verdict, by seat (a dead seat's is `None`).
     pub verdicts: Vec<Option<Verdict>>,
     /// Every device's final state hash, by seat.
@@ -294,12 +297,15 @@ struct Disk {
     start: Start,
     log: Vec<u8>,
     secrets: Vec<u8>,
-    /// The messages kept without an fsync (peers', and the seat's openings and links).
+    /// The messages kept without an fsync (peers', and the seat's commitments, openings and
+    /// links).
     inbox: Vec<u8>,
     /// Where the last flushed batch began in each file.
     batch_from: (usize, usize),
     /// Where each of the last few batches began in the inbox.
     inbox_marks: VecDeque<usize>,
+    /// The fsyncs a real store would have made: one per durable file a flush touched.
+    fsyncs: u64,
 }
 
 /// How many of its last batches a crash may take from the inbox.
@@ -314,6 +320,7 @@ impl Disk {
             inbox: store::INBOX_MAGIC.to_vec(),
             batch_from: (store::LOG_MAGIC.len(), store::SECRETS_MAGIC.len()),
             inbox_marks: VecDeque::new(),
+            fsyncs: 0,
         }
     }
 
@@ -324,6 +331,9 @@ impl Disk {
         if self.inbox_marks.len() > INBOX_LOSS {
             self.inbox_marks.pop_front();
         }
+        let log = records.iter().any(|p| matches!(p, Persist::Message(_)));
+        let secrets = records.iter().any(|p| matches!(p, Persist::Secret(_)));
+        self.fsyncs += u64::from(log) + u64::from(secrets);
         for p in records {
             match p {
                 Persist::Message(b) => store::frame(&mut self.log, &b),
@@ -1171,6 +1181,7 @@ impl<G: Game> Sim<G> {
             bytes: self.bytes,
             sim_time: self.now.0,
             crashes: self.crashes,
+            fsyncs: self.nodes.iter().map(|n| n.disk.fsyncs).sum(),
             verdicts: self
                 .nodes
                 .iter()

@@ -7,10 +7,10 @@
 //! - `start`   — the session's [`Start`], written once, whole or not at all
 //!   ([`Folder::write`]);
 //! - `log`     — the messages the seat signed that it could not make again the same way
-//!   after a crash (commitments, open moves, votes, accepts, reveals), in order (canonical
-//!   wire bytes);
+//!   after a crash (open moves, votes, accepts, reveals), in order (canonical wire bytes);
 //! - `inbox`   — the rest the core kept, in order: the peers' messages, and the seat's own
-//!   openings and chain links, which it makes again byte for byte from its secrets;
+//!   sealed plays' commitments and openings and its chain links, which it makes again byte
+//!   for byte from its secrets;
 //! - `secrets` — the seat's [`SecretRecord`]s (game secret, chain seed, sealed salts), owner
 //!   readable only.
 //!
@@ -30,8 +30,8 @@
 //! filesystem had not yet filled. Reading detects it and drops it (and trims it off the
 //! file), never misreads it. A last record that is complete but fails its checksum is
 //! taken for a torn write too (a crash can leave old blocks' bytes in it), though it may
-//! have been sent: an accept or a sealed play's commitment is made again the same from the
-//! seat's secrets (see [`crate::Core::resume`]); an open move or a vote so lost is not, and
+//! have been sent: an accept is made again the same from the seat's secrets (see
+//! [`crate::Core::resume`]); an open move or a vote so lost is not, and
 //! the player may choose differently. Damage anywhere else in the log or the secrets is a
 //! clear error. The inbox, never made durable, may have lost any part of what the system
 //! had not yet written back, so it is read up to its first bad record and the rest dropped.

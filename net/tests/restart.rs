@@ -28,13 +28,15 @@ fn commitments(t: &Table, seat: u8, n: u32) -> Vec<Signed> {
         .collect()
 }
 
-/// Issue 20: damage to the last record of a seat's log is taken for a torn write, so a
+/// Issue 20: damage to the last record of a seat's log was taken for a torn write, so a
 /// commitment the seat had already sent was forgotten; restarted, the seat sealed a new
 /// play for the same step, and the table held two commitments signed by it: "proof" that
 /// it cheated. It now commits again to the same play, byte for byte, from the salt and
-/// input it kept in its secrets.
+/// input it kept in its secrets. That is also why a commitment waits on one fsync, not two:
+/// only the salt and input are made durable before it leaves, and the commitment is kept
+/// with what the seat heard, which a crash may lose.
 #[test]
-fn a_damaged_last_log_record_is_signed_again_the_same_not_proof_of_cheating() {
+fn a_lost_commitment_is_signed_again_the_same_not_proof_of_cheating() {
     let dir = std::env::temp_dir().join(format!("hoard-restart-damaged-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let keys = keys(3, 40);
@@ -72,23 +74,36 @@ fn a_damaged_last_log_record_is_signed_again_the_same_not_proof_of_cheating() {
     let n = t.devices[2].step();
     t.devices[2].set_plays(true);
     assert!(t.devices[2].act(t.now));
-    // Written, fsync'd, and on its way to the table.
+    // The salt and input fsync'd, the commitment on its way to the table.
     t.collect(2);
     let sent = commitments(&t, 2, n);
     assert_eq!(sent.len(), 2, "one to each peer");
-
-    // The device dies, and the last record of its log, that commitment, reads back damaged.
-    let log = dir.join("log");
-    let mut bytes = std::fs::read(&log).expect("log");
-    let (records, _) = hoard_net::store::read_log(&bytes).expect("a good log");
-    let last = Wire::decode(records.last().expect("a record")).expect("a message");
+    let is_it = |record: &[u8]| {
+        matches!(Wire::decode(record), Ok(Wire::Signed(s))
+            if s.seat == 2 && s.step == n && matches!(s.body, Body::Commit(_)))
+    };
+    let (log, _) = hoard_net::store::read_log(&std::fs::read(dir.join("log")).expect("log"))
+        .expect("a good log");
     assert!(
-        matches!(&last, Wire::Signed(s) if s.step == n && matches!(s.body, Body::Commit(_))),
-        "the last record is the commitment: {last:?}"
+        !log.iter().any(|r| is_it(r)),
+        "the commitment waited on the durable log"
     );
-    let end = bytes.len() - 1;
-    bytes[end] ^= 0x40;
-    std::fs::write(&log, &bytes).expect("write");
+
+    // The device dies, and the inbox, never fsync'd, loses the commitment and all after it:
+    // its record reads back damaged, and the inbox is read up to there.
+    let inbox = dir.join("inbox");
+    let mut bytes = std::fs::read(&inbox).expect("inbox");
+    let mut at = hoard_net::store::INBOX_MAGIC.len();
+    loop {
+        let len = u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
+        if is_it(&bytes[at + 8..at + 8 + len]) {
+            bytes[at + 8] ^= 0x40;
+            break;
+        }
+        at += 8 + len;
+        assert!(at < bytes.len(), "the commitment is kept in the inbox");
+    }
+    std::fs::write(&inbox, &bytes).expect("write");
 
     t.devices[2].restart(t.now).expect("restarts");
     // Its bot is asked at once, before any peer could send the commitment back to it.

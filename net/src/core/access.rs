@@ -165,6 +165,16 @@ impl<G: Game> Core<G> {
     /// Whether the table waits for this seat's move and its signed message is not out
     /// (an answer held back for the reaction window counts as not out).
     pub(super) fn owes_move(&self) -> bool {
+        self.unsigned_move()
+            && self
+                .game
+                .as_ref()
+                .is_some_and(|gs| !self.table_is_past(gs.records.len() as u32))
+    }
+
+    /// Whether the step this device is at waits for this seat's move (the table may have
+    /// gone past it) and this device holds no signed message of it.
+    pub(super) fn unsigned_move(&self) -> bool {
         let Some(gs) = &self.game else { return false };
         if self.halted.is_some() || gs.removed.contains_key(&self.me) {
             return false;
@@ -178,7 +188,7 @@ impl<G: Game> Core<G> {
             },
             _ => return false,
         };
-        if gs.skipped.contains(&(n, self.me)) || self.table_is_past(n) {
+        if gs.skipped.contains(&(n, self.me)) {
             return false;
         }
         let log = gs.bases[n as usize].log;

@@ -307,11 +307,13 @@ impl<G: Game> Core<G> {
                 {
                     self.back_due = false;
                 }
-                // Signatures are deterministic: an opening or a link made again from the
-                // kept secrets is the same bytes, so neither has to wait on the disk.
+                // Signatures are deterministic: a sealed play's commitment or opening, or
+                // a link, made again from the kept secrets is the same bytes, so none has
+                // to wait on the disk (the sealed play's salt and input did, first: see
+                // `Core::seal_kept_play`). A sealed step then waits on one fsync, not two.
                 let again = match &wire {
                     Wire::Link(_) => true,
-                    Wire::Signed(s) => s.kind() == Kind::Open,
+                    Wire::Signed(s) => matches!(s.kind(), Kind::Open | Kind::Commit),
                     Wire::Hello(_) | Wire::Holding(_) => false,
                 };
                 self.persists.push_back(if again {

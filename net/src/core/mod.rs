@@ -327,13 +327,14 @@ pub enum SecretRecord {
 /// [`Persist::Replayable`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Persist {
-    /// A message this seat signed and could not make again the same way after a crash (a
-    /// commitment, an open move, a vote, ...), canonical wire bytes: durable before it
-    /// leaves, so that the seat can never forget what it said and then say something else.
+    /// A message this seat signed and could not make again the same way after a crash (an
+    /// open move, a vote, ...), canonical wire bytes: durable before it leaves, so that the
+    /// seat can never forget what it said and then say something else.
     Message(Vec<u8>),
     /// A message kept without waiting on the disk: a peer's (lost in a crash, it comes
     /// again from the table), or one of ours that the seat makes again byte for byte after
-    /// a crash (an opening of a commitment it kept, a link of its chain).
+    /// a crash (a sealed play's commitment or opening from the salt and input it kept, a
+    /// link of its chain).
     Replayable(Vec<u8>),
     /// A secret, for the session's secrets file.
     Secret(SecretRecord),

@@ -119,10 +119,13 @@ impl<G: Game> Core<G> {
     }
 
     /// Signs again the commitment to this seat's kept sealed play for the current step, if
-    /// the table waits for it: the store lost the signed commitment (a damaged last record
-    /// of the log is taken for a torn write) but kept the salt and input, written first.
-    /// That commitment may have reached the table; choosing anew would show it two sealed
-    /// plays. Signatures are deterministic, so this is the very message made before.
+    /// this device holds none: a commitment is kept without waiting on the disk, so a crash
+    /// may lose it, but never the salt and input, made durable before it could leave. That
+    /// commitment may have reached the table; choosing anew would show it two sealed
+    /// plays. Signatures are deterministic, so this is the very message made before. It is
+    /// signed again even where the table has gone past the step (with it, most likely):
+    /// the device then holds its own part of the step as it did before the crash, rather
+    /// than wait for a peer to send it back.
     /// Returns whether it signed.
     pub(super) fn seal_kept_play(&mut self, now: Time) -> bool {
         if !self.answer_may_leave(now) {
@@ -141,7 +144,7 @@ impl<G: Game> Core<G> {
         let Some((salt, input)) = self.sealed.get(&(n, basis.log)) else {
             return false;
         };
-        if !sealed || !self.owes_move() {
+        if !sealed || !self.unsigned_move() {
             return false;
         }
         let commitment = seal::commitment(&self.session, n, self.me, salt, input);

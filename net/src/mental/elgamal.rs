@@ -242,7 +242,7 @@ pub fn encode(p: &RistrettoPoint) -> [u8; 32] {
 }
 
 /// `bytes` encode `p`: [`decompress`] gives `p` for them from now on.
-pub(crate) fn remember(bytes: [u8; 32], p: RistrettoPoint) {
+fn remember(bytes: [u8; 32], p: RistrettoPoint) {
     let mut memo = point_memo();
     if memo.len() >= POINT_MEMO {
         memo.clear();
