@@ -267,7 +267,7 @@ pub fn offline(module: &str, name: &str) -> bool {
         .args([
             "--exact",
             &test,
-            "--ignored",
+            "--include-ignored",
             "--nocapture",
             "--test-threads",
             "1",

@@ -5,7 +5,6 @@
 
 mod away_greedquest;
 mod bad_wifi;
-mod browser;
 mod card_games_network;
 mod catch_up;
 mod counter_network;
