@@ -25,7 +25,9 @@ pub fn start() {
             .and_then(|d| d.get_element_by_id(CANVAS))
             .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
         else {
-            tracing::error!("the page has no <canvas id=\"{CANVAS}\"> to draw on");
+            console_error(&format!(
+                "the page has no <canvas id=\"{CANVAS}\"> to draw on"
+            ));
             return;
         };
         let config = AppConfig {
@@ -47,9 +49,15 @@ pub fn start() {
             )
             .await;
         if let Err(e) = started {
-            tracing::error!("the app could not start on the page: {e:?}");
+            console_error(&format!("the app could not start on the page: {e:?}"));
         }
     });
+}
+
+/// Writes `message` to the browser's console as an error (the page sets up no log: its
+/// release build leaves every log call out).
+fn console_error(message: &str) {
+    web_sys::console::error_1(&message.into());
 }
 
 /// The browser under the page: it has no system bars to tell and no way to keep the screen
