@@ -54,8 +54,8 @@ pub fn start() {
     });
 }
 
-/// Writes `message` to the browser's console as an error (the page sets up no log: its
-/// release build leaves every log call out).
+/// Writes `message` to the browser's console as an error (the page sets up no log, so a
+/// `tracing` call would go nowhere).
 fn console_error(message: &str) {
     web_sys::console::error_1(&message.into());
 }
