@@ -1584,9 +1584,11 @@ mod tests {
         // When Ann's file changed, and to what.
         let mut written: Vec<(u64, u32)> = Vec::new();
         let mut to_ann: Vec<Outgoing> = Vec::new();
+        // A quarter of a second between rounds: a short game (seen: 37 rounds) still lasts
+        // several times PROGRESS_EVERY, so the file has to be written as it goes.
         let mut t = 0;
         while !ann_table.finished() {
-            t += 50;
+            t += 250;
             assert!(t < 600_000, "the game did not end");
             for out in std::mem::take(&mut to_ann) {
                 ann_table
