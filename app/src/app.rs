@@ -753,6 +753,8 @@ impl eframe::App for HoardApp {
     }
 
     fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+        #[cfg(target_arch = "wasm32")]
+        crate::web::app_began();
         let now = ctx.input(|i| i.time);
         self.drain(now);
     }
@@ -810,6 +812,8 @@ impl eframe::App for HoardApp {
         });
         self.confirm_leave_ui(&ctx);
         self.confirm_end_ui(&ctx);
+        #[cfg(target_arch = "wasm32")]
+        crate::web::app_done();
     }
 }
 

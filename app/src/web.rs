@@ -102,29 +102,72 @@ fn scanned() -> Option<crate::Opened> {
     Some(opened)
 }
 
-/// The CPU of the frames drawn since the page's bench last asked (eframe's measure of a
-/// frame: the app's logic, layout and painting calls), the latest [`FRAMES_KEPT`] at most.
-static FRAMES: Mutex<VecDeque<f32>> = Mutex::new(VecDeque::new());
+/// The frames drawn since the page's bench last asked, the latest [`FRAMES_KEPT`] at most.
+static FRAMES: Mutex<Frames> = Mutex::new(Frames {
+    kept: VecDeque::new(),
+    began: None,
+    app: None,
+});
 const FRAMES_KEPT: usize = 4096;
 
-/// Notes the CPU of the frame before, in seconds (`eframe::IntegrationInfo::cpu_usage`).
-pub(crate) fn frame_cpu(seconds: Option<f32>) {
-    let (Some(seconds), Ok(mut frames)) = (seconds, FRAMES.lock()) else {
-        return;
-    };
-    if frames.len() == FRAMES_KEPT {
-        frames.pop_front();
-    }
-    frames.push_back(seconds * 1000.0);
+/// Each frame's CPU in milliseconds, whole and Hoard's own part of it.
+struct Frames {
+    /// eframe's measure of a frame (`eframe::IntegrationInfo::cpu_usage`: the app's logic and
+    /// screens, egui's layout into triangles, and the painting calls), and the app's part
+    /// (its logic and screens alone), by frame.
+    kept: VecDeque<(f32, f32)>,
+    /// When the app's part of this frame began (the page's clock, ms).
+    began: Option<f64>,
+    /// The app's part of the frame before, ms.
+    app: Option<f32>,
 }
 
-/// The frames' CPU noted since the last call, in milliseconds, comma-separated (for the
-/// page's bench, `tests/benches/page.rs`).
+/// The page's clock in milliseconds (`performance.now()`).
+fn clock() -> Option<f64> {
+    web_sys::window()?.performance().map(|p| p.now())
+}
+
+/// The app's part of a frame begins (its logic runs first).
+pub(crate) fn app_began() {
+    if let Ok(mut frames) = FRAMES.lock() {
+        frames.began = clock();
+    }
+}
+
+/// The app's part of the frame ends (its screens are laid out).
+pub(crate) fn app_done() {
+    if let (Ok(mut frames), Some(now)) = (FRAMES.lock(), clock()) {
+        frames.app = frames.began.take().map(|began| (now - began) as f32);
+    }
+}
+
+/// Notes the CPU of the frame before, in seconds (`eframe::IntegrationInfo::cpu_usage`),
+/// with the app's part of it.
+pub(crate) fn frame_cpu(seconds: Option<f32>) {
+    let Ok(mut frames) = FRAMES.lock() else {
+        return;
+    };
+    let app = frames.app.take();
+    let (Some(seconds), Some(app)) = (seconds, app) else {
+        return;
+    };
+    if frames.kept.len() == FRAMES_KEPT {
+        frames.kept.pop_front();
+    }
+    frames.kept.push_back((seconds * 1000.0, app));
+}
+
+/// The frames noted since the last call, comma-separated, each its whole CPU and the app's
+/// part of it in milliseconds (`12.30/4.10`), for the page's bench (`tests/benches/page.rs`).
 pub fn frame_times() -> String {
     let Ok(mut frames) = FRAMES.lock() else {
         return String::new();
     };
-    let times: Vec<String> = frames.drain(..).map(|ms| format!("{ms:.2}")).collect();
+    let times: Vec<String> = frames
+        .kept
+        .drain(..)
+        .map(|(whole, app)| format!("{whole:.2}/{app:.2}"))
+        .collect();
     times.join(",")
 }
 
