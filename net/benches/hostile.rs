@@ -16,7 +16,7 @@
 
 use hoard_net::VoteAction;
 use hoard_net::core::CoreEvent;
-use hoard_net::wire::{Body, Hello, Link, Signed, Wire};
+use hoard_net::wire::{Body, Hello, Link, Opening, Signed, Wire};
 use hoard_net::{Basis, Core, CoreConfig, Persist, SeatSpec, SecretKey, Start, Time, Transmit};
 use hoard_rules::Game;
 use hoard_rules::greedquest::{Config, GreedQuest};
@@ -245,7 +245,6 @@ fn junk() {
     let rogue = keys[ROGUE].public();
     let session = start.session();
     let at = devs[0].core.step();
-    let basis = devs[0].core.basis();
     let (held, inbox) = (devs[0].core.held(), devs[0].inbox);
     let mut refused = 0;
     let mut first_drop = None;
@@ -261,17 +260,13 @@ fn junk() {
             })
             .encode(),
             // An opening "from" another seat, ahead of any commitment.
-            1 => Wire::Signed(Signed::sign(
-                &keys[ROGUE],
+            1 => Wire::Open(Opening {
                 session,
                 seat,
-                at + i % 64,
-                basis,
-                Body::Open {
-                    salt: *blake3::hash(&i.to_le_bytes()).as_bytes(),
-                    input: vec![0],
-                },
-            ))
+                step: at + i % 64,
+                salt: *blake3::hash(&i.to_le_bytes()).as_bytes(),
+                input: vec![0],
+            })
             .encode(),
             // The rogue's own signature, on a log the table never had.
             _ => head(&keys[ROGUE], &start, at + i % 64, i),

@@ -34,6 +34,10 @@ pub enum NetError {
     },
     #[error("seat {seat} ({name}) sent a beacon link for step {step} that is not from its chain")]
     BadLink { seat: Seat, name: String, step: u32 },
+    #[error(
+        "seat {seat} ({name}) opened a play at step {step} that does not match its sealed play"
+    )]
+    BadOpening { seat: Seat, name: String, step: u32 },
     #[error("{by} passed on a beacon link or an opening of seat {seat} ({name}) unasked")]
     Unasked {
         seat: Seat,

@@ -227,6 +227,7 @@ impl Broken {
         let own = match Wire::decode(&bytes) {
             Ok(Wire::Signed(s)) => s.seat == seat,
             Ok(Wire::Link(l)) => l.seat == seat,
+            Ok(Wire::Open(o)) => o.seat == seat,
             Ok(Wire::Hello(_) | Wire::Holding(_)) | Err(_) => false,
         };
         self.held_bytes += bytes.len();

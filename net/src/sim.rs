@@ -273,11 +273,11 @@ fn kind_name(wire: &crate::wire::Wire) -> &'static str {
         Wire::Link(_) => "Link",
         Wire::Hello(_) => "Hello",
         Wire::Holding(_) => "Holding",
+        Wire::Open(_) => "Open",
         Wire::Signed(s) => match s.kind() {
             Kind::Accept => "Accept",
             Kind::Input => "Input",
             Kind::Commit => "Commit",
-            Kind::Open => "Open",
             Kind::Vote(_) => "Vote",
             Kind::Head => "Head",
             Kind::Reveal => "Reveal",

@@ -106,15 +106,9 @@ pub enum Body {
     Accept(Accept),
     /// An open input: a [`hoard_rules::Pending::Turn`] or an open `Together` step.
     Input(#[serde(with = "byte_vec")] Vec<u8>),
-    /// The commitment to a sealed input.
+    /// The commitment to a sealed input; its opening is an [`Opening`], which needs no
+    /// signature of its own.
     Commit(#[serde(with = "bytes32")] Hash),
-    /// The opening of a commitment: salt and input.
-    Open {
-        #[serde(with = "bytes32")]
-        salt: Hash,
-        #[serde(with = "byte_vec")]
-        input: Vec<u8>,
-    },
     /// A vote about an away seat at this step.
     Vote { target: Seat, action: VoteAction },
     /// "I completed the previous step; this is my basis for this one": sent when a vote
@@ -151,7 +145,6 @@ pub enum Kind {
     Accept,
     Input,
     Commit,
-    Open,
     Vote(Seat),
     Head,
     Reveal,
@@ -182,7 +175,6 @@ impl Body {
             Body::Accept(_) => Kind::Accept,
             Body::Input(_) => Kind::Input,
             Body::Commit(_) => Kind::Commit,
-            Body::Open { .. } => Kind::Open,
             Body::Vote { target, .. } => Kind::Vote(*target),
             Body::Head => Kind::Head,
             Body::Reveal(_) => Kind::Reveal,
@@ -511,6 +503,30 @@ pub struct Link {
     pub link: Hash,
 }
 
+/// The opening of a seat's sealed play at `step`: the salt and input of its signed
+/// commitment. Needs no signature: the commitment binds session, step, seat, salt and input
+/// (see [`crate::seal::commitment`]), so only the seat can make an opening that matches it,
+/// and one that does not match is nobody's play. It names no log: it is matched against
+/// the seat's commitment on whichever log a device holds it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Opening {
+    pub session: SessionId,
+    pub seat: Seat,
+    pub step: u32,
+    #[serde(with = "bytes32")]
+    pub salt: Hash,
+    #[serde(with = "byte_vec")]
+    pub input: Vec<u8>,
+}
+
+impl Opening {
+    /// Whether this opens `commitment` (made for this opening's session, step and seat).
+    pub fn opens(&self, commitment: &Hash) -> bool {
+        crate::seal::commitment(&self.session, self.step, self.seat, &self.salt, &self.input)
+            == *commitment
+    }
+}
+
 /// Sync: "I am at `step`, hold these messages of it, and share your log up to `shared`;
 /// send me what I lack". Sent on (re)connect and whenever the table has not moved for a
 /// while.
@@ -581,6 +597,7 @@ pub enum Wire {
     Link(Link),
     Hello(Hello),
     Holding(Holding),
+    Open(Opening),
 }
 
 impl Wire {
@@ -620,6 +637,7 @@ impl Wire {
             Wire::Link(l) => &l.session,
             Wire::Hello(h) => &h.session,
             Wire::Holding(h) => &h.session,
+            Wire::Open(o) => &o.session,
         }
     }
 }

@@ -828,6 +828,7 @@ fn missed_messages_sent_to_a_returning_seat(
         let step = match Wire::decode(&sent.bytes) {
             Ok(Wire::Signed(s)) => s.step,
             Ok(Wire::Link(l)) => l.step,
+            Ok(Wire::Open(o)) => o.step,
             _ => continue,
         };
         if step > back_at && step < table_at {

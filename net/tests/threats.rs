@@ -7,7 +7,7 @@ use common::highcard::{self, Config, HighCard, Input, Phase, Private, Public};
 use common::table::{Device, Table, bot, keys, start_for};
 use hoard_net::core::Proof;
 use hoard_net::log::{PlayRecord, StepRecord};
-use hoard_net::wire::{Body, Hello, Link, Signed, Wire};
+use hoard_net::wire::{Body, Hello, Link, Opening, Signed, Wire};
 use hoard_net::{Basis, CoreConfig, NetError, SecretKey, Transmit, Verdict, VoteAction};
 use hoard_rules::{Game, Pending, Play, RuleError, Seal, Seat, Step};
 
@@ -51,6 +51,13 @@ fn honest_table(nonce: u8) -> Table {
 fn decode_signed(t: &Transmit) -> Option<Signed> {
     match Wire::decode(&t.bytes) {
         Ok(Wire::Signed(s)) => Some(s),
+        _ => None,
+    }
+}
+
+fn decode_opening(t: &Transmit) -> Option<Opening> {
+    match Wire::decode(&t.bytes) {
+        Ok(Wire::Open(o)) => Some(o),
         _ => None,
     }
 }
@@ -206,7 +213,7 @@ fn peeking_at_a_sealed_play_shows_nothing_before_every_commitment_is_in() {
     for i in [0, 1] {
         let sent = t.signed_from(i);
         assert!(
-            !sent.iter().any(|s| matches!(s.body, Body::Open { .. })),
+            t.openings_from(i).is_empty(),
             "seat {i} opened before every commitment was in"
         );
         // Trying every card against the commitment, without the salt, finds nothing.
@@ -233,45 +240,50 @@ fn peeking_at_a_sealed_play_shows_nothing_before_every_commitment_is_in() {
 }
 
 #[test]
-fn changing_a_play_after_seeing_the_others_is_refused_with_proof() {
+fn changing_a_play_after_seeing_the_others_is_refused_and_the_table_skips_the_seat() {
+    // "Open only after every commitment of the step has been seen": a seat that has seen the
+    // others' plays and opens another than it sealed opens nobody's play. Its signed
+    // commitment stands; the table waits on the seat as on one that has not opened, and
+    // goes on without it there.
     let mut t = honest_table(2);
-    let key = t.keys[CHEAT].clone();
+    let mut changed: Option<u32> = None;
     t.tamper = Some(Box::new(move |from, tx| {
         if from != CHEAT {
             return None;
         }
-        let s = decode_signed(tx)?;
-        let Body::Open { salt, input } = &s.body else {
+        let o = decode_opening(tx)?;
+        if *changed.get_or_insert(o.step) != o.step {
             return None;
-        };
-        let Ok(Input::Card(c)) = postcard::from_bytes::<Input>(input) else {
+        }
+        let Ok(Input::Card(c)) = postcard::from_bytes::<Input>(&o.input) else {
             return None;
         };
         // Having seen the others' cards, it opens a better one than it sealed.
-        let better = postcard::to_stdvec(&Input::Card(c % highcard::CARDS + 1)).unwrap();
-        let bytes = resigned(
-            &key,
-            &s,
-            Body::Open {
-                salt: *salt,
-                input: better,
-            },
-        );
+        let better = Opening {
+            input: postcard::to_stdvec(&Input::Card(c % highcard::CARDS + 1)).unwrap(),
+            ..o
+        };
+        let bytes = Wire::Open(better).encode();
         Some(vec![Transmit { to: tx.to, bytes }])
     }));
-    until_both_honest_halt(&mut t);
-    let step = halted_step(&t);
-    for d in &t.devices[..2] {
-        let f = fault_of(d.as_ref());
-        assert_eq!(f.seat, Some(CHEAT as Seat));
-        assert_eq!(f.step, Some(step));
+    assert!(t.run_until(100_000, 10, |t| {
+        t.refused
+            .iter()
+            .filter(|(to, _)| *to < 2)
+            .map(|(to, _)| *to)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+            == 2
+    }));
+    for (to, why) in t.refused.iter().filter(|(to, _)| *to < 2) {
         assert!(
-            f.what
-                .contains("Cat (seat 2) opened a play that does not match"),
-            "{}",
-            f.what
+            why.contains("seat 2 (Cat) opened a play at step")
+                && why.contains("that does not match its sealed play"),
+            "device {to}: {why}"
         );
     }
+    assert!(t.devices[..2].iter().all(|d| d.halted().is_none()));
+    the_honest_skip_the_cheat_and_finish(&mut t);
 }
 
 /// `tx`, if it is a commitment, with another commitment in it, signed again by `key`.
@@ -323,9 +335,7 @@ fn showing_different_commitments_to_different_peers_is_caught_with_two_signature
         );
         // Caught before any opening: no honest seat revealed its play at that step.
         assert!(
-            !t.signed_from(i)
-                .iter()
-                .any(|s| s.step == step && matches!(s.body, Body::Open { .. })),
+            !t.openings_from(i).iter().any(|o| o.step == step),
             "seat {i} opened before the equivocation was caught"
         );
     }
@@ -668,12 +678,19 @@ fn withholding_an_opening_is_handled_as_away_and_the_table_skips_the_seat() {
         if from != CHEAT {
             return None;
         }
-        let s = decode_signed(tx)?;
-        if !matches!(s.body, Body::Open { .. }) || *withheld.get_or_insert(s.step) != s.step {
+        let o = decode_opening(tx)?;
+        if *withheld.get_or_insert(o.step) != o.step {
             return None;
         }
         Some(Vec::new())
     }));
+    the_honest_skip_the_cheat_and_finish(&mut t);
+}
+
+/// Once both honest devices find the cheat away (it owes an opening), they vote to skip it
+/// there; every device, the cheat's too, ends that step with the cheat sitting out, and the
+/// game finishes verified.
+fn the_honest_skip_the_cheat_and_finish(t: &mut Table) {
     assert!(t.run_until(100_000, 100, |t| {
         t.devices[..2].iter().all(|d| d.is_away(CHEAT as Seat))
     }));
@@ -683,7 +700,7 @@ fn withholding_an_opening_is_handled_as_away_and_the_table_skips_the_seat() {
             .vote(t.now, CHEAT as Seat, VoteAction::Skip)
             .unwrap();
     }
-    // Every device, the withholder's too, ends the step the same way.
+    // Every device, the cheat's too, ends the step the same way.
     let sat_out = |t: &Table| {
         t.devices.iter().all(|d| {
             d.records().get(step as usize).is_some_and(|r| {
@@ -698,7 +715,7 @@ fn withholding_an_opening_is_handled_as_away_and_the_table_skips_the_seat() {
     assert_eq!(plays[CHEAT].1, PlayRecord::SatOut);
     t.tamper = None;
     assert!(t.finish());
-    honest_all_verified(&t);
+    honest_all_verified(t);
 }
 
 // ----- a peer that asks for too much, or sends what no one can use -------------------------
@@ -949,35 +966,41 @@ fn unsigned_links_for_another_seat_are_refused_and_not_kept() {
 }
 
 #[test]
-fn openings_that_match_no_commitment_are_not_echoed_or_kept() {
+fn openings_that_open_no_commitment_are_bounded_and_never_passed_on() {
     let mut t = honest_table(14);
     run_to(&mut t, 1);
     let rogue = t.devices[CHEAT].key();
     let session = t.start.session();
     let at = t.devices[1].step();
-    let basis = t.devices[1].basis();
     let before = kept(&t, 1);
     let input = postcard::to_stdvec(&Input::Card(1)).unwrap();
-    // Openings "from" the other two seats, ahead of any commitment, signed by the rogue.
-    for i in 0..100u32 {
-        let open = Signed::sign(
-            &t.keys[CHEAT],
+    let opening = |seat: Seat, step: u32, i: u32| {
+        Wire::Open(Opening {
             session,
-            (i % 2) as Seat,
-            at + i / 2,
-            basis,
-            Body::Open {
-                salt: [i as u8; 32],
-                input: input.clone(),
-            },
-        );
+            seat,
+            step,
+            salt: [i as u8; 32],
+            input: input.clone(),
+        })
+        .encode()
+    };
+    // Openings "from" the other two seats: no one asked the rogue for them.
+    for i in 0..100u32 {
         let err = t
-            .inject(1, rogue, &Wire::Signed(open).encode())
-            .expect_err("a forged opening");
-        assert!(matches!(err, NetError::BadSignature { .. }), "{err}");
+            .inject(1, rogue, &opening((i % 2) as Seat, at + i / 2, i))
+            .expect_err("another seat's opening, unasked");
+        assert!(matches!(err, NetError::Unasked { .. }), "{err}");
     }
     assert_eq!(kept(&t, 1), before, "nothing was kept or written");
-    assert!(t.queue.is_empty(), "nothing was echoed");
+    // Its own, twenty for each of the next five steps, before it has committed at any of
+    // them: a few are kept for each step, to wait for a commitment they might open.
+    for i in 0..100u32 {
+        let _ = t.inject(1, rogue, &opening(CHEAT as Seat, at + 1 + i / 20, i));
+    }
+    let held = kept(&t, 1).0 - before.0;
+    assert!((1..=5 * 3).contains(&held), "{held} openings kept");
+    assert!(t.queue.is_empty(), "nothing was passed on");
+    // They open nothing when the rogue's commitments come: its real openings do.
     assert!(t.finish());
     honest_all_verified(&t);
 }
@@ -1546,7 +1569,7 @@ fn answer_delays(hold_to_end: bool) -> (Vec<u64>, u32, u32) {
         .collect();
     let mut t = Table::new(devices, keys, start);
     // Stamp every message with the time it was first sent (not its echoes and resends).
-    let mut stamped: Vec<(hoard_net::Time, Signed)> = Vec::new();
+    let mut stamped: Vec<(hoard_net::Time, u32, Wire)> = Vec::new();
     for _ in 0..400_000 {
         if t.devices.iter().all(|d| d.verdict().is_some()) {
             break;
@@ -1554,10 +1577,13 @@ fn answer_delays(hold_to_end: bool) -> (Vec<u64>, u32, u32) {
         let before = t.sent.len();
         t.run_until(1, TICK, |_| false);
         for (_, tr) in &t.sent[before..] {
-            if let Some(s) = decode_signed(tr)
-                && !stamped.iter().any(|(_, seen)| *seen == s)
-            {
-                stamped.push((t.now, s));
+            let (step, wire) = match Wire::decode(&tr.bytes) {
+                Ok(Wire::Signed(s)) => (s.step, Wire::Signed(s)),
+                Ok(Wire::Open(o)) => (o.step, Wire::Open(o)),
+                _ => continue,
+            };
+            if !stamped.iter().any(|(_, _, seen)| *seen == wire) {
+                stamped.push((t.now, step, wire));
             }
         }
     }
@@ -1582,19 +1608,20 @@ fn answer_delays(hold_to_end: bool) -> (Vec<u64>, u32, u32) {
         // The window opened when the play before it was complete: its last message.
         let opened = stamped
             .iter()
-            .filter(|(_, s)| s.step + 1 == n)
-            .map(|(at, _)| *at)
+            .filter(|(_, step, _)| step + 1 == n)
+            .map(|(at, _, _)| *at)
             .max()
             .expect("the play");
-        for (at, s) in stamped.iter().filter(|(_, s)| s.step == n) {
-            match &s.body {
-                Body::Commit(_) => delays.push(at.as_millis() - opened.as_millis()),
-                Body::Open { input, .. } => {
-                    match postcard::from_bytes::<ctr::Input>(input).unwrap() {
-                        ctr::Input::Counter { .. } => counters += 1,
-                        _ => passes += 1,
-                    }
-                }
+        for (at, _, wire) in stamped.iter().filter(|(_, step, _)| *step == n) {
+            match wire {
+                Wire::Signed(Signed {
+                    body: Body::Commit(_),
+                    ..
+                }) => delays.push(at.as_millis() - opened.as_millis()),
+                Wire::Open(o) => match postcard::from_bytes::<ctr::Input>(&o.input).unwrap() {
+                    ctr::Input::Counter { .. } => counters += 1,
+                    _ => passes += 1,
+                },
                 _ => {}
             }
         }
@@ -1762,15 +1789,13 @@ fn a_counter_that_came_too_late_is_never_opened_so_its_hand_stays_hidden() {
                 continue;
             }
             // A counter nobody saw at the table: no opening, no card shown, at that step.
-            let shown_at_table = t
-                .sent
-                .iter()
-                .filter_map(|(_, tr)| decode_signed(tr))
-                .any(|s| {
-                    s.seat == *late
-                        && s.step == n
-                        && matches!(s.body, Body::Open { .. } | Body::Deck(_))
-                });
+            let shown_at_table = t.sent.iter().any(|(_, tr)| match Wire::decode(&tr.bytes) {
+                Ok(Wire::Open(o)) => o.seat == *late && o.step == n,
+                Ok(Wire::Signed(s)) => {
+                    s.seat == *late && s.step == n && matches!(s.body, Body::Deck(_))
+                }
+                _ => false,
+            });
             assert!(
                 !shown_at_table,
                 "seat {late}'s late counter left its device at step {n}"

@@ -228,10 +228,17 @@ impl<G: Game> Core<G> {
                     .partition(|m| Some(m.basis.log) == log);
                 let mut kinds: Vec<String> =
                     ours.iter().map(|m| format!("{:?}", m.kind())).collect();
-                let linked = self.by_step.get(&n).into_iter().flatten().any(|(id, a)| {
-                    *a == s && matches!(self.msgs.get(id).map(|h| &h.wire), Some(Wire::Link(_)))
-                });
-                if linked {
+                // And what it sent unsigned: its opening, its beacon link.
+                let held =
+                    |is: fn(&Wire) -> bool| {
+                        self.by_step.get(&n).into_iter().flatten().any(|(id, a)| {
+                            *a == s && self.msgs.get(id).is_some_and(|h| is(&h.wire))
+                        })
+                    };
+                if held(|w| matches!(w, Wire::Open(_))) {
+                    kinds.push("Open".into());
+                }
+                if held(|w| matches!(w, Wire::Link(_))) {
                     kinds.push("Link".into());
                 }
                 format!(

@@ -11,7 +11,8 @@ use crate::beacon;
 use crate::error::{NetError, Result};
 use crate::identity::PublicKey;
 use crate::wire::{
-    Basis, Body, Hash, Hello, Holding, Kind, MAX_DECK_MESSAGE, MAX_INPUT, Signed, Wire, verify_all,
+    Basis, Body, Hash, Hello, Holding, Kind, MAX_DECK_MESSAGE, MAX_INPUT, Opening, Signed, Wire,
+    verify_all,
 };
 use hoard_rules::{Game, Seat};
 
@@ -23,6 +24,12 @@ const OTHER_LOGS: usize = 3;
 /// Beacon links kept per seat and step: one, or two around a step the table skipped.
 const LINKS_PER_STEP: u8 = 2;
 
+/// Openings kept per seat and step before any commitment of that seat at that step is
+/// held: one, or two around a step the table skipped; past this, the seat's own device is
+/// filling memory or a peer is passing on openings that open nothing. An opening that opens
+/// a commitment we hold is always kept, so these can never crowd out the seat's real one.
+const LOOSE_OPENINGS: u8 = 3;
+
 /// What is kept for one seat and step beyond the slots of our own log.
 #[derive(Default)]
 pub(super) struct Extra {
@@ -30,6 +37,8 @@ pub(super) struct Extra {
     logs: Vec<Hash>,
     /// Beacon links of the seat for this step.
     links: u8,
+    /// Openings of the seat for this step kept before its commitment.
+    loose_openings: u8,
 }
 
 /// A beacon link kept until its seat's accept comes (see `Core::early_links`).
@@ -230,6 +239,7 @@ impl<G: Game> Core<G> {
         let (seat, step) = match &wire {
             Wire::Signed(s) => (s.seat, s.step),
             Wire::Link(l) => (l.seat, l.step),
+            Wire::Open(o) => (o.seat, o.step),
             Wire::Hello(_) | Wire::Holding(_) => return Ok(()),
         };
         if wire.session() != &self.session {
@@ -249,7 +259,7 @@ impl<G: Game> Core<G> {
         }
         if let Wire::Signed(s) = &wire {
             let too_big = match &s.body {
-                Body::Input(b) | Body::Open { input: b, .. } => b.len() > MAX_INPUT,
+                Body::Input(b) => b.len() > MAX_INPUT,
                 Body::Accept(a) => {
                     a.chain_len == 0
                         || a.chain_len > beacon::MAX_CHAIN_LEN
@@ -270,6 +280,14 @@ impl<G: Game> Core<G> {
                     self.name(seat)
                 )));
             }
+        }
+        if let Wire::Open(o) = &wire
+            && o.input.len() > MAX_INPUT
+        {
+            return Err(NetError::Malformed(format!(
+                "an opening from {} is larger than any move",
+                self.name(seat)
+            )));
         }
 
         if let (Origin::Peer(from), Wire::Link(l)) = (origin, &wire)
@@ -307,13 +325,13 @@ impl<G: Game> Core<G> {
                 {
                     self.back_due = false;
                 }
-                // Signatures are deterministic: a sealed play's commitment or opening, or
-                // a link, made again from the kept secrets is the same bytes, so none has
+                // Signatures are deterministic: a sealed play's commitment, or its opening
+                // or a link, made again from the kept secrets is the same bytes, so none has
                 // to wait on the disk (the sealed play's salt and input did, first: see
                 // `Core::seal_kept_play`). A sealed step then waits on one fsync, not two.
                 let again = match &wire {
-                    Wire::Link(_) => true,
-                    Wire::Signed(s) => matches!(s.kind(), Kind::Open | Kind::Commit),
+                    Wire::Link(_) | Wire::Open(_) => true,
+                    Wire::Signed(s) => s.kind() == Kind::Commit,
                     Wire::Hello(_) | Wire::Holding(_) => false,
                 };
                 self.persists.push_back(if again {
@@ -360,7 +378,7 @@ impl<G: Game> Core<G> {
                 // peer still behind it gets it with the history its hello asks for.
                 // Nor what was signed on another log for a step we are at or have left.
                 let echo = matches!(&wire, Wire::Signed(s)
-                    if !matches!(s.kind(), Kind::Open | Kind::Commit)
+                    if s.kind() != Kind::Commit
                     && (s.kind() == Kind::Accept || !self.off_our_log(s.step, &s.basis.log)));
                 let table_at = self
                     .peers
@@ -481,13 +499,15 @@ impl<G: Game> Core<G> {
 
     /// What is checked of a peer's message on arrival beyond its signature: a beacon link
     /// or an opening of another seat is taken only as history we asked that peer for (the
-    /// seat's own device sends its own); a link must be on its seat's chain; and one seat
-    /// fills one step with no more than a game can use. `Ok(false)`: not worth keeping
-    /// (a link for a step the table has left, or one that cannot be checked yet).
+    /// seat's own device sends its own); a link must be on its seat's chain, an opening must
+    /// open its seat's commitment once that is held; and one seat fills one step with no
+    /// more than a game can use. `Ok(false)`: not worth keeping (a link for a step the
+    /// table has left, or one that cannot be checked yet).
     fn admit(&mut self, from: Seat, wire: &Wire, len: usize) -> Result<bool> {
         let (seat, step, relayed) = match wire {
             Wire::Link(l) => (l.seat, l.step, l.seat != from),
-            Wire::Signed(s) => (s.seat, s.step, s.seat != from && s.kind() == Kind::Open),
+            Wire::Open(o) => (o.seat, o.step, o.seat != from),
+            Wire::Signed(s) => (s.seat, s.step, false),
             Wire::Hello(_) | Wire::Holding(_) => return Ok(false),
         };
         if relayed && self.peers[from as usize].asked.is_none_or(|s| step < s) {
@@ -533,6 +553,11 @@ impl<G: Game> Core<G> {
                     }
                 }
             }
+            Wire::Open(o) => {
+                if !self.admit_opening(from, o)? {
+                    return Ok(false);
+                }
+            }
             Wire::Hello(_) | Wire::Holding(_) => {}
         }
         // Not due yet: kept within the author's budget (see FUTURE_BUDGET).
@@ -543,6 +568,44 @@ impl<G: Game> Core<G> {
             }
             *held += len;
         }
+        Ok(true)
+    }
+
+    /// Whether to keep an opening from peer `from`: yes if it opens a commitment of its seat
+    /// at its step that we hold (on any log); refused if it opens none of them and one is on
+    /// our log (from the seat's own device: a relayed one may be a loose one its relayer
+    /// kept, and is only not kept); while none is held, kept up to [`LOOSE_OPENINGS`].
+    fn admit_opening(&mut self, from: Seat, o: &Opening) -> Result<bool> {
+        let log = self
+            .game
+            .as_ref()
+            .and_then(|g| g.bases.get(o.step as usize))
+            .map(|b| b.log);
+        let mut on_our_log = false;
+        for s in self.signed_at(o.step).filter(|s| s.seat == o.seat) {
+            if let Body::Commit(c) = &s.body {
+                if o.opens(c) {
+                    return Ok(true);
+                }
+                on_our_log |= Some(s.basis.log) == log;
+            }
+        }
+        if on_our_log {
+            return if from == o.seat {
+                Err(NetError::BadOpening {
+                    seat: o.seat,
+                    name: self.start.name(o.seat),
+                    step: o.step,
+                })
+            } else {
+                Ok(false)
+            };
+        }
+        let extra = self.extra.entry((o.seat, o.step)).or_default();
+        if extra.loose_openings >= LOOSE_OPENINGS {
+            return Ok(false);
+        }
+        extra.loose_openings += 1;
         Ok(true)
     }
 

@@ -113,10 +113,7 @@ use crate::beacon::{self, Chain};
 use crate::identity::{PublicKey, SeatKey, SecretKey, SessionId, Start};
 use crate::log::StepRecord;
 use crate::mental::table::{DeckPart, TableDeck};
-use crate::seal;
-use crate::wire::{
-    Accept, Basis, Body, Hash, Kind, Reveal, SignatureMemo, Signed, VoteAction, Wire,
-};
+use crate::wire::{Accept, Basis, Hash, Kind, Reveal, SignatureMemo, Signed, VoteAction, Wire};
 use hoard_rules::{Game, Pending, Seat};
 use ingest::{EarlyLink, Extra};
 use rand_chacha::ChaCha20Rng;
@@ -354,8 +351,6 @@ pub enum Proof {
     /// Two different messages signed by one seat for the same slot on the same log: for
     /// a sealed step, different commitments shown to different peers.
     Equivocation { first: Signed, second: Signed },
-    /// A signed opening that does not match the same seat's signed commitment.
-    BadOpening { commit: Signed, open: Signed },
 }
 
 impl Proof {
@@ -363,10 +358,10 @@ impl Proof {
     /// nothing (bad signatures, messages that do not conflict).
     pub fn check(&self, start: &Start) -> Option<Fault> {
         let session = start.session();
-        let (a, b) = match self {
-            Proof::Equivocation { first, second } => (first, second),
-            Proof::BadOpening { commit, open } => (commit, open),
-        };
+        let Proof::Equivocation {
+            first: a,
+            second: b,
+        } = self;
         let key = &start.seats.get(a.seat as usize)?.key;
         let same =
             a.session == session && b.session == session && a.seat == b.seat && a.step == b.step;
@@ -374,37 +369,20 @@ impl Proof {
             return None;
         }
         let who = format!("{} (seat {})", start.name(a.seat), a.seat);
-        match self {
-            Proof::Equivocation { .. } => (a.kind() == b.kind() && a != b).then(|| Fault {
-                seat: Some(a.seat),
-                step: Some(a.step),
-                what: match a.kind() {
-                    Kind::Commit => format!(
-                        "{who} showed different sealed plays to different players at step {}",
-                        a.step
-                    ),
-                    _ => format!(
-                        "{who} signed two different versions of one message at step {}",
-                        a.step
-                    ),
-                },
-            }),
-            Proof::BadOpening { .. } => match (&a.body, &b.body) {
-                (Body::Commit(c), Body::Open { salt, input })
-                    if seal::commitment(&session, a.step, a.seat, salt, input) != *c =>
-                {
-                    Some(Fault {
-                        seat: Some(a.seat),
-                        step: Some(a.step),
-                        what: format!(
-                            "{who} opened a play that does not match its sealed play at step {}",
-                            a.step
-                        ),
-                    })
-                }
-                _ => None,
+        (a.kind() == b.kind() && a != b).then(|| Fault {
+            seat: Some(a.seat),
+            step: Some(a.step),
+            what: match a.kind() {
+                Kind::Commit => format!(
+                    "{who} showed different sealed plays to different players at step {}",
+                    a.step
+                ),
+                _ => format!(
+                    "{who} signed two different versions of one message at step {}",
+                    a.step
+                ),
             },
-        }
+        })
     }
 }
 

@@ -3,11 +3,11 @@
 //! opening, once every other player has shown it holds the same commitments; and the
 //! openings of a step matched to their commitments.
 
-use super::{Core, Persist, Progress, Proof, SecretRecord, Time, View, encode, random_hash};
+use super::{Core, Origin, Persist, Progress, SecretRecord, Time, View, encode, random_hash};
 use crate::audit::Fault;
 use crate::error::{NetError, Result};
 use crate::seal;
-use crate::wire::{Basis, Body, Hash, Wire};
+use crate::wire::{Basis, Body, Hash, Opening, Wire};
 use hoard_rules::{Game, Pending, Seal, Seat};
 use std::collections::BTreeSet;
 
@@ -189,18 +189,25 @@ impl<G: Game> Core<G> {
                 what: "this device lost its own sealed play and cannot open it".into(),
             });
         };
-        self.sign_and_send(n, basis, Body::Open { salt, input });
+        // Unsigned: its seat's signed commitment binds it (see [`Opening`]).
+        let opening = Opening {
+            session: self.session,
+            seat: me,
+            step: n,
+            salt,
+            input,
+        };
+        let _ = self.ingest(self.quiet_since, Wire::Open(opening), None, Origin::Own);
         Ok(Progress::Again)
     }
 
     /// Sorts the openings `view` has seen into it once their commitments are in: one that
-    /// matches its seat's commitment is judged like a move; one that does not is proof
-    /// against that seat, and goes to `proofs` (acted on once the whole view is sorted).
+    /// opens its seat's commitment is judged like a move; one that does not is nobody's
+    /// play, and is passed over (the seat's own device was refused it on arrival).
     pub(super) fn sort_openings(
         &mut self,
         view: &mut View<G>,
         public_now: bool,
-        proofs: &mut Vec<Proof>,
         faults: &mut Vec<Fault>,
     ) {
         let n = view.n;
@@ -209,26 +216,15 @@ impl<G: Game> Core<G> {
             if view.opens.contains_key(&seat) {
                 continue;
             }
-            let (Some(commit_id), Some(Wire::Signed(open))) = (
-                view.commit_ids.get(&seat),
-                self.msgs.get(&id).map(|h| &h.wire),
-            ) else {
+            let Some(Wire::Open(open)) = self.msgs.get(&id).map(|h| &h.wire) else {
+                continue;
+            };
+            let Some(commitment) = view.commits.get(&seat) else {
                 // Its commitment has not come yet: look again when it does.
                 waiting.push((seat, id));
                 continue;
             };
-            let Body::Open { salt, input } = &open.body else {
-                continue;
-            };
-            if seal::commitment(&self.session, n, seat, salt, input) != view.commits[&seat] {
-                // Its signature was checked on arrival: a signed opening that does not match
-                // its seat's commitment is proof against that seat.
-                if let Some(Wire::Signed(commit)) = self.msgs.get(commit_id).map(|h| &h.wire) {
-                    proofs.push(Proof::BadOpening {
-                        commit: commit.clone(),
-                        open: open.clone(),
-                    });
-                }
+            if !open.opens(commitment) {
                 continue;
             }
             match self.judge(n, seat, id, public_now, "sealed a play") {

@@ -3,7 +3,7 @@
 //! the rules once.
 
 use super::away::removed_before;
-use super::{Core, Proof, View};
+use super::{Core, View};
 use crate::audit::Fault;
 use crate::beacon;
 use crate::error::Result;
@@ -35,7 +35,7 @@ impl<G: Game> Core<G> {
     }
 
     /// Sorts the step's messages that `view` has not seen yet into it, checking each. A
-    /// signed message that proves a fault halts the game.
+    /// message that proves a fault halts the game.
     fn absorb(&mut self, view: &mut View<G>, pending: &Pending) {
         let n = view.n;
         let basis = view.basis;
@@ -92,11 +92,6 @@ impl<G: Game> Core<G> {
                             view.commits.entry(s.seat).or_insert(*c);
                             view.commit_ids.entry(s.seat).or_insert(*id);
                         }
-                        Body::Open { .. }
-                            if awaits && matches!(seal, Some(Seal::UntilAll | Seal::Reaction)) =>
-                        {
-                            view.open_ids.push((s.seat, *id));
-                        }
                         Body::Vote { target, action } => {
                             view.votes
                                 .entry(*target)
@@ -133,18 +128,25 @@ impl<G: Game> Core<G> {
                         _ => {}
                     }
                 }
+                Wire::Open(o) => {
+                    if awaited.contains(&o.seat)
+                        && !removed.contains(&o.seat)
+                        && matches!(seal, Some(Seal::UntilAll | Seal::Reaction))
+                    {
+                        view.open_ids.push((o.seat, *id));
+                    }
+                }
                 Wire::Hello(_) | Wire::Holding(_) => {}
             }
         }
         view.seen = ids.len();
 
-        let mut proofs: Vec<Proof> = Vec::new();
         let mut faults: Vec<Fault> = escrow_faults
             .into_iter()
             .map(|(n, e)| self.deck_fault(n, e))
             .chain(complaint_faults)
             .collect();
-        self.sort_openings(view, public_now, &mut proofs, &mut faults);
+        self.sort_openings(view, public_now, &mut faults);
         for (seat, id) in input_ids {
             if view.inputs.contains_key(&seat) {
                 continue;
@@ -158,9 +160,6 @@ impl<G: Game> Core<G> {
         }
         if public_now {
             self.check_deck_parts(view, pending, &mut faults);
-        }
-        for proof in proofs {
-            self.prove(proof);
         }
         if let Some(f) = faults.into_iter().next() {
             self.halt(f);
@@ -180,9 +179,10 @@ impl<G: Game> Core<G> {
         let who = || format!("{} (seat {seat})", self.start.name(seat));
         let bytes = match self.msgs.get(&id).map(|h| &h.wire) {
             Some(Wire::Signed(Signed {
-                body: Body::Input(b) | Body::Open { input: b, .. },
+                body: Body::Input(b),
                 ..
             })) => b.clone(),
+            Some(Wire::Open(o)) => o.input.clone(),
             _ => Vec::new(),
         };
         let decoded = self

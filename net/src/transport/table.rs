@@ -17,7 +17,9 @@ use std::fmt;
 /// 9: every shuffle part carries its proof of shuffle, checked on arrival.
 /// 10: commitments are not echoed; a device states what it holds of a step's commitments
 ///    (`Wire::Holding`) and sends them only to a peer that holds others.
-pub const PROTOCOL_VERSION: u32 = 10;
+/// 11: a sealed play's opening is not signed (`Wire::Open`): its signed commitment binds
+///    it, and one that does not match is refused rather than proven against its seat.
+pub const PROTOCOL_VERSION: u32 = 11;
 
 /// Marks a Hoard table card (and its layout version) in mDNS user data.
 const MAGIC: &str = "hoard1";

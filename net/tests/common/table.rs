@@ -495,4 +495,16 @@ impl Table {
             })
             .collect()
     }
+
+    /// The openings device `i` sent.
+    pub fn openings_from(&self, i: usize) -> Vec<hoard_net::wire::Opening> {
+        self.sent
+            .iter()
+            .filter(|(from, _)| *from == i)
+            .filter_map(|(_, t)| match Wire::decode(&t.bytes) {
+                Ok(Wire::Open(o)) => Some(o),
+                _ => None,
+            })
+            .collect()
+    }
 }
