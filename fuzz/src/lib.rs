@@ -214,7 +214,7 @@ pub fn messages() -> &'static (Vec<Vec<u8>>, Start) {
 }
 
 /// At most `n` of the game's messages, every kind of message among them: taken in turn
-/// from each kind (a signed message's body, a link, a hello, a holding) in the order sent.
+/// from each kind (a signed message's body, a link, a hello, a holding, an opening) in the order sent.
 pub fn some_messages(n: usize) -> Vec<Vec<u8>> {
     let mut kinds: std::collections::BTreeMap<String, Vec<Vec<u8>>> = Default::default();
     for m in &messages().0 {
@@ -229,6 +229,7 @@ pub fn some_messages(n: usize) -> Vec<Vec<u8>> {
             Ok(Wire::Link(_)) => "link".into(),
             Ok(Wire::Hello(_)) => "hello".into(),
             Ok(Wire::Holding(_)) => "holding".into(),
+            Ok(Wire::Open(_)) => "opening".into(),
             Err(_) => "undecodable".into(),
         };
         kinds.entry(kind).or_default().push(m.clone());

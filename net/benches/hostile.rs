@@ -153,12 +153,11 @@ fn head(key: &SecretKey, start: &Start, step: u32, log: u32) -> Vec<u8> {
 }
 
 fn hellos() {
-    let (mut devs, keys, start, played) = table();
+    let (mut devs, keys, _, played) = table();
     let rogue = keys[ROGUE].public();
     let (mut received, mut queued) = (0usize, 0usize);
     for i in 0..200u32 {
         let hello = Wire::Hello(Hello {
-            session: start.session(),
             step: 10 + (i % 2) * 20,
             have: Vec::new(),
             reply: false,
@@ -196,7 +195,7 @@ const PACED: u32 = 2_000;
 /// from an old step.
 fn paced_hellos() {
     for reconnect in [false, true] {
-        let (mut devs, keys, start, played) = table();
+        let (mut devs, keys, _, played) = table();
         let rogue = keys[ROGUE].public();
         let (mut received, mut queued) = (0usize, 0usize);
         let mut now = Time(10_000_000);
@@ -207,7 +206,6 @@ fn paced_hellos() {
                 devs[0].drain();
             }
             let hello = Wire::Hello(Hello {
-                session: start.session(),
                 step: 10 + (i % 2) * 20,
                 have: Vec::new(),
                 reply: false,
@@ -243,7 +241,6 @@ fn paced_hellos() {
 fn junk() {
     let (mut devs, keys, start, _) = table();
     let rogue = keys[ROGUE].public();
-    let session = start.session();
     let at = devs[0].core.step();
     let (held, inbox) = (devs[0].core.held(), devs[0].inbox);
     let mut refused = 0;
@@ -253,7 +250,6 @@ fn junk() {
         let bytes = match i % 3 {
             // A beacon link "for" another seat.
             0 => Wire::Link(Link {
-                session,
                 seat,
                 step: at + i % 64,
                 link: *blake3::hash(&i.to_le_bytes()).as_bytes(),
@@ -261,7 +257,6 @@ fn junk() {
             .encode(),
             // An opening "from" another seat, ahead of any commitment.
             1 => Wire::Open(Opening {
-                session,
                 seat,
                 step: at + i % 64,
                 salt: *blake3::hash(&i.to_le_bytes()).as_bytes(),

@@ -9,8 +9,6 @@ use hoard_rules::{RuleError, Seat};
 pub enum NetError {
     #[error("a message could not be read: {0}")]
     Malformed(String),
-    #[error("a message belongs to another game session")]
-    WrongSession,
     #[error("{0}")]
     BadStart(String),
     #[error("this device is not seated at the table")]

@@ -1,7 +1,10 @@
 //! The bytes devices exchange: signed messages bound to a session, a seat and a step;
-//! unsigned beacon links (self-authenticating through their hash chain); and the sync
-//! hello. Everything is postcard, and every decoder here refuses bad input with an error,
-//! never a panic.
+//! unsigned beacon links (self-authenticating through their hash chain) and openings (bound
+//! by their signed commitments); the sync hello and statements of commitments held. No
+//! message names its session: the frame it travels in does, once, and signatures,
+//! commitments, chains and digests all cover it, so a message of another session is refused
+//! or opens nothing. Everything is postcard, and every decoder here refuses bad input with an
+//! error, never a panic.
 
 pub use crate::bytes::Hash;
 use crate::bytes::{bytes32, fixed_bytes};
@@ -187,10 +190,11 @@ impl Body {
     }
 }
 
-/// A message signed by a seat's device key.
+/// A message signed by a seat's device key. The signature covers the session too, which the
+/// message does not carry: the frame it travels in names it once for all its messages, and a
+/// device holds messages of one session only.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Signed {
-    pub session: SessionId,
     pub seat: Seat,
     /// The log position the message belongs to.
     pub step: u32,
@@ -230,11 +234,15 @@ const PARALLEL_MIN: usize = 128;
 /// order. Valid signatures are checked as one batch (several, across threads, when there
 /// are many), about 4 times faster than one by one; a batch that fails is split until the
 /// bad ones are found, so the answers are exactly those of checking each alone.
-pub fn verify_many(items: &[(&Signed, &SeatKey)], memo: Option<&SignatureMemo>) -> Vec<bool> {
+pub fn verify_many(
+    session: &SessionId,
+    items: &[(&Signed, &SeatKey)],
+    memo: Option<&SignatureMemo>,
+) -> Vec<bool> {
     let mut valid = vec![false; items.len()];
     let mut todo: Vec<Check> = Vec::with_capacity(items.len());
     for (i, (signed, key)) in items.iter().enumerate() {
-        let check = Check::new(i, signed, key, memo.is_some());
+        let check = Check::new(i, session, signed, key, memo.is_some());
         if let (Some(memo), Some(id)) = (memo, check.memo_id)
             && memo.contains(&id)
         {
@@ -279,12 +287,16 @@ pub fn verify_many(items: &[(&Signed, &SeatKey)], memo: Option<&SignatureMemo>) 
 /// front in batches that double in size, and checking stops at the first batch that fails:
 /// a frame of forgeries costs the receiver about one small batch, and a forgery anywhere
 /// costs it no more than an honest frame of the same size.
-pub fn verify_all(items: &[(&Signed, &SeatKey)], memo: Option<&SignatureMemo>) -> bool {
+pub fn verify_all(
+    session: &SessionId,
+    items: &[(&Signed, &SeatKey)],
+    memo: Option<&SignatureMemo>,
+) -> bool {
     let mut done = 0;
     let mut size = BATCH_MIN;
     while done < items.len() {
         let end = (done + size).min(items.len());
-        if !verify_many_all(&items[done..end], memo) {
+        if !verify_many_all(session, &items[done..end], memo) {
             return false;
         }
         done = end;
@@ -294,10 +306,14 @@ pub fn verify_all(items: &[(&Signed, &SeatKey)], memo: Option<&SignatureMemo>) -
 }
 
 /// Whether every signature of `items` is valid (one batch, or a few across threads).
-fn verify_many_all(items: &[(&Signed, &SeatKey)], memo: Option<&SignatureMemo>) -> bool {
+fn verify_many_all(
+    session: &SessionId,
+    items: &[(&Signed, &SeatKey)],
+    memo: Option<&SignatureMemo>,
+) -> bool {
     let mut todo: Vec<Check> = Vec::with_capacity(items.len());
     for (i, (signed, key)) in items.iter().enumerate() {
-        let check = Check::new(i, signed, key, memo.is_some());
+        let check = Check::new(i, session, signed, key, memo.is_some());
         if let (Some(memo), Some(id)) = (memo, check.memo_id)
             && memo.contains(&id)
         {
@@ -340,8 +356,8 @@ struct Check {
 }
 
 impl Check {
-    fn new(index: usize, signed: &Signed, key: &SeatKey, memo: bool) -> Check {
-        let bytes = signed.signing_bytes();
+    fn new(index: usize, session: &SessionId, signed: &Signed, key: &SeatKey, memo: bool) -> Check {
+        let bytes = signed.signing_bytes(session);
         let sig = ed25519_zebra::Signature::from_bytes(&signed.sig.to_bytes());
         let memo_id = memo.then(|| {
             let mut h = blake3::Hasher::new_derive_key("hoard v1 verified signature");
@@ -449,7 +465,6 @@ impl Signed {
         let bytes = signing_bytes(&session, seat, step, &basis, &body);
         let sig = key.sign(&bytes);
         Signed {
-            session,
             seat,
             step,
             basis,
@@ -458,14 +473,15 @@ impl Signed {
         }
     }
 
-    /// Whether `key` signed exactly this message (one signature of [`verify_many`]).
-    pub fn verify(&self, key: &PublicKey) -> bool {
-        SeatKey::new(key).is_some_and(|k| verify_many(&[(self, &k)], None)[0])
+    /// Whether `key` signed exactly this message for `session` (one signature of
+    /// [`verify_many`]).
+    pub fn verify(&self, session: &SessionId, key: &PublicKey) -> bool {
+        SeatKey::new(key).is_some_and(|k| verify_many(session, &[(self, &k)], None)[0])
     }
 
     /// The exact bytes the signature covers.
-    fn signing_bytes(&self) -> Vec<u8> {
-        signing_bytes(&self.session, self.seat, self.step, &self.basis, &self.body)
+    fn signing_bytes(&self, session: &SessionId) -> Vec<u8> {
+        signing_bytes(session, self.seat, self.step, &self.basis, &self.body)
     }
 
     pub fn kind(&self) -> Kind {
@@ -496,7 +512,6 @@ fn signing_bytes(
 /// signature: only the chain's owner can produce a preimage of its last revealed link.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Link {
-    pub session: SessionId,
     pub seat: Seat,
     pub step: u32,
     #[serde(with = "bytes32")]
@@ -510,7 +525,6 @@ pub struct Link {
 /// the seat's commitment on whichever log a device holds it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Opening {
-    pub session: SessionId,
     pub seat: Seat,
     pub step: u32,
     #[serde(with = "bytes32")]
@@ -520,9 +534,9 @@ pub struct Opening {
 }
 
 impl Opening {
-    /// Whether this opens `commitment` (made for this opening's session, step and seat).
-    pub fn opens(&self, commitment: &Hash) -> bool {
-        crate::seal::commitment(&self.session, self.step, self.seat, &self.salt, &self.input)
+    /// Whether this opens `commitment` (made at `session` for this opening's step and seat).
+    pub fn opens(&self, session: &SessionId, commitment: &Hash) -> bool {
+        crate::seal::commitment(session, self.step, self.seat, &self.salt, &self.input)
             == *commitment
     }
 }
@@ -532,7 +546,6 @@ impl Opening {
 /// while.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Hello {
-    pub session: SessionId,
     /// The step the sender is waiting on.
     pub step: u32,
     /// Ids ([`Wire::id_of`]) of the messages the sender holds for `step`.
@@ -563,7 +576,6 @@ pub struct Hello {
 /// its sender's, and a false one can only make its sender's own word worth nothing.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Holding {
-    pub session: SessionId,
     pub step: u32,
     #[serde(with = "bytes32")]
     pub digest: Hash,
@@ -629,16 +641,6 @@ impl Wire {
     /// messages in one slot are still caught by content.
     pub fn id_of(canonical: &[u8]) -> Hash {
         *blake3::hash(canonical).as_bytes()
-    }
-
-    pub fn session(&self) -> &SessionId {
-        match self {
-            Wire::Signed(s) => &s.session,
-            Wire::Link(l) => &l.session,
-            Wire::Hello(h) => &h.session,
-            Wire::Holding(h) => &h.session,
-            Wire::Open(o) => &o.session,
-        }
     }
 }
 
@@ -721,10 +723,12 @@ mod ids {
 mod tests {
     use super::*;
 
+    const SESSION: SessionId = SessionId([7; 32]);
+
     fn signed(key: &SecretKey, seat: Seat, step: u32) -> Signed {
         Signed::sign(
             key,
-            SessionId([7; 32]),
+            SESSION,
             seat,
             step,
             Basis::default(),
@@ -753,10 +757,14 @@ mod tests {
             msgs[forged[1]].1 = claimed;
             let items: Vec<(&Signed, &SeatKey)> =
                 msgs.iter().map(|(s, k)| (s, &seat_keys[*k])).collect();
-            let valid = verify_many(&items, None);
+            let valid = verify_many(&SESSION, &items, None);
             for (i, (s, k)) in msgs.iter().enumerate() {
                 assert_eq!(valid[i], !forged.contains(&i), "message {i} of {count}");
-                assert_eq!(valid[i], s.verify(&keys[*k].public()), "message {i} alone");
+                assert_eq!(
+                    valid[i],
+                    s.verify(&SESSION, &keys[*k].public()),
+                    "message {i} alone"
+                );
             }
         }
     }
@@ -772,8 +780,27 @@ mod tests {
                 msgs[b].step += 1_000_000;
             }
             let items: Vec<(&Signed, &SeatKey)> = msgs.iter().map(|s| (s, &seat_key)).collect();
-            assert_eq!(verify_all(&items, None), bad.is_none(), "{count} {bad:?}");
+            assert_eq!(
+                verify_all(&SESSION, &items, None),
+                bad.is_none(),
+                "{count} {bad:?}"
+            );
         }
+    }
+
+    /// A message names no session, but its signature covers one: signed for one session, it
+    /// is valid at no other.
+    #[test]
+    fn a_message_signed_at_one_session_is_forged_at_any_other() {
+        let key = SecretKey::from_bytes(&[5; 32]);
+        let seat_key = SeatKey::new(&key.public()).expect("a key");
+        let msgs: Vec<Signed> = (0..12).map(|i| signed(&key, 0, i)).collect();
+        let items: Vec<(&Signed, &SeatKey)> = msgs.iter().map(|s| (s, &seat_key)).collect();
+        assert!(verify_all(&SESSION, &items, None));
+        let other = SessionId([8; 32]);
+        assert!(!verify_all(&other, &items, None));
+        assert!(!msgs[0].verify(&other, &key.public()));
+        assert_eq!(verify_many(&other, &items, None), vec![false; 12]);
     }
 
     #[test]

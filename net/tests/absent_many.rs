@@ -342,7 +342,7 @@ fn a_late_vote_about(pick: impl Fn(&[usize], &[u32]) -> usize) {
         .expect("seat 0 signed at that step");
     let vote = Signed::sign(
         &t.keys[0],
-        theirs.session,
+        t.start.session(),
         0,
         past,
         theirs.basis,
@@ -396,7 +396,7 @@ fn a_vote_about_no_seat_or_about_its_own_seat_is_refused() {
     for target in [4, 200, 0] {
         let vote = Signed::sign(
             &t.keys[0],
-            theirs.session,
+            t.start.session(),
             0,
             theirs.step,
             theirs.basis,
@@ -478,7 +478,7 @@ fn a_late_vote_from_a_seat_that_went_on_does_not_split_the_honest_devices() {
         .basis;
     let vote = Signed::sign(
         &t.keys[1],
-        t.signed_from(0)[0].session,
+        t.start.session(),
         1,
         n,
         basis,

@@ -8,7 +8,7 @@ use common::table::{Device, Table, bot, keys, start_for};
 use hoard_net::core::Proof;
 use hoard_net::log::{PlayRecord, StepRecord};
 use hoard_net::wire::{Body, Hello, Link, Opening, Signed, Wire};
-use hoard_net::{Basis, CoreConfig, NetError, SecretKey, Transmit, Verdict, VoteAction};
+use hoard_net::{Basis, CoreConfig, NetError, SecretKey, SessionId, Transmit, Verdict, VoteAction};
 use hoard_rules::{Game, Pending, Play, RuleError, Seal, Seat, Step};
 
 const CHEAT: usize = 2;
@@ -62,8 +62,9 @@ fn decode_opening(t: &Transmit) -> Option<Opening> {
     }
 }
 
-fn resigned(key: &SecretKey, s: &Signed, body: Body) -> Vec<u8> {
-    Wire::Signed(Signed::sign(key, s.session, s.seat, s.step, s.basis, body)).encode()
+/// `s` with another body, signed again by `key` at `session`.
+fn resigned(key: &SecretKey, session: SessionId, s: &Signed, body: Body) -> Vec<u8> {
+    Wire::Signed(Signed::sign(key, session, s.seat, s.step, s.basis, body)).encode()
 }
 
 fn fault_of(d: &dyn Device) -> hoard_net::Fault {
@@ -287,13 +288,13 @@ fn changing_a_play_after_seeing_the_others_is_refused_and_the_table_skips_the_se
 }
 
 /// `tx`, if it is a commitment, with another commitment in it, signed again by `key`.
-fn another_commitment(key: &SecretKey, tx: &Transmit) -> Option<Vec<Transmit>> {
+fn another_commitment(key: &SecretKey, session: SessionId, tx: &Transmit) -> Option<Vec<Transmit>> {
     let s = decode_signed(tx)?;
     let Body::Commit(mut other) = s.body else {
         return None;
     };
     other[0] ^= 1;
-    let bytes = resigned(key, &s, Body::Commit(other));
+    let bytes = resigned(key, session, &s, Body::Commit(other));
     Some(vec![Transmit { to: tx.to, bytes }])
 }
 
@@ -313,13 +314,14 @@ fn halted_step(t: &Table) -> u32 {
 fn showing_different_commitments_to_different_peers_is_caught_with_two_signatures() {
     let mut t = honest_table(3);
     let key = t.keys[CHEAT].clone();
+    let session = t.start.session();
     let ben = t.devices[1].key();
     t.tamper = Some(Box::new(move |from, tx| {
         if from != CHEAT || tx.to != ben {
             return None;
         }
         // Ben is shown another commitment than Ann.
-        another_commitment(&key, tx)
+        another_commitment(&key, session, tx)
     }));
     until_both_honest_halt(&mut t);
     let step = halted_step(&t);
@@ -372,6 +374,7 @@ fn showing_different_commitments_to_different_peers_is_caught_with_two_signature
 fn different_commitments_sealed_until_the_audit_are_caught_with_two_signatures() {
     let mut t = honest_table(5);
     let key = t.keys[CHEAT].clone();
+    let session = t.start.session();
     let ben = t.devices[1].key();
     // The steps the cheat has committed at: a play, then a swap (sealed until the audit).
     let steps = std::sync::Mutex::new(Vec::<u32>::new());
@@ -390,7 +393,7 @@ fn different_commitments_sealed_until_the_audit_are_caught_with_two_signatures()
         if tx.to != ben || steps.iter().position(|k| *k == s.step) != Some(1) {
             return None;
         }
-        another_commitment(&key, tx)
+        another_commitment(&key, session, tx)
     }));
     until_both_honest_halt(&mut t);
     for d in &t.devices[..2] {
@@ -496,6 +499,7 @@ fn stacking_ones_own_deck_is_caught_by_the_audit() {
     // Claiming, at the audit, a secret other than the one committed before the draw.
     let mut t = honest_table(6);
     let key = t.keys[CHEAT].clone();
+    let session = t.start.session();
     t.tamper = Some(Box::new(move |from, tx| {
         if from != CHEAT {
             return None;
@@ -506,7 +510,7 @@ fn stacking_ones_own_deck_is_caught_by_the_audit() {
         };
         let mut r = r.clone();
         r.secret[0] ^= 0x80;
-        let bytes = resigned(&key, &s, Body::Reveal(r));
+        let bytes = resigned(&key, session, &s, Body::Reveal(r));
         Some(vec![Transmit { to: tx.to, bytes }])
     }));
     assert!(t.finish());
@@ -625,14 +629,22 @@ fn replaying_an_old_input_changes_nothing() {
         .inject(1, from, &Wire::Signed(moved).encode())
         .unwrap_err();
     assert!(matches!(err, NetError::BadSignature { .. }), "{err}");
-    // From another session (same players, a rematch): refused.
+    // The same message signed at another session (same players, a rematch): a message
+    // names no session, but its signature covers one, so it is forged here.
     let other = start_for::<HighCard>(&config(), &t.keys, 99);
-    let mut elsewhere = old;
-    elsewhere.session = other.session();
+    let elsewhere = Signed::sign(
+        &t.keys[old.seat as usize],
+        other.session(),
+        old.seat,
+        old.step,
+        old.basis,
+        old.body.clone(),
+    );
+    assert_ne!(elsewhere, old);
     let err = t
         .inject(1, from, &Wire::Signed(elsewhere).encode())
         .unwrap_err();
-    assert!(matches!(err, NetError::WrongSession), "{err}");
+    assert!(matches!(err, NetError::BadSignature { .. }), "{err}");
     assert_eq!((t.devices[1].step(), t.devices[1].state()), before);
     assert!(t.finish());
     honest_all_verified(&t);
@@ -748,9 +760,8 @@ fn head_on_log(key: &SecretKey, t: &Table, step: u32, log: u8) -> Vec<u8> {
 }
 
 /// The cheater's hello to device 0 asking for everything from `step`; its size.
-fn old_hello(t: &mut Table, session: hoard_net::SessionId, step: u32) -> usize {
+fn old_hello(t: &mut Table, step: u32) -> usize {
     let hello = Wire::Hello(Hello {
-        session,
         step,
         have: Vec::new(),
         reply: false,
@@ -787,11 +798,10 @@ fn alternating_old_hellos_cannot_make_a_device_queue_the_history_twice() {
     let mut t = honest_table(12);
     run_to(&mut t, 8);
     let rogue = t.devices[CHEAT].key();
-    let session = t.start.session();
-    // Forty-odd bytes each, asking for everything from two old steps in turn.
+    // Seven bytes each, asking for everything from two old steps in turn.
     let mut received = 0;
     for i in 0..200u32 {
-        received += old_hello(&mut t, session, 1 + (i % 2) * 2);
+        received += old_hello(&mut t, 1 + (i % 2) * 2);
     }
     let queued = queued_for(&t, rogue);
     let (_, holds) = kept(&t, 0);
@@ -813,7 +823,6 @@ fn paced_old_hellos_and_reconnections_cannot_make_a_device_queue_the_history_eac
     run_to(&mut t, 10);
     t.queue.clear();
     let rogue = t.devices[CHEAT].key();
-    let session = t.start.session();
     let hellos = 40u64;
     let mut received = 0;
     for i in 0..hellos {
@@ -822,7 +831,7 @@ fn paced_old_hellos_and_reconnections_cannot_make_a_device_queue_the_history_eac
         if i % 2 == 1 {
             t.devices[0].connected(t.now, rogue);
         }
-        received += old_hello(&mut t, session, 1);
+        received += old_hello(&mut t, 1);
     }
     let queued = queued_for(&t, rogue);
     let (_, holds) = kept(&t, 0);
@@ -873,10 +882,8 @@ fn hellos_however_paced_get_at_most_a_fixed_multiple_of_what_their_sender_sent()
         .map(|(_, tx)| tx.bytes.len())
         .sum();
     t.queue.clear();
-    let session = t.start.session();
     let hello = |step: u32, pad: usize| {
         Wire::Hello(Hello {
-            session,
             step,
             have: Vec::new(),
             reply: true,
@@ -939,14 +946,12 @@ fn unsigned_links_for_another_seat_are_refused_and_not_kept() {
     let mut t = honest_table(13);
     run_to(&mut t, 1);
     let rogue = t.devices[CHEAT].key();
-    let session = t.start.session();
     let at = t.devices[1].step();
     let before = kept(&t, 1);
     // Links "for" every seat, its own too, for this step and the next forty: none is on
     // the seat's chain.
     for i in 0..300u32 {
         let link = Link {
-            session,
             seat: (i % 3) as Seat,
             step: at + i % 40,
             link: *blake3::hash(&i.to_le_bytes()).as_bytes(),
@@ -970,13 +975,11 @@ fn openings_that_open_no_commitment_are_bounded_and_never_passed_on() {
     let mut t = honest_table(14);
     run_to(&mut t, 1);
     let rogue = t.devices[CHEAT].key();
-    let session = t.start.session();
     let at = t.devices[1].step();
     let before = kept(&t, 1);
     let input = postcard::to_stdvec(&Input::Card(1)).unwrap();
     let opening = |seat: Seat, step: u32, i: u32| {
         Wire::Open(Opening {
-            session,
             seat,
             step,
             salt: [i as u8; 32],
@@ -1108,23 +1111,26 @@ fn a_peer_that_keeps_sending_refused_messages_is_dropped() {
     run_to(&mut t, 1);
     let rogue = t.devices[CHEAT].key();
     let at = t.devices[1].step();
-    // Messages that can be read but not taken (signed on another table's session) count
-    // toward cutting the peer off; a forged one cuts it at once (above).
+    // Messages that can be read but not taken (a seat's vote about itself, which no device
+    // signs) count toward cutting the peer off; a forged one cuts it at once (above).
     use hoard_net::wire::{Body, Signed, Wire};
     for i in 0..hoard_net::core::REFUSALS_TO_DROP {
         // Each a distinct message, so none is a repeat.
-        let elsewhere = Signed::sign(
+        let about_itself = Signed::sign(
             &t.keys[CHEAT],
-            hoard_net::SessionId([9; 32]),
+            t.start.session(),
             CHEAT as u8,
             at + 1 + i,
             Default::default(),
-            Body::Head,
+            Body::Vote {
+                target: CHEAT as Seat,
+                action: VoteAction::Skip,
+            },
         );
-        assert!(
-            t.inject(1, rogue, &Wire::Signed(elsewhere).encode())
-                .is_err()
-        );
+        let err = t
+            .inject(1, rogue, &Wire::Signed(about_itself).encode())
+            .unwrap_err();
+        assert!(matches!(err, NetError::Malformed(_)), "{err}");
     }
     assert_eq!(dropped(&t, 1), vec!["DropLink { seat: 2 }".to_string()]);
     assert!(dropped(&t, 0).is_empty());
@@ -1261,6 +1267,7 @@ fn counter_table_keyed(
 /// A tamper that re-signs every deck part the cheater sends after `change`.
 fn tamper_deck(t: &mut Table, mut change: impl FnMut(&Signed, &mut DeckPart) -> bool + 'static) {
     let key = t.keys[CHEAT].clone();
+    let session = t.start.session();
     t.tamper = Some(Box::new(move |i, tr| {
         if i != CHEAT {
             return None;
@@ -1274,7 +1281,7 @@ fn tamper_deck(t: &mut Table, mut change: impl FnMut(&Signed, &mut DeckPart) -> 
         }
         Some(vec![Transmit {
             to: tr.to,
-            bytes: resigned(&key, &s, Body::Deck(part)),
+            bytes: resigned(&key, session, &s, Body::Deck(part)),
         }])
     }));
 }
@@ -1845,7 +1852,7 @@ fn a_deck_part_larger_than_any_honest_one_is_refused() {
     let at = t.devices[0].step() + 5;
     let signed = Signed::sign(
         &t.keys[CHEAT],
-        theirs.session,
+        t.start.session(),
         CHEAT as u8,
         at,
         theirs.basis,

@@ -11,7 +11,6 @@ use hoard_rules::{Game, Seat};
 impl<G: Game> Core<G> {
     pub(super) fn send_link(&mut self, step: u32, link: Hash) {
         let msg = Link {
-            session: self.session,
             seat: self.me,
             step,
             link,

@@ -51,12 +51,7 @@ impl<G: Game> Core<G> {
         let digest = self.held_digest(n, basis, active, view);
         if self.holding_sent != Some((n, basis.log)) {
             self.holding_sent = Some((n, basis.log));
-            let bytes = Wire::Holding(Holding {
-                session: self.session,
-                step: n,
-                digest,
-            })
-            .encode();
+            let bytes = Wire::Holding(Holding { step: n, digest }).encode();
             self.send_to_peers(&bytes);
         }
         for peer in 0..self.keys.len() as Seat {

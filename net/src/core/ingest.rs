@@ -99,11 +99,7 @@ impl<G: Game> Core<G> {
             }
             let origin = Origin::Peer(peer);
             let wire = match Wire::decode(bytes) {
-                Ok(wire) if wire.session() == &self.session => wire,
-                Ok(_) => {
-                    self.refuse(origin, NetError::WrongSession, &mut refused);
-                    continue;
-                }
+                Ok(wire) => wire,
                 Err(e) => {
                     self.refuse(origin, e, &mut refused);
                     continue;
@@ -180,7 +176,7 @@ impl<G: Game> Core<G> {
                 }
             }
         }
-        if verify_all(&items, self.cfg.memo.as_ref()) {
+        if verify_all(&self.session, &items, self.cfg.memo.as_ref()) {
             return None;
         }
         // A lone message is refused naming the seat it claims to be from; a frame, naming
@@ -242,9 +238,6 @@ impl<G: Game> Core<G> {
             Wire::Open(o) => (o.seat, o.step),
             Wire::Hello(_) | Wire::Holding(_) => return Ok(()),
         };
-        if wire.session() != &self.session {
-            return Err(NetError::WrongSession);
-        }
         if seat as usize >= self.keys.len() {
             return Err(NetError::NoSuchSeat { seat });
         }
@@ -325,8 +318,8 @@ impl<G: Game> Core<G> {
                 {
                     self.back_due = false;
                 }
-                // Signatures are deterministic: a sealed play's commitment, or its opening
-                // or a link, made again from the kept secrets is the same bytes, so none has
+                // A sealed play's commitment (signatures are deterministic), its opening or
+                // a link, made again from the kept secrets, is the same bytes, so none has
                 // to wait on the disk (the sealed play's salt and input did, first: see
                 // `Core::seal_kept_play`). A sealed step then waits on one fsync, not two.
                 let again = match &wire {
@@ -584,7 +577,7 @@ impl<G: Game> Core<G> {
         let mut on_our_log = false;
         for s in self.signed_at(o.step).filter(|s| s.seat == o.seat) {
             if let Body::Commit(c) = &s.body {
-                if o.opens(c) {
+                if o.opens(&self.session, c) {
                     return Ok(true);
                 }
                 on_our_log |= Some(s.basis.log) == log;

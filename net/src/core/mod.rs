@@ -363,9 +363,8 @@ impl Proof {
             second: b,
         } = self;
         let key = &start.seats.get(a.seat as usize)?.key;
-        let same =
-            a.session == session && b.session == session && a.seat == b.seat && a.step == b.step;
-        if !same || a.basis.log != b.basis.log || !a.verify(key) || !b.verify(key) {
+        let same = a.seat == b.seat && a.step == b.step && a.basis.log == b.basis.log;
+        if !same || !a.verify(&session, key) || !b.verify(&session, key) {
             return None;
         }
         let who = format!("{} (seat {})", start.name(a.seat), a.seat);

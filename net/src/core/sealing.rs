@@ -191,7 +191,6 @@ impl<G: Game> Core<G> {
         };
         // Unsigned: its seat's signed commitment binds it (see [`Opening`]).
         let opening = Opening {
-            session: self.session,
             seat: me,
             step: n,
             salt,
@@ -224,7 +223,7 @@ impl<G: Game> Core<G> {
                 waiting.push((seat, id));
                 continue;
             };
-            if !open.opens(commitment) {
+            if !open.opens(&self.session, commitment) {
                 continue;
             }
             match self.judge(n, seat, id, public_now, "sealed a play") {

@@ -100,7 +100,6 @@ impl<G: Game> Core<G> {
             .get(&step)
             .map_or(Vec::new(), |ids| ids.iter().map(|(id, _)| *id).collect());
         Wire::Hello(Hello {
-            session: self.session,
             step,
             have,
             reply,

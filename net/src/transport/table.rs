@@ -18,7 +18,8 @@ use std::fmt;
 /// 10: commitments are not echoed; a device states what it holds of a step's commitments
 ///    (`Wire::Holding`) and sends them only to a peer that holds others.
 /// 11: a sealed play's opening is not signed (`Wire::Open`): its signed commitment binds
-///    it, and one that does not match is refused rather than proven against its seat.
+///    it, and one that does not match is refused rather than proven against its seat. No
+///    message carries its session's id (the frame does; signatures still cover it).
 pub const PROTOCOL_VERSION: u32 = 11;
 
 /// Marks a Hoard table card (and its layout version) in mDNS user data.
