@@ -484,27 +484,28 @@ impl Table {
         })
     }
 
-    /// Decoded signed messages sent by device `i` so far.
-    pub fn signed_from(&self, i: usize) -> Vec<hoard_net::wire::Signed> {
+    /// The messages device `i` has sent so far, decoded, that `pick` keeps.
+    fn sent_from<T>(&self, i: usize, pick: impl Fn(Wire) -> Option<T>) -> Vec<T> {
         self.sent
             .iter()
             .filter(|(from, _)| *from == i)
-            .filter_map(|(_, t)| match Wire::decode(&t.bytes) {
-                Ok(Wire::Signed(s)) => Some(s),
-                _ => None,
-            })
+            .filter_map(|(_, t)| Wire::decode(&t.bytes).ok().and_then(&pick))
             .collect()
     }
 
-    /// The openings device `i` sent.
+    /// Decoded signed messages sent by device `i` so far.
+    pub fn signed_from(&self, i: usize) -> Vec<hoard_net::wire::Signed> {
+        self.sent_from(i, |w| match w {
+            Wire::Signed(s) => Some(s),
+            _ => None,
+        })
+    }
+
+    /// The openings device `i` has sent so far.
     pub fn openings_from(&self, i: usize) -> Vec<hoard_net::wire::Opening> {
-        self.sent
-            .iter()
-            .filter(|(from, _)| *from == i)
-            .filter_map(|(_, t)| match Wire::decode(&t.bytes) {
-                Ok(Wire::Open(o)) => Some(o),
-                _ => None,
-            })
-            .collect()
+        self.sent_from(i, |w| match w {
+            Wire::Open(o) => Some(o),
+            _ => None,
+        })
     }
 }
