@@ -9,7 +9,17 @@ pub type Hash = [u8; 32];
 /// per byte); anything but the exact length is refused.
 pub(crate) mod fixed_bytes {
     use serde::de::{Error, Visitor};
+    use serde::{Deserializer, Serializer};
     use std::fmt;
+
+    pub fn serialize<S: Serializer, const N: usize>(v: &[u8; N], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(v)
+    }
+    pub fn deserialize<'de, D: Deserializer<'de>, const N: usize>(
+        d: D,
+    ) -> Result<[u8; N], D::Error> {
+        d.deserialize_bytes(Exact::<N>)
+    }
 
     pub struct Exact<const N: usize>;
 
@@ -25,13 +35,12 @@ pub(crate) mod fixed_bytes {
 }
 
 pub(crate) mod bytes32 {
-    use super::fixed_bytes::Exact;
     use serde::{Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(v: &[u8; 32], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(v)
+        super::fixed_bytes::serialize(v, s)
     }
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 32], D::Error> {
-        d.deserialize_bytes(Exact::<32>)
+        super::fixed_bytes::deserialize(d)
     }
 }

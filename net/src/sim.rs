@@ -482,6 +482,14 @@ pub struct Sim<G: Game> {
 /// The longest a simulated game may take before it counts as stuck (simulated ms).
 pub const TIME_LIMIT: u64 = 6 * 3600 * 1000;
 
+/// The step from which every seat's player has had enough and agrees to end the game, and
+/// its bot stops playing: what a table of people does about a game the rules let run for
+/// ever (GreedQuest's Room 9 lock, see [`hoard_rules::greedquest`]). Whole games end well
+/// before it (the longest in the default run, a Freeloader game, about 300 steps), so a
+/// game that reaches it is one that goes round in circles, and [`Report::ended_by_agreement`]
+/// says so.
+pub const PATIENCE: u32 = 3_000;
+
 fn derive(seed: u64, label: &str, n: u64) -> [u8; 32] {
     let mut h = blake3::Hasher::new_derive_key("hoard v1 simulator");
     h.update(&seed.to_le_bytes());
@@ -818,13 +826,18 @@ impl<G: Game> Sim<G> {
             && self.nodes[idx].end_decided.is_none_or(|d| d < step)
         {
             self.nodes[idx].end_decided = Some(step);
-            if self.roll(self.faults.agree) {
+            if self.roll(self.faults.agree) || step >= PATIENCE {
                 let at = now.plus(1 + self.net.next_u64() % 40);
                 self.push(at, Ev::Agree { node: i });
             }
         }
         let node = &mut self.nodes[idx];
-        if node.think_at.is_none() && node.core.as_ref().is_some_and(|c| c.my_move()) {
+        if node.think_at.is_none()
+            && node
+                .core
+                .as_ref()
+                .is_some_and(|c| c.my_move() && c.step() < PATIENCE)
+        {
             let at = now.plus(1 + node.bot.next_u64() % 40);
             node.think_at = Some(at);
             self.push(at, Ev::Think { node: i });

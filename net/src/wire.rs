@@ -577,9 +577,18 @@ pub struct Hello {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Holding {
     pub step: u32,
-    #[serde(with = "bytes32")]
-    pub digest: Hash,
+    #[serde(with = "fixed_bytes")]
+    pub digest: HoldingDigest,
 }
+
+/// A [`holding_digest`]: the first 16 bytes of a BLAKE3 hash. Two sets of commitments that
+/// give one digest are all a cheat would need, so it is as long as that search must be
+/// hopeless: the digest covers the step's log and every other seat's fresh commitment, so
+/// the search can only begin once those are sent, and finding two of the cheat's own
+/// commitments whose digests agree then takes about 2^64 hashes (a birthday search), years
+/// of a large cluster's work, while the table waits for one move. A commitment itself, which
+/// its maker can search for at leisure, keeps all 32 bytes.
+pub type HoldingDigest = [u8; 16];
 
 /// The digest a [`Holding`] states: the session, step and log, and each awaited seat's
 /// commitment, in ascending seat order. Two devices on one log get the same digest exactly
@@ -590,8 +599,8 @@ pub fn holding_digest(
     step: u32,
     log: &Hash,
     commitments: impl IntoIterator<Item = (Seat, Hash)>,
-) -> Hash {
-    let mut h = blake3::Hasher::new_derive_key("hoard v2 holding");
+) -> HoldingDigest {
+    let mut h = blake3::Hasher::new_derive_key("hoard v3 holding");
     h.update(&session.0);
     h.update(&step.to_le_bytes());
     h.update(log);
@@ -599,7 +608,9 @@ pub fn holding_digest(
         h.update(&[seat]);
         h.update(&commitment);
     }
-    *h.finalize().as_bytes()
+    let mut digest = [0; 16];
+    h.finalize_xof().fill(&mut digest);
+    digest
 }
 
 /// Every message on the wire.
@@ -801,6 +812,41 @@ mod tests {
         assert!(!verify_all(&other, &items, None));
         assert!(!msgs[0].verify(&other, &key.public()));
         assert_eq!(verify_many(&other, &items, None), vec![false; 12]);
+    }
+
+    /// A statement of the commitments held is 19 bytes on the wire (its 16-byte digest, the
+    /// step and the kind), covers everything its digest names, and a digest of any other
+    /// length is refused.
+    #[test]
+    fn a_holding_statement_is_nineteen_bytes_and_covers_session_step_log_and_commitments() {
+        let log = [3; 32];
+        let commitments = [(0, [1; 32]), (2, [2; 32])];
+        let digest = holding_digest(&SESSION, 7, &log, commitments);
+        let bytes = Wire::Holding(Holding { step: 7, digest }).encode();
+        assert_eq!(bytes.len(), 19);
+        assert_eq!(
+            Wire::decode(&bytes).ok(),
+            Some(Wire::Holding(Holding { step: 7, digest }))
+        );
+        for other in [
+            holding_digest(&SessionId([8; 32]), 7, &log, commitments),
+            holding_digest(&SESSION, 8, &log, commitments),
+            holding_digest(&SESSION, 7, &[4; 32], commitments),
+            holding_digest(&SESSION, 7, &log, [(0, [1; 32]), (2, [9; 32])]),
+            holding_digest(&SESSION, 7, &log, [(0, [1; 32]), (1, [2; 32])]),
+            holding_digest(&SESSION, 7, &log, [(0, [1; 32])]),
+        ] {
+            assert_ne!(other, digest);
+        }
+        // The digest's length prefix is the third byte: 15 or 17 bytes are refused.
+        let mut short = bytes.clone();
+        short[2] = 15;
+        short.pop();
+        assert!(Wire::decode(&short).is_err());
+        let mut long = bytes.clone();
+        long[2] = 17;
+        long.push(0);
+        assert!(Wire::decode(&long).is_err());
     }
 
     #[test]

@@ -92,22 +92,59 @@ fn faulty_slice<G: TableGame>(i: u64, name: &str) {
     let memo = SignatureMemo::new();
     let t = Instant::now();
     let per = plan.games.div_ceil(SLICES);
-    let (mut windows, mut shuffles, mut passed) = (0, 0, 0);
+    let (mut windows, mut shuffles, mut passed, mut longest) = (0, 0, 0, 0);
+    let mut tired = Tired::default();
     let test = format!("sim_games::replay::{name}");
     let (games, steps) = sim::run_seeds(i * per..((i + 1) * per).min(plan.games), &test, |seed| {
-        let report = game::<G>(seed, seed % 8 != 0, &memo, false)?;
+        let report = tired.note(seed, game::<G>(seed, seed % 8 != 0, &memo, false)?);
         windows += report.sealed_steps;
         shuffles += report.shuffles;
         passed += report.passed;
+        if report.ended_by_agreement.is_none() {
+            longest = longest.max(report.steps);
+        }
         Ok(report)
     });
     println!(
-        "{} slice {i}: {games} games ({} on a perfect network), {steps} steps, {windows} \
-         sealed steps, {shuffles} shuffles, {passed} cards passed, all verified, in {:?}",
+        "{} slice {i}: {games} games ({} on a perfect network), {steps} steps (the longest \
+         game played out {longest}), {windows} sealed steps, {shuffles} shuffles, {passed} cards passed, \
+         all verified{}, in {:?}",
         G::TITLE,
         games.div_ceil(8),
+        tired,
         t.elapsed()
     );
+}
+
+/// The games whose players ran out of patience ([`sim::PATIENCE`]) and ended them by
+/// agreement: games the rules let go round in circles, which a table of people ends.
+#[derive(Default)]
+struct Tired(Vec<u64>);
+
+impl Tired {
+    fn note(&mut self, seed: u64, report: Report) -> Report {
+        if report
+            .ended_by_agreement
+            .is_some_and(|step| step >= sim::PATIENCE)
+        {
+            self.0.push(seed);
+        }
+        report
+    }
+}
+
+impl std::fmt::Display for Tired {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        if self.0.is_empty() {
+            return Ok(());
+        }
+        write!(
+            f,
+            " ({} going round in circles, ended by agreement",
+            self.0.len()
+        )?;
+        write!(f, " at the table's patience: seeds {:?})", self.0)
+    }
 }
 
 fn away<G: TableGame>() {
@@ -159,9 +196,18 @@ fn long<G: TableGame>(name: &str) {
     let t = Instant::now();
     let test = format!("sim_games::replay::{name}");
     let seeds = plan.games..plan.games * 11;
-    let (games, steps) = sim::run_seeds(seeds, &test, |seed| game::<G>(seed, true, &memo, false));
+    let mut tired = Tired::default();
+    let mut longest = 0;
+    let (games, steps) = sim::run_seeds(seeds, &test, |seed| {
+        let report = tired.note(seed, game::<G>(seed, true, &memo, false)?);
+        if report.ended_by_agreement.is_none() {
+            longest = longest.max(report.steps);
+        }
+        Ok(report)
+    });
     println!(
-        "{}: {games} faulty games, {steps} steps, all verified, in {:?}",
+        "{}: {games} faulty games, {steps} steps (the longest game played out {longest}), all \
+         verified{tired}, in {:?}",
         G::TITLE,
         t.elapsed()
     );
@@ -217,3 +263,22 @@ macro_rules! sim_tests {
 }
 
 for_each_game!(sim_tests);
+
+/// "Taken as written, this allows a lock" (Survival of the Fittest, `hoard_rules::greedquest`):
+/// game 2335 of the long run locks. A seat in Room 9 plays the top of its draw pile, and the
+/// only live card left there is Curse!, so every turn is cursed and the leaders' winning Go!
+/// cards carry them back into Room 12. Its players agree to end it at the table's patience,
+/// and every device ends on the same game with a verified audit.
+#[test]
+fn a_game_going_round_in_circles_ends_by_its_players_agreement() {
+    use hoard_rules::greedquest::GreedQuest;
+    let report = game::<GreedQuest>(2335, true, &SignatureMemo::new(), false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report.ended_by_agreement, Some(sim::PATIENCE));
+    assert!(
+        report
+            .verdicts
+            .iter()
+            .all(|v| v.as_ref().is_some_and(|v| v.is_verified()))
+    );
+}

@@ -23,8 +23,9 @@
 //! Between trials the returning seat's data directory is put back as it was when it left,
 //! so that every trial starts as far behind: a device whose store went back re-signs, at the
 //! same steps, messages its peers already hold in another version, which no real restart
-//! does (a device writes before it sends). From the fourth such trial on, a return can take
-//! about 30 s. `HOARD_BENCH_KEEP=1` keeps the store instead (each return after the first is
+//! does (a device writes before it sends). From the second such trial on, a return can take
+//! a second, and from the third about 30 s: only the first trial is a real return, and
+//! `HOARD_BENCH_TRIALS=1` times that alone. `HOARD_BENCH_KEEP=1` keeps the store instead (each return after the first is
 //! then barely behind): quick restarts of a device whose store is whole, as a phone killed
 //! and started again.
 

@@ -9,7 +9,7 @@
 
 use super::{Core, View};
 use crate::log::{PlayRecord, StepRecord};
-use crate::wire::{Basis, Hash, Holding, Kind, Wire, holding_digest};
+use crate::wire::{Basis, Hash, Holding, HoldingDigest, Kind, Wire, holding_digest};
 use hoard_rules::{Game, Seat};
 use std::collections::BTreeSet;
 
@@ -26,7 +26,7 @@ impl<G: Game> Core<G> {
         basis: Basis,
         active: &[Seat],
         view: &View<G>,
-    ) -> Hash {
+    ) -> HoldingDigest {
         let seats: BTreeSet<Seat> = active.iter().copied().collect();
         holding_digest(
             &self.session,

@@ -602,7 +602,7 @@ struct Peer {
     have: Option<(u32, Vec<Hash>)>,
     /// Its latest statements of the commitments it holds ([`Wire::Holding`]): the digest by
     /// step, for the last few steps it stated.
-    holding: BTreeMap<u32, Hash>,
+    holding: BTreeMap<u32, crate::wire::HoldingDigest>,
     /// The last step at which it was sent our commitments because it held others.
     compared: Option<u32>,
     /// The step from which our history went to it since it last (re)connected: a later

@@ -20,7 +20,8 @@ use std::fmt;
 /// 11: a sealed play's opening is not signed (`Wire::Open`): its signed commitment binds
 ///    it, and one that does not match is refused rather than proven against its seat. No
 ///    message carries its session's id (the frame does; signatures still cover it).
-pub const PROTOCOL_VERSION: u32 = 11;
+/// 12: a statement of the commitments held carries a 16-byte digest (`HoldingDigest`).
+pub const PROTOCOL_VERSION: u32 = 12;
 
 /// Marks a Hoard table card (and its layout version) in mDNS user data.
 const MAGIC: &str = "hoard1";
