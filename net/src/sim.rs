@@ -485,7 +485,7 @@ pub const TIME_LIMIT: u64 = 6 * 3600 * 1000;
 /// The step from which every seat's player has had enough and agrees to end the game, and
 /// its bot stops playing: what a table of people does about a game the rules let run for
 /// ever (GreedQuest's Room 9 lock, see [`hoard_rules::greedquest`]). Whole games end well
-/// before it (the longest in the default run, a Freeloader game, about 300 steps), so a
+/// before it (the longest the long run plays out, a SPAMMERS game, takes 507 steps), so a
 /// game that reaches it is one that goes round in circles, and [`Report::ended_by_agreement`]
 /// says so.
 pub const PATIENCE: u32 = 3_000;

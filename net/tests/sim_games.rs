@@ -92,58 +92,58 @@ fn faulty_slice<G: TableGame>(i: u64, name: &str) {
     let memo = SignatureMemo::new();
     let t = Instant::now();
     let per = plan.games.div_ceil(SLICES);
-    let (mut windows, mut shuffles, mut passed, mut longest) = (0, 0, 0, 0);
-    let mut tired = Tired::default();
+    let (mut windows, mut shuffles, mut passed) = (0, 0, 0);
+    let mut ends = Ends::default();
     let test = format!("sim_games::replay::{name}");
     let (games, steps) = sim::run_seeds(i * per..((i + 1) * per).min(plan.games), &test, |seed| {
-        let report = tired.note(seed, game::<G>(seed, seed % 8 != 0, &memo, false)?);
+        let report = ends.note(seed, game::<G>(seed, seed % 8 != 0, &memo, false)?);
         windows += report.sealed_steps;
         shuffles += report.shuffles;
         passed += report.passed;
-        if report.ended_by_agreement.is_none() {
-            longest = longest.max(report.steps);
-        }
         Ok(report)
     });
     println!(
-        "{} slice {i}: {games} games ({} on a perfect network), {steps} steps (the longest \
-         game played out {longest}), {windows} sealed steps, {shuffles} shuffles, {passed} cards passed, \
-         all verified{}, in {:?}",
+        "{} slice {i}: {games} games ({} on a perfect network), {steps} steps{ends}, {windows} \
+         sealed steps, {shuffles} shuffles, {passed} cards passed, all verified, in {:?}",
         G::TITLE,
         games.div_ceil(8),
-        tired,
         t.elapsed()
     );
 }
 
-/// The games whose players ran out of patience ([`sim::PATIENCE`]) and ended them by
-/// agreement: games the rules let go round in circles, which a table of people ends.
+/// How a run's games ended: the most steps a game played out took, and the games whose
+/// players ran out of patience ([`sim::PATIENCE`]) and ended them by agreement, games the
+/// rules let go round in circles, which a table of people ends.
 #[derive(Default)]
-struct Tired(Vec<u64>);
+struct Ends {
+    longest: u32,
+    tired: Vec<u64>,
+}
 
-impl Tired {
+impl Ends {
     fn note(&mut self, seed: u64, report: Report) -> Report {
-        if report
-            .ended_by_agreement
-            .is_some_and(|step| step >= sim::PATIENCE)
-        {
-            self.0.push(seed);
+        match report.ended_by_agreement {
+            Some(step) if step >= sim::PATIENCE => self.tired.push(seed),
+            Some(_) => {}
+            None => self.longest = self.longest.max(report.steps),
         }
         report
     }
 }
 
-impl std::fmt::Display for Tired {
+impl std::fmt::Display for Ends {
     fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        if self.0.is_empty() {
-            return Ok(());
+        write!(f, " (the longest game played out {} steps", self.longest)?;
+        if !self.tired.is_empty() {
+            write!(
+                f,
+                "; {} going round in circles, ended by agreement at the table's patience: \
+                 seeds {:?}",
+                self.tired.len(),
+                self.tired
+            )?;
         }
-        write!(
-            f,
-            " ({} going round in circles, ended by agreement",
-            self.0.len()
-        )?;
-        write!(f, " at the table's patience: seeds {:?})", self.0)
+        write!(f, ")")
     }
 }
 
@@ -196,18 +196,12 @@ fn long<G: TableGame>(name: &str) {
     let t = Instant::now();
     let test = format!("sim_games::replay::{name}");
     let seeds = plan.games..plan.games * 11;
-    let mut tired = Tired::default();
-    let mut longest = 0;
+    let mut ends = Ends::default();
     let (games, steps) = sim::run_seeds(seeds, &test, |seed| {
-        let report = tired.note(seed, game::<G>(seed, true, &memo, false)?);
-        if report.ended_by_agreement.is_none() {
-            longest = longest.max(report.steps);
-        }
-        Ok(report)
+        Ok(ends.note(seed, game::<G>(seed, true, &memo, false)?))
     });
     println!(
-        "{}: {games} faulty games, {steps} steps (the longest game played out {longest}), all \
-         verified{tired}, in {:?}",
+        "{}: {games} faulty games, {steps} steps{ends}, all verified, in {:?}",
         G::TITLE,
         t.elapsed()
     );
