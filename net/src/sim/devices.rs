@@ -346,7 +346,11 @@ struct Done {
     autoplay_life: u32,
     /// The host's lobby: seats whose device went away, by name, and since when.
     gone_since: BTreeMap<String, u64>,
-    agreed_at: Option<u32>,
+    /// The step and state at which the person last agreed to end the game: the same step
+    /// on another log (a step played again after a vote or a catch-up) is another table,
+    /// where the agreement it signed does not count, and a person who sees "End game" not
+    /// agreed there taps it again.
+    agreed_at: Option<(u32, [u8; 32])>,
     watching: bool,
 }
 
@@ -1455,8 +1459,9 @@ impl World {
                 self.slots[dev].done.autoplay_off = true;
                 self.command(dev, Command::Autoplay { on: false });
             }
-            if !view.end.mine && self.slots[dev].done.agreed_at != Some(view.step) {
-                self.slots[dev].done.agreed_at = Some(view.step);
+            let here = (view.step, view.state_hash);
+            if !view.end.mine && self.slots[dev].done.agreed_at != Some(here) {
+                self.slots[dev].done.agreed_at = Some(here);
                 self.command(dev, Command::EndGame { agree: true });
             }
         }
