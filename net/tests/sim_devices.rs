@@ -34,11 +34,14 @@ fn table(seed: u64, trace: bool) -> Result<Outcome, String> {
 
 /// Tables that stick today, each a story still open, left out of the default run and played
 /// by `known_open_tables`. 6467 (SPAMMERS, three seats, found by the third 10,000-table
-/// run): the host lost step 10 to a power cut and played step 9 again; the host and the
-/// second guest then end the game by agreement at step 10 and wait for the first guest's
-/// reveal, while the first guest, at step 10 with the host's agreement and its own, holds
-/// the second guest's only on another log, so it never sees the agreement whole, votes to
-/// skip the second guest, and never reveals. It fails the same with the code of protocol 11.
+/// run) forks two honest devices' logs: every seat signed both its decryption shares for
+/// the reveal at step 9 and its agreement to end there, so the step can end either way; the
+/// first guest had every share before the last agreement and completed the reveal, the host
+/// and the second guest had every agreement first and ended the game at step 9. The rule
+/// `plan` leans on, "no seat that agreed has completed it otherwise", is not kept: a device
+/// sends a deck step's shares by itself, and agreeing does not check for them (nor sending
+/// them for an agreement). The host had lost the step to a power cut and played it again.
+/// It fails the same with the code of protocol 11.
 /// The one before, 994 (Freeloader): split from the host, two guests
 /// completed the second guest's turn (step 12) with its move and signed the deal after it
 /// (13); both then lost power, the first losing the move (a peer's message, not written
