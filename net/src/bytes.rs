@@ -34,13 +34,5 @@ pub(crate) mod fixed_bytes {
     }
 }
 
-pub(crate) mod bytes32 {
-    use serde::{Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(v: &[u8; 32], s: S) -> Result<S::Ok, S::Error> {
-        super::fixed_bytes::serialize(v, s)
-    }
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<[u8; 32], D::Error> {
-        super::fixed_bytes::deserialize(d)
-    }
-}
+/// The 32-byte arrays (hashes, keys, points), the most common case of [`fixed_bytes`].
+pub(crate) use fixed_bytes as bytes32;

@@ -25,9 +25,9 @@
 //! same steps, messages its peers already hold in another version, which no real restart
 //! does (a device writes before it sends). From the second such trial on, a return can take
 //! a second, and from the third about 30 s: only the first trial is a real return, and
-//! `HOARD_BENCH_TRIALS=1` times that alone. `HOARD_BENCH_KEEP=1` keeps the store instead (each return after the first is
-//! then barely behind): quick restarts of a device whose store is whole, as a phone killed
-//! and started again.
+//! `HOARD_BENCH_TRIALS=1` times that alone. `HOARD_BENCH_KEEP=1` keeps the store instead
+//! (each return after the first is then barely behind): quick restarts of a device whose
+//! store is whole, as a phone killed and started again.
 
 #[path = "../../net/benches/support/baseline.rs"]
 mod baseline;
